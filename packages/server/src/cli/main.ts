@@ -1,0 +1,64 @@
+import { createRuntime, type Runtime } from "../app/runtime.ts";
+import { ConfigError, loadConfig } from "../config/config.ts";
+import { createLogger, type LogLevel } from "../lib/logger.ts";
+import { KEY_USAGE, keyCommand } from "./commands/key.ts";
+import { WORKSPACE_USAGE, workspaceCommand } from "./commands/workspace.ts";
+import { describeError, type Io, UsageError } from "./io.ts";
+import { runServe } from "./serve.ts";
+
+const USAGE = `Sightline — AI visibility platform
+
+Usage: npm run sightline -- <command>
+
+Processes:
+  all        API, dashboard and worker in one process (what npm start runs)
+  serve      the HTTP API and dashboard only
+  migrate    apply pending database migrations and exit
+
+Operator commands (against DATABASE_URL):
+${WORKSPACE_USAGE.replace("Usage:\n", "")}
+${KEY_USAGE.replace("Usage:\n", "")}
+
+Configuration is read from the environment; see the README.`;
+
+/** Runs one command; resolves to the exit code. */
+export async function main(argv: string[], io: Io): Promise<number> {
+  const [command, ...args] = argv;
+  if (command === undefined || command === "help" || command === "--help" || command === "-h") {
+    io.out(USAGE);
+    return command === undefined ? 2 : 0;
+  }
+  try {
+    const config = loadConfig(io.env, io.cwd);
+    if (command === "serve" || command === "all") return await runServe(config, command);
+    if (command !== "workspace" && command !== "key" && command !== "migrate") {
+      throw new UsageError(`unknown command "${command}"`);
+    }
+    // Operator commands keep stdout for their output; logs go to stderr, quietly.
+    const level: LogLevel = io.env.LOG_LEVEL === undefined ? "warn" : config.logLevel;
+    const logger = createLogger(level, 2);
+    const runtime: Runtime = await createRuntime(config, logger);
+    try {
+      if (command === "migrate") {
+        io.out("Database is up to date.");
+        return 0;
+      }
+      if (command === "workspace") return await workspaceCommand(runtime.deps, args, io);
+      return await keyCommand(runtime.deps, args, io);
+    } finally {
+      await runtime.close();
+    }
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      io.err(error.message);
+      return 1;
+    }
+    if (error instanceof UsageError || (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
+      io.err(`error: ${(error as Error).message}`);
+      io.err("Run `npm run sightline -- help` for usage.");
+      return 2;
+    }
+    for (const line of describeError(error)) io.err(line);
+    return 1;
+  }
+}

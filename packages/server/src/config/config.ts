@@ -1,0 +1,96 @@
+import { join, resolve } from "node:path";
+import type { LogLevel } from "../lib/logger.ts";
+import { type DatabaseConfig, parseDatabaseUrl } from "./database-url.ts";
+import { ConfigValueError, parseChoice, parseHttpUrl, parseInteger } from "./parse.ts";
+
+/** Everything the processes read from the environment, parsed once at boot. */
+export interface Config {
+  http: { host: string; port: number; publicUrl: string; bodyLimitBytes: number };
+  database: DatabaseConfig & { poolSize: number };
+  dataDir: string;
+  logLevel: LogLevel;
+  shutdownTimeoutMs: number;
+}
+
+export interface ConfigVariable {
+  name: string;
+  default: string;
+  description: string;
+}
+
+/** The documented variables, in the order of the README's configuration table. */
+export const CONFIG_VARIABLES: ConfigVariable[] = [
+  { name: "PORT", default: "8080", description: "HTTP port of the API and dashboard (0 picks a free one)." },
+  { name: "HOST", default: "127.0.0.1", description: "Interface to listen on; `0.0.0.0` in a container." },
+  {
+    name: "DATABASE_URL",
+    default: "sqlite:./data/sightline.db",
+    description: "`sqlite:/path/file.db` (embedded, created on first start) or `postgres://user@host:5432/db`.",
+  },
+  { name: "DATABASE_POOL_SIZE", default: "10", description: "PostgreSQL connections per process." },
+  {
+    name: "SIGHTLINE_DATA_DIR",
+    default: "./data",
+    description: "Folder for the embedded database and generated local secrets.",
+  },
+  {
+    name: "SIGHTLINE_PUBLIC_URL",
+    default: "http://localhost:$PORT",
+    description: "Address clients use to reach this server; shown in the OpenAPI document and docs.",
+  },
+  { name: "LOG_LEVEL", default: "info", description: "fatal, error, warn, info, debug, trace or silent." },
+  {
+    name: "SIGHTLINE_SHUTDOWN_TIMEOUT",
+    default: "25",
+    description: "Seconds SIGTERM waits for in-flight work before exiting anyway.",
+  },
+];
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+    this.name = "ConfigError";
+  }
+}
+
+const LOG_LEVELS: readonly LogLevel[] = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
+
+type Env = Record<string, string | undefined>;
+
+/** Parses every variable, collecting all problems so that one start-up shows them all. */
+export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): Config {
+  const problems: string[] = [];
+  function read<T>(name: string, fallback: T, parse: (raw: string) => T): T {
+    const raw = env[name];
+    if (raw === undefined || raw.trim() === "") return fallback;
+    try {
+      return parse(raw);
+    } catch (error) {
+      if (!(error instanceof ConfigValueError)) throw error;
+      problems.push(`${name} ${error.message}`);
+      return fallback;
+    }
+  }
+
+  const port = read("PORT", 8080, (raw) => parseInteger(raw, 0, 65535));
+  const host = read("HOST", "127.0.0.1", (raw) => raw.trim());
+  const dataDir = read("SIGHTLINE_DATA_DIR", resolve(cwd, "data"), (raw) => resolve(cwd, raw.trim()));
+  const database = read<DatabaseConfig>(
+    "DATABASE_URL",
+    { dialect: "sqlite", path: join(dataDir, "sightline.db") },
+    (raw) => parseDatabaseUrl(raw, cwd),
+  );
+  const poolSize = read("DATABASE_POOL_SIZE", 10, (raw) => parseInteger(raw, 1, 500));
+  const publicUrl = read("SIGHTLINE_PUBLIC_URL", `http://localhost:${port === 0 ? 8080 : port}`, parseHttpUrl);
+  const logLevel = read("LOG_LEVEL", "info" as LogLevel, (raw) => parseChoice(raw, LOG_LEVELS));
+  const shutdownSeconds = read("SIGHTLINE_SHUTDOWN_TIMEOUT", 25, (raw) => parseInteger(raw, 1, 3600));
+
+  if (problems.length > 0) throw new ConfigError(problems);
+  return {
+    http: { host, port, publicUrl, bodyLimitBytes: 1024 * 1024 },
+    database: { ...database, poolSize },
+    dataDir,
+    logLevel,
+    shutdownTimeoutMs: shutdownSeconds * 1000,
+  };
+}

@@ -1,0 +1,40 @@
+/** Small parsers for environment values; each throws a message that reads after "NAME ". */
+export class ConfigValueError extends Error {}
+
+export function parseInteger(raw: string, min: number, max: number): number {
+  if (!/^-?\d+$/.test(raw.trim())) throw new ConfigValueError(`must be an integer, got "${raw}"`);
+  const value = Number(raw.trim());
+  if (value < min || value > max) {
+    throw new ConfigValueError(`must be between ${min} and ${max}, got ${value}`);
+  }
+  return value;
+}
+
+export function parseChoice<T extends string>(raw: string, choices: readonly T[]): T {
+  const value = raw.trim().toLowerCase();
+  const found = choices.find((choice) => choice === value);
+  if (found === undefined) {
+    throw new ConfigValueError(`must be one of ${choices.join(", ")}, got "${raw}"`);
+  }
+  return found;
+}
+
+export function parseBoolean(raw: string): boolean {
+  const value = raw.trim().toLowerCase();
+  if (["1", "true", "yes", "on"].includes(value)) return true;
+  if (["0", "false", "no", "off", ""].includes(value)) return false;
+  throw new ConfigValueError(`must be 1/0, true/false, yes/no or on/off, got "${raw}"`);
+}
+
+export function parseHttpUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    throw new ConfigValueError(`must be an absolute http(s) URL, got "${raw}"`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new ConfigValueError(`must be an http(s) URL, got "${raw}"`);
+  }
+  return url.toString().replace(/\/+$/, "");
+}

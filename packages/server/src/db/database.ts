@@ -1,0 +1,94 @@
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import BetterSqlite3 from "better-sqlite3";
+import {
+  Kysely,
+  PostgresDialect,
+  SqliteAdapter,
+  SqliteIntrospector,
+  SqliteQueryCompiler,
+  type Transaction,
+} from "kysely";
+import pg from "pg";
+import type { DatabaseConfig } from "../config/database-url.ts";
+import { SqliteDriver } from "./sqlite-driver.ts";
+import type { Tables } from "./tables.ts";
+
+export type Dialect = "sqlite" | "postgres";
+
+/** A Kysely handle, or a transaction on one: services accept either. */
+export type Db = Kysely<Tables> | Transaction<Tables>;
+
+export interface Database {
+  readonly db: Kysely<Tables>;
+  readonly dialect: Dialect;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens either dialect. Everything dialect-specific about the drivers lives here and in the
+ * migrations' column types; the rest of the code base sees identical rows on both.
+ */
+export function openDatabase(config: DatabaseConfig & { poolSize?: number }): Database {
+  if (config.dialect === "sqlite") return openSqlite(config.path);
+  return openPostgres(config.url, config.poolSize ?? 10);
+}
+
+function openSqlite(path: string): Database {
+  if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+  const sqlite = new BetterSqlite3(path);
+  sqlite.pragma("journal_mode = WAL");
+  // Other processes (worker, CLI) share the file: wait for their write lock instead of failing.
+  sqlite.pragma("busy_timeout = 5000");
+  sqlite.pragma("synchronous = NORMAL");
+  sqlite.pragma("foreign_keys = ON");
+  const db = new Kysely<Tables>({
+    dialect: {
+      createAdapter: () => new SqliteAdapter(),
+      createDriver: () => new SqliteDriver(sqlite),
+      createIntrospector: (kysely) => new SqliteIntrospector(kysely),
+      createQueryCompiler: () => new SqliteQueryCompiler(),
+    },
+  });
+  return { db, dialect: "sqlite", close: () => db.destroy() };
+}
+
+const PG_INT8 = 20;
+const PG_NUMERIC = 1700;
+const PG_DATE = 1082;
+const PG_TIMESTAMP = 1114;
+const PG_TIMESTAMPTZ = 1184;
+const PG_JSON = 114;
+const PG_JSONB = 3802;
+
+const parseTimestamp = pg.types.getTypeParser(PG_TIMESTAMPTZ);
+
+/** Row values normalised to what SQLite returns, per connection (never the global pg.types). */
+function postgresTypeParser(oid: number, format?: string): (value: string) => unknown {
+  switch (oid) {
+    case PG_INT8:
+    case PG_NUMERIC:
+      return Number;
+    case PG_TIMESTAMP:
+    case PG_TIMESTAMPTZ:
+      return (value) => (parseTimestamp(value) as Date).toISOString();
+    case PG_DATE:
+    case PG_JSON:
+    case PG_JSONB:
+      return (value) => value;
+    default:
+      return pg.types.getTypeParser(oid, format as "text");
+  }
+}
+
+function openPostgres(url: string, poolSize: number): Database {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    types: { getTypeParser: postgresTypeParser as typeof pg.types.getTypeParser },
+  });
+  // An idle client losing its connection must not crash the process; the pool replaces it.
+  pool.on("error", () => {});
+  const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
+  return { db, dialect: "postgres", close: () => db.destroy() };
+}

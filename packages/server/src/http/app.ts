@@ -1,0 +1,120 @@
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  LogController,
+} from "fastify";
+import { ApiError } from "../errors/api-error.ts";
+import { newId } from "../lib/ids.ts";
+import type { Deps, ServiceContext } from "../services/context.ts";
+import { makeAuthHook } from "./auth-hook.ts";
+import { renderDocsPage } from "./docs/render.ts";
+import { makeErrorHandler, sendError, toApiError } from "./errors.ts";
+import { buildOpenApiDocument } from "./openapi/build.ts";
+import type { Route } from "./route.ts";
+import { V1_ROUTES } from "./v1/routes.ts";
+import { validatorCompiler } from "./validation.ts";
+
+export interface HttpOptions {
+  publicUrl: string;
+  bodyLimitBytes: number;
+  logger: FastifyBaseLogger;
+  routes?: Route[];
+}
+
+function contextFor(deps: Deps, request: FastifyRequest): ServiceContext {
+  const auth = request.auth;
+  if (auth === null) throw new ApiError("INVALID_API_KEY", "No API key provided.");
+  return {
+    ...deps,
+    workspace: { id: auth.key.workspaceId, plan: auth.plan },
+    actor: { type: "api_key", id: auth.key.id },
+    requestId: request.id,
+  };
+}
+
+/** The HTTP surface: API v1 under /v1, its OpenAPI document and reference, health. */
+export async function buildHttpApp(deps: Deps, options: HttpOptions): Promise<FastifyInstance> {
+  const routes = options.routes ?? V1_ROUTES;
+  const app = Fastify({
+    loggerInstance: options.logger,
+    // One access-log line per request, written by the onResponse hook below.
+    logController: new LogController({ disableRequestLogging: true }),
+    genReqId: () => newId("req"),
+    bodyLimit: options.bodyLimitBytes,
+    exposeHeadRoutes: false,
+    forceCloseConnections: "idle",
+    return503OnClosing: false,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    frameworkErrors: (error, request, reply) => {
+      sendError(request, reply, toApiError(error));
+    },
+  });
+  app.decorateRequest("auth", null);
+  app.setValidatorCompiler(validatorCompiler);
+  app.setErrorHandler(makeErrorHandler(deps.logger));
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split("?")[0] ?? request.url;
+    sendError(
+      request,
+      reply,
+      new ApiError("NOT_FOUND", `No endpoint ${request.method} ${path}. The API reference is at /docs.`),
+    );
+  });
+  app.addHook("onRequest", makeAuthHook(deps));
+  app.addHook("onResponse", async (request: FastifyRequest, reply: FastifyReply) => {
+    request.log.info(
+      {
+        method: request.method,
+        route: request.routeOptions.url,
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime * 10) / 10,
+        workspace: request.auth?.key.workspaceId,
+      },
+      "request",
+    );
+  });
+
+  for (const route of routes) {
+    app.route({
+      method: route.method,
+      url: `/v1${route.path}`,
+      config: { route },
+      schema: {
+        ...(route.params === undefined ? {} : { params: route.params }),
+        ...(route.query === undefined ? {} : { querystring: route.query }),
+        ...(route.body === undefined ? {} : { body: route.body }),
+        response: { [route.success.status]: route.success.schema },
+      },
+      handler: async (request, reply) => {
+        const result = await route.handler({
+          params: request.params,
+          query: request.query,
+          body: request.body,
+          ctx: contextFor(deps, request),
+          request,
+        });
+        reply.code(route.success.status);
+        return result;
+      },
+    });
+  }
+
+  const openApi = JSON.stringify(buildOpenApiDocument(routes, options.publicUrl));
+  const docsPage = renderDocsPage(buildOpenApiDocument(routes, options.publicUrl));
+  app.get("/v1/openapi.json", async (_request, reply) => reply.type("application/json; charset=utf-8").send(openApi));
+  app.get("/docs", async (_request, reply) => reply.type("text/html; charset=utf-8").send(docsPage));
+  app.get("/", async (_request, reply) => reply.redirect("/docs"));
+  app.get("/healthz", async (_request, reply) => {
+    try {
+      await deps.db.selectFrom("workspaces").select("id").limit(1).execute();
+      return { status: "ok" };
+    } catch {
+      return reply.code(503).send({ status: "unavailable", reason: "database" });
+    }
+  });
+
+  await app.ready();
+  return app;
+}

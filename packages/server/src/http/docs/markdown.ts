@@ -1,0 +1,18 @@
+export function escapeHtml(text: string): string {
+  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+}
+
+/** The little markdown our own descriptions use: paragraphs, **bold**, *italic*, `code`. */
+export function inlineMarkdown(text: string): string {
+  return escapeHtml(text)
+    .replace(/`([^`]+)`/g, "<code>$1</code>")
+    .replace(/\*\*([^*]+)\*\*/g, "<strong>$1</strong>")
+    .replace(/\*([^*]+)\*/g, "<em>$1</em>");
+}
+
+export function markdown(text: string): string {
+  return text
+    .split(/\n\s*\n/)
+    .map((paragraph) => `<p>${inlineMarkdown(paragraph.replace(/\n/g, " "))}</p>`)
+    .join("\n");
+}

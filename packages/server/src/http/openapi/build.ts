@@ -1,0 +1,154 @@
+import { ERROR_MEANING, ERROR_STATUS, type ErrorCode } from "../../errors/codes.ts";
+import { COMMON_ERRORS, type Route } from "../route.ts";
+import { ErrorSchema } from "../schema.ts";
+import { ComponentCollector, type JsonSchema } from "./schemas.ts";
+
+const TAGS: Record<string, string> = {
+  Projects: "Brands that are analysed and monitored: their domains, aliases, competitors, prompts and engines.",
+};
+
+const API_DESCRIPTION = `The Sightline API measures how brands appear in the answers of AI engines.
+
+**Authentication.** Every request carries \`Authorization: Bearer <API_KEY>\`. Keys are created in the
+workspace Settings (API keys card) or by the operator CLI; each has scopes and expires one year after
+creation. API access needs the Growth or Agency plan.
+
+**Errors.** A failing request answers with the status of its code and the body
+\`{"error": {"code", "message", "request_id", "details": [{"field", "issue"}]}}\`.
+Checks run in this order: key valid, plan has API access, rate limit, scope, request validation, engine
+allowed by the plan, billing.
+
+**Lists** take \`limit\` (1 to 100, default 20) and \`cursor\`, and return
+\`{"data": [...], "has_more": bool, "next_cursor": string | null}\`, newest first.
+
+**Ids** are prefixed strings (\`prj_…\`). **Timestamps** are ISO 8601 in UTC. Every response carries
+\`X-Request-Id\`.`;
+
+const requestIdHeader = {
+  description: "Identifies the request; quote it when asking for support.",
+  schema: { type: "string" },
+};
+
+function openApiPath(path: string): string {
+  return path.replace(/:([A-Za-z_]+)/g, "{$1}");
+}
+
+function parameters(route: Route, where: "path" | "query", components: ComponentCollector): JsonSchema[] {
+  const schema = (where === "path" ? route.params : route.query) as
+    | { properties?: Record<string, JsonSchema>; required?: string[] }
+    | undefined;
+  if (schema?.properties === undefined) return [];
+  return Object.entries(schema.properties).map(([name, property]) => {
+    const { description, ...rest } = property;
+    return {
+      name,
+      in: where,
+      required: where === "path" || (schema.required ?? []).includes(name),
+      ...(typeof description === "string" ? { description } : {}),
+      schema: components.ref(rest),
+    };
+  });
+}
+
+function errorResponses(codes: ErrorCode[], components: ComponentCollector): Record<string, JsonSchema> {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of codes) {
+    const status = ERROR_STATUS[code];
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  const out: Record<string, JsonSchema> = {};
+  for (const [status, statusCodes] of [...byStatus].sort(([a], [b]) => a - b)) {
+    out[String(status)] = {
+      description: statusCodes.map((code) => `\`${code}\`: ${ERROR_MEANING[code]}`).join(" "),
+      headers: { "X-Request-Id": requestIdHeader },
+      content: {
+        "application/json": {
+          schema: components.ref(ErrorSchema),
+          examples: Object.fromEntries(
+            statusCodes.map((code) => [
+              code,
+              {
+                summary: code,
+                value: {
+                  error: {
+                    code,
+                    message: ERROR_MEANING[code],
+                    request_id: "req_8bT2kQ0mZr4sXv7YwLp1aNcE",
+                    details: [],
+                  },
+                },
+              },
+            ]),
+          ),
+        },
+      },
+    };
+  }
+  return out;
+}
+
+function operation(route: Route, components: ComponentCollector): JsonSchema {
+  const scopes = route.method === "GET" ? `\`${route.scope}\` or \`read\`` : `\`${route.scope}\``;
+  const codes = [...new Set([...COMMON_ERRORS, ...(route.errors ?? [])])];
+  return {
+    operationId: route.operationId,
+    summary: route.summary,
+    description: `${route.description}\n\n**Scope:** ${scopes}.${route.extension === true ? "\n\n*Sightline extension to the v1 specification.*" : ""}`,
+    tags: [route.tag],
+    security: [{ bearerAuth: [] }],
+    "x-required-scope": route.scope,
+    "x-accepted-scopes": route.method === "GET" ? [route.scope, "read"] : [route.scope],
+    parameters: [...parameters(route, "path", components), ...parameters(route, "query", components)],
+    ...(route.body === undefined
+      ? {}
+      : { requestBody: { required: true, content: { "application/json": { schema: components.ref(route.body) } } } }),
+    responses: {
+      [String(route.success.status)]: {
+        description: route.success.description,
+        headers: { "X-Request-Id": requestIdHeader },
+        content: { "application/json": { schema: components.ref(route.success.schema) } },
+      },
+      ...errorResponses(codes, components),
+    },
+  };
+}
+
+/** The OpenAPI 3.1 document, built from the same route definitions that serve requests. */
+export function buildOpenApiDocument(routes: Route[], publicUrl: string): JsonSchema {
+  const components = new ComponentCollector();
+  const paths: Record<string, Record<string, JsonSchema>> = {};
+  for (const route of routes) {
+    const path = openApiPath(route.path);
+    paths[path] ??= {};
+    paths[path][route.method.toLowerCase()] = operation(route, components);
+  }
+  const tags = [...new Set(routes.map((route) => route.tag))].map((name) => ({
+    name,
+    description: TAGS[name] ?? name,
+  }));
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Sightline API",
+      version: "1.0.0",
+      summary: "AI visibility measurement: brands, analyses, results, monitoring, reports, webhooks.",
+      description: API_DESCRIPTION,
+      license: { name: "Apache-2.0", identifier: "Apache-2.0" },
+    },
+    servers: [{ url: `${publicUrl}/v1`, description: "This Sightline server." }],
+    security: [{ bearerAuth: [] }],
+    tags,
+    paths,
+    components: {
+      securitySchemes: {
+        bearerAuth: {
+          type: "http",
+          scheme: "bearer",
+          bearerFormat: "sl_live_…",
+          description: "An API key from Settings → API keys, sent as `Authorization: Bearer <key>`.",
+        },
+      },
+      schemas: components.schemas,
+    },
+  };
+}

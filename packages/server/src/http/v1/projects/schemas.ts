@@ -1,0 +1,146 @@
+import Type from "typebox";
+import { ENGINES } from "../../../services/engines/catalog.ts";
+import { PROJECT_LIMITS } from "../../../services/projects/types.ts";
+import { component, ListOf, Nullable, PageQuery, Timestamp } from "../../schema.ts";
+
+const limits = PROJECT_LIMITS;
+
+const Domain = Type.String({
+  minLength: 1,
+  maxLength: 300,
+  description: "A domain such as `acme.com`; URLs are accepted and reduced to their host, `www.` is dropped.",
+});
+const Alias = Type.String({ minLength: 1, maxLength: 200 });
+const EngineNameSchema = Type.String({
+  pattern: "^[a-z][a-z0-9_]{0,39}$",
+  description: `An engine: ${ENGINES.join(", ")}.`,
+});
+const Country = Type.String({
+  minLength: 2,
+  maxLength: 2,
+  description: "ISO 3166-1 alpha-2 country the prompts are asked from, e.g. `US`.",
+});
+const Language = Type.String({
+  minLength: 1,
+  maxLength: 35,
+  description: "BCP 47 language of the prompts, e.g. `en` or `pt-BR`.",
+});
+
+const CompetitorFields = {
+  name: Type.String({ minLength: 1, maxLength: limits.nameLength, description: "The competitor's name." }),
+  domains: Type.Array(Domain, { maxItems: limits.domains, description: "Its domains." }),
+  aliases: Type.Array(Alias, { maxItems: limits.aliases, description: "Other names it goes by." }),
+};
+
+export const CompetitorSchema = component(
+  "Competitor",
+  Type.Object(CompetitorFields, { additionalProperties: false, description: "A brand measured against this one." }),
+);
+
+export const CompetitorInputSchema = component(
+  "CompetitorInput",
+  Type.Object(
+    {
+      name: CompetitorFields.name,
+      domains: Type.Optional(CompetitorFields.domains),
+      aliases: Type.Optional(CompetitorFields.aliases),
+    },
+    { additionalProperties: false },
+  ),
+);
+
+const settings = {
+  name: Type.String({ minLength: 1, maxLength: limits.nameLength, description: "The brand's name." }),
+  primary_domain: Domain,
+  other_domains: Type.Array(Domain, {
+    maxItems: limits.domains,
+    description: "The brand's other domains; citations of any of them count as the brand's.",
+  }),
+  aliases: Type.Array(Alias, {
+    maxItems: limits.aliases,
+    description: "Other names the brand goes by (product names, abbreviations).",
+  }),
+  prompts: Type.Array(Type.String({ minLength: 1, maxLength: limits.promptLength }), {
+    maxItems: limits.prompts,
+    description: "Tracked prompts, asked as a user would ask them; they never name the brand to the engine.",
+  }),
+  engines: Type.Array(EngineNameSchema, {
+    minItems: 1,
+    maxItems: ENGINES.length,
+    description: "Engines analyses use by default. Each must be in the workspace's plan.",
+  }),
+  country: Nullable(Country),
+  language: Nullable(Language),
+};
+
+export const ProjectSchema = component(
+  "Project",
+  Type.Object(
+    {
+      id: Type.String({ description: "Prefixed `prj_`." }),
+      object: Type.Literal("project"),
+      name: settings.name,
+      primary_domain: Type.String({ description: "Normalised primary domain." }),
+      other_domains: Type.Array(Type.String()),
+      aliases: Type.Array(Type.String()),
+      competitors: Type.Array(CompetitorSchema),
+      prompts: Type.Array(Type.String()),
+      engines: Type.Array(Type.String()),
+      country: Nullable(Type.String()),
+      language: Nullable(Type.String()),
+      created_at: Timestamp,
+      updated_at: Timestamp,
+    },
+    { additionalProperties: false, description: "A brand that is analysed and monitored." },
+  ),
+);
+
+export const ProjectCreateSchema = component(
+  "ProjectCreate",
+  Type.Object(
+    {
+      name: settings.name,
+      primary_domain: settings.primary_domain,
+      other_domains: Type.Optional(settings.other_domains),
+      aliases: Type.Optional(settings.aliases),
+      competitors: Type.Optional(
+        Type.Array(CompetitorInputSchema, { maxItems: limits.competitors, description: "Competing brands." }),
+      ),
+      prompts: Type.Optional(settings.prompts),
+      engines: Type.Optional(settings.engines),
+      country: Type.Optional(settings.country),
+      language: Type.Optional(settings.language),
+    },
+    { additionalProperties: false },
+  ),
+);
+
+export const ProjectUpdateSchema = component(
+  "ProjectUpdate",
+  Type.Object(
+    {
+      name: Type.Optional(settings.name),
+      primary_domain: Type.Optional(settings.primary_domain),
+      other_domains: Type.Optional(settings.other_domains),
+      aliases: Type.Optional(settings.aliases),
+      competitors: Type.Optional(
+        Type.Array(CompetitorInputSchema, {
+          maxItems: limits.competitors,
+          description: "Replaces the whole list of competitors.",
+        }),
+      ),
+      prompts: Type.Optional(settings.prompts),
+      engines: Type.Optional(settings.engines),
+      country: Type.Optional(settings.country),
+      language: Type.Optional(settings.language),
+    },
+    {
+      additionalProperties: false,
+      description: "Fields to change; fields left out keep their value, arrays are replaced whole.",
+    },
+  ),
+);
+
+export const ProjectListSchema = ListOf("ProjectList", ProjectSchema);
+
+export const ProjectListQuery = Type.Object(PageQuery, { additionalProperties: false });

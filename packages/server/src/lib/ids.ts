@@ -1,0 +1,32 @@
+import { randomBytes } from "node:crypto";
+
+const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+
+/**
+ * Uniformly random base62 string. Bytes of 248 and above are rejected so that every
+ * character carries log2(62) ≈ 5.95 bits with no modulo bias.
+ */
+export function randomBase62(length: number): string {
+  let out = "";
+  while (out.length < length) {
+    for (const byte of randomBytes(length + 8)) {
+      if (byte >= 248) continue;
+      out += BASE62[byte % 62];
+      if (out.length === length) break;
+    }
+  }
+  return out;
+}
+
+export type IdPrefix = "ws" | "key" | "prj" | "evt" | "req";
+
+/** Prefixed ids, 24 random base62 characters (about 143 bits): `prj_3kTq…`. */
+export function newId(prefix: IdPrefix): string {
+  return `${prefix}_${randomBase62(24)}`;
+}
+
+const ID_PATTERN = /^[a-z]+_[0-9A-Za-z]{24}$/;
+
+export function looksLikeId(prefix: IdPrefix, value: string): boolean {
+  return value.startsWith(`${prefix}_`) && ID_PATTERN.test(value);
+}

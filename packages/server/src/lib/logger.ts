@@ -1,0 +1,35 @@
+import pino from "pino";
+
+/** The subset of pino the services use, so that any structured logger fits. */
+export interface Logger {
+  info(obj: object | string, msg?: string): void;
+  warn(obj: object | string, msg?: string): void;
+  error(obj: object | string, msg?: string): void;
+  debug(obj: object | string, msg?: string): void;
+}
+
+export type LogLevel = "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
+
+/** Structured JSON logs to stdout (fd 1) or, for CLI commands whose stdout is output, stderr (fd 2). */
+export function createLogger(level: LogLevel, fd: 1 | 2 = 1): pino.Logger {
+  return pino(
+    {
+      level,
+      base: undefined,
+      // Belt and braces: secrets are never put into log objects, and if one ever is, it is censored.
+      redact: {
+        paths: [
+          "req.headers.authorization",
+          "headers.authorization",
+          "authorization",
+          "key",
+          "secret",
+          "*.key",
+          "*.secret",
+        ],
+        censor: "[redacted]",
+      },
+    },
+    pino.destination({ fd, sync: false }),
+  );
+}

@@ -1,0 +1,32 @@
+import type { Db } from "../../db/database.ts";
+
+/**
+ * Remembers when each key was last used and writes it in batches, so that authenticating a
+ * request never waits on, or adds, a database write. A crash loses at most one flush interval
+ * of last-used times, which are informational only.
+ */
+export class LastUsedRecorder {
+  #pending = new Map<string, string>();
+
+  touch(keyId: string, at: Date): void {
+    this.#pending.set(keyId, at.toISOString());
+  }
+
+  get pendingCount(): number {
+    return this.#pending.size;
+  }
+
+  async flush(db: Db): Promise<void> {
+    if (this.#pending.size === 0) return;
+    const batch = this.#pending;
+    this.#pending = new Map();
+    for (const [keyId, at] of batch) {
+      await db
+        .updateTable("api_keys")
+        .set({ last_used_at: at })
+        .where("id", "=", keyId)
+        .where((eb) => eb.or([eb("last_used_at", "is", null), eb("last_used_at", "<", at)]))
+        .execute();
+    }
+  }
+}

@@ -1,0 +1,93 @@
+import { ApiError } from "../../errors/api-error.ts";
+import type { VerifiedKey } from "../api-keys/cache.ts";
+import { hashKey, isWellFormedKey } from "../api-keys/format.ts";
+import type { Deps } from "../context.ts";
+import { isPlanName, type Plan } from "../plans/catalog.ts";
+import { type Scope, scopeAllows } from "./scopes.ts";
+
+export interface Authenticated {
+  key: VerifiedKey;
+  plan: Plan;
+}
+
+const BEARER = /^bearer[ \t]+(\S+)[ \t]*$/i;
+
+function invalid(message: string): ApiError {
+  return new ApiError("INVALID_API_KEY", message);
+}
+
+/** Reads the key from `Authorization: Bearer <key>`, or says precisely what is wrong. */
+export function parseAuthorization(header: string | undefined): string {
+  if (header === undefined || header.trim() === "") {
+    throw invalid("No API key provided. Send it as 'Authorization: Bearer sl_live_…'.");
+  }
+  const match = BEARER.exec(header.trim());
+  if (match?.[1] === undefined) {
+    throw invalid("The Authorization header must use the Bearer scheme: 'Authorization: Bearer sl_live_…'.");
+  }
+  return match[1];
+}
+
+/**
+ * Finds a usable key: well formed, known, not revoked, not expired. Verified keys are cached
+ * for a few seconds; expiry is checked on every use against the clock, cached or not.
+ */
+export async function verifyKey(deps: Deps, presented: string): Promise<VerifiedKey> {
+  if (!isWellFormedKey(presented)) throw invalid("The API key is not a valid Sightline key.");
+  const hash = hashKey(presented);
+  const now = deps.clock.now();
+  let key = deps.keyCache.get(hash);
+  if (key === undefined) {
+    const row = await deps.db
+      .selectFrom("api_keys")
+      .innerJoin("workspaces", "workspaces.id", "api_keys.workspace_id")
+      .select([
+        "api_keys.id",
+        "api_keys.workspace_id",
+        "api_keys.scopes",
+        "api_keys.expires_at",
+        "api_keys.revoked_at",
+        "workspaces.plan",
+      ])
+      .where("api_keys.key_hash", "=", hash)
+      .executeTakeFirst();
+    if (row === undefined) throw invalid("The API key is not a valid Sightline key.");
+    if (row.revoked_at !== null) throw invalid(`The API key was revoked on ${row.revoked_at}.`);
+    if (!isPlanName(row.plan)) throw new ApiError("PLAN_REQUIRED", `Unknown plan '${row.plan}'.`);
+    key = {
+      id: row.id,
+      workspaceId: row.workspace_id,
+      scopes: JSON.parse(row.scopes) as Scope[],
+      expiresAt: row.expires_at,
+      plan: row.plan,
+    };
+    deps.keyCache.set(hash, key);
+  }
+  if (Date.parse(key.expiresAt) <= now.getTime()) {
+    throw invalid(`The API key expired on ${key.expiresAt}; create a new one in Settings.`);
+  }
+  deps.lastUsed.touch(key.id, now);
+  return key;
+}
+
+/** Key valid, then plan has API access: the first two steps of the check order. */
+export async function authenticate(deps: Deps, authorization: string | undefined): Promise<Authenticated> {
+  const key = await verifyKey(deps, parseAuthorization(authorization));
+  const plan = deps.plans[key.plan];
+  if (!plan.apiAccess) {
+    throw new ApiError(
+      "PLAN_REQUIRED",
+      `API access needs the Growth or Agency plan; this workspace is on ${plan.name}.`,
+    );
+  }
+  return { key, plan };
+}
+
+export function authorize(auth: Authenticated, required: Scope, method: string): void {
+  if (scopeAllows(auth.key.scopes, required, method)) return;
+  const accepted = method === "GET" ? `'${required}' or 'read'` : `'${required}'`;
+  throw new ApiError(
+    "INSUFFICIENT_SCOPE",
+    `This endpoint needs the ${accepted} scope; the key has ${auth.key.scopes.map((s) => `'${s}'`).join(", ")}.`,
+  );
+}

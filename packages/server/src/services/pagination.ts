@@ -1,0 +1,79 @@
+import { type SelectQueryBuilder, type SqlBool, sql } from "kysely";
+import type { Tables } from "../db/tables.ts";
+import { validationError } from "../errors/api-error.ts";
+
+export const DEFAULT_PAGE_SIZE = 20;
+export const MAX_PAGE_SIZE = 100;
+
+export interface PageParams {
+  limit?: number;
+  cursor?: string;
+}
+
+export interface Page<T> {
+  data: T[];
+  has_more: boolean;
+  next_cursor: string | null;
+}
+
+interface Position {
+  createdAt: string;
+  id: string;
+}
+
+/** Cursors are opaque to clients: base64url of the last row's (created_at, id). */
+export function encodeCursor(position: Position): string {
+  return Buffer.from(JSON.stringify([position.createdAt, position.id])).toString("base64url");
+}
+
+export function decodeCursor(cursor: string): Position {
+  const invalid = () => validationError([{ field: "cursor", issue: "is not a cursor returned by this API" }]);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
+  } catch {
+    throw invalid();
+  }
+  if (
+    !Array.isArray(parsed) ||
+    parsed.length !== 2 ||
+    typeof parsed[0] !== "string" ||
+    typeof parsed[1] !== "string" ||
+    Number.isNaN(Date.parse(parsed[0]))
+  ) {
+    throw invalid();
+  }
+  return { createdAt: new Date(parsed[0]).toISOString(), id: parsed[1] };
+}
+
+/**
+ * Newest first, keyset-paginated on (created_at, id): rows inserted while a client pages
+ * through a list land before its cursor and never shift or repeat later pages.
+ */
+export async function fetchPage<T extends keyof Tables, Row extends { created_at: string; id: string }, Out>(
+  query: SelectQueryBuilder<Tables, T, Row>,
+  params: PageParams,
+  toItem: (row: Row) => Out,
+): Promise<Page<Out>> {
+  const limit = params.limit ?? DEFAULT_PAGE_SIZE;
+  let q = query;
+  if (params.cursor !== undefined) {
+    const after = decodeCursor(params.cursor);
+    q = q.where(
+      sql<SqlBool>`(created_at < ${after.createdAt} or (created_at = ${after.createdAt} and id < ${after.id}))`,
+    );
+  }
+  const rows = await q
+    .orderBy(sql`created_at`, "desc")
+    .orderBy(sql`id`, "desc")
+    .limit(limit + 1)
+    .execute();
+  const hasMore = rows.length > limit;
+  const pageRows = hasMore ? rows.slice(0, limit) : rows;
+  const last = pageRows[pageRows.length - 1];
+  return {
+    data: pageRows.map(toItem),
+    has_more: hasMore,
+    next_cursor: hasMore && last !== undefined ? encodeCursor({ createdAt: last.created_at, id: last.id }) : null,
+  };
+}

@@ -1,0 +1,110 @@
+import { type ErrorDetail, validationError } from "../../errors/api-error.ts";
+import { normalizeDomain } from "../../lib/domains.ts";
+import { checkCountry, checkLanguage } from "../../lib/locale.ts";
+import { ENGINES, isEngineName } from "../engines/catalog.ts";
+import type { Competitor, ProjectInput, ProjectSettings } from "./types.ts";
+
+const fold = (value: string) => value.normalize("NFKC").toLocaleLowerCase("en").replace(/\s+/g, " ").trim();
+
+/**
+ * Turns a complete set of settings into their stored form, or throws one VALIDATION_ERROR
+ * naming every problem. Duplicates are dropped rather than refused (first spelling wins);
+ * contradictions (a competitor named like the brand) are refused.
+ */
+export function normalizeSettings(input: Required<ProjectInput>): ProjectSettings {
+  const details: ErrorDetail[] = [];
+  const problem = (field: string, issue: string) => details.push({ field, issue });
+
+  const name = input.name.trim();
+  if (name.length === 0) problem("name", "must not be empty");
+
+  const primary = normalizeDomain(input.primary_domain);
+  if (primary === null) problem("primary_domain", "must be a domain name such as example.com");
+
+  const domains = (values: string[], field: string, exclude: Set<string>): string[] => {
+    const out: string[] = [];
+    for (const [index, value] of values.entries()) {
+      const domain = normalizeDomain(value);
+      if (domain === null) problem(`${field}[${index}]`, "must be a domain name such as example.com");
+      else if (!exclude.has(domain) && !out.includes(domain)) out.push(domain);
+    }
+    return out;
+  };
+  const otherDomains = domains(input.other_domains, "other_domains", new Set(primary === null ? [] : [primary]));
+
+  const texts = (values: string[], field: string, exclude: Set<string>): string[] => {
+    const out: string[] = [];
+    const seen = new Set(exclude);
+    for (const [index, value] of values.entries()) {
+      const text = value.trim().replace(/\s+/g, " ");
+      if (text.length === 0) problem(`${field}[${index}]`, "must not be empty");
+      else if (!seen.has(fold(text))) {
+        seen.add(fold(text));
+        out.push(text);
+      }
+    }
+    return out;
+  };
+  const aliases = texts(input.aliases, "aliases", new Set([fold(name)]));
+  const brandNames = new Set([fold(name), ...aliases.map(fold)]);
+
+  const competitors: Competitor[] = [];
+  const competitorNames = new Set<string>();
+  for (const [index, competitor] of input.competitors.entries()) {
+    const field = `competitors[${index}]`;
+    const competitorName = competitor.name.trim();
+    if (competitorName.length === 0) {
+      problem(`${field}.name`, "must not be empty");
+      continue;
+    }
+    if (brandNames.has(fold(competitorName))) {
+      problem(`${field}.name`, "is the brand's own name or alias");
+      continue;
+    }
+    if (competitorNames.has(fold(competitorName))) {
+      problem(`${field}.name`, "names a competitor listed earlier");
+      continue;
+    }
+    competitorNames.add(fold(competitorName));
+    competitors.push({
+      name: competitorName,
+      domains: domains(competitor.domains ?? [], `${field}.domains`, new Set()),
+      aliases: texts(competitor.aliases ?? [], `${field}.aliases`, new Set([fold(competitorName)])),
+    });
+  }
+
+  const prompts = texts(input.prompts, "prompts", new Set());
+
+  const engines: string[] = [];
+  for (const [index, engine] of input.engines.entries()) {
+    if (!isEngineName(engine)) problem(`engines[${index}]`, `unknown engine; engines are ${ENGINES.join(", ")}`);
+    else if (!engines.includes(engine)) engines.push(engine);
+  }
+  if (input.engines.length === 0) problem("engines", "must name at least one engine");
+
+  let country: string | null = null;
+  if (input.country !== null) {
+    const checked = checkCountry(input.country);
+    if (checked.ok) country = checked.value;
+    else problem("country", checked.issue);
+  }
+  let language: string | null = null;
+  if (input.language !== null) {
+    const checked = checkLanguage(input.language);
+    if (checked.ok) language = checked.value;
+    else problem("language", checked.issue);
+  }
+
+  if (details.length > 0 || primary === null) throw validationError(details);
+  return {
+    name,
+    primary_domain: primary,
+    other_domains: otherDomains,
+    aliases,
+    competitors,
+    prompts,
+    engines,
+    country,
+    language,
+  };
+}

@@ -1,0 +1,123 @@
+import { isDeepStrictEqual } from "node:util";
+import { ApiError, notFound } from "../../errors/api-error.ts";
+import { newId } from "../../lib/ids.ts";
+import { inTransaction, type ServiceContext } from "../context.ts";
+import { recordEvent } from "../events/events.ts";
+import { fetchPage, type Page, type PageParams } from "../pagination.ts";
+import { planAllowsEngine } from "../plans/catalog.ts";
+import { normalizeSettings } from "./normalize.ts";
+import { rowToProject, settingsToColumns } from "./row.ts";
+import {
+  DEFAULT_PROJECT_ENGINES,
+  PROJECT_SETTINGS,
+  type Project,
+  type ProjectInput,
+  type ProjectPatch,
+  type ProjectSettings,
+} from "./types.ts";
+
+/** After validation, the plan must include every engine the request names. */
+function checkEnginesAllowed(ctx: ServiceContext, engines: string[]): void {
+  const refused = engines.filter((engine) => !planAllowsEngine(ctx.workspace.plan, engine));
+  if (refused.length === 0) return;
+  throw new ApiError(
+    "ENGINE_NOT_ALLOWED",
+    `The ${ctx.workspace.plan.name} plan does not include ${refused.join(", ")}; it includes ${ctx.workspace.plan.engines.join(", ")}.`,
+    { details: refused.map((engine) => ({ field: "engines", issue: `'${engine}' is not in the plan`, engine })) },
+  );
+}
+
+export async function createProject(ctx: ServiceContext, input: ProjectInput): Promise<Project> {
+  const settings = normalizeSettings({
+    name: input.name,
+    primary_domain: input.primary_domain,
+    other_domains: input.other_domains ?? [],
+    aliases: input.aliases ?? [],
+    competitors: input.competitors ?? [],
+    prompts: input.prompts ?? [],
+    engines: input.engines ?? DEFAULT_PROJECT_ENGINES,
+    country: input.country ?? null,
+    language: input.language ?? null,
+  });
+  checkEnginesAllowed(ctx, settings.engines);
+  const now = ctx.clock.now().toISOString();
+  const row = {
+    id: newId("prj"),
+    workspace_id: ctx.workspace.id,
+    ...settingsToColumns(settings),
+    created_at: now,
+    updated_at: now,
+  };
+  return inTransaction(ctx, async (tx) => {
+    await tx.db.insertInto("projects").values(row).execute();
+    const project = rowToProject(row);
+    await recordEvent(tx, "project.created", { object: project });
+    return project;
+  });
+}
+
+export async function listProjects(ctx: ServiceContext, params: PageParams): Promise<Page<Project>> {
+  const query = ctx.db.selectFrom("projects").selectAll().where("workspace_id", "=", ctx.workspace.id);
+  return fetchPage(query, params, rowToProject);
+}
+
+export async function getProject(ctx: ServiceContext, id: string): Promise<Project> {
+  const row = await ctx.db
+    .selectFrom("projects")
+    .selectAll()
+    .where("workspace_id", "=", ctx.workspace.id)
+    .where("id", "=", id)
+    .executeTakeFirst();
+  if (row === undefined) throw notFound("project", id);
+  return rowToProject(row);
+}
+
+/**
+ * Applies a partial change. Fields left out keep their value; a change that leaves every
+ * setting as it was writes nothing and emits no event.
+ */
+export async function updateProject(ctx: ServiceContext, id: string, patch: ProjectPatch): Promise<Project> {
+  return inTransaction(ctx, async (tx) => {
+    let select = tx.db
+      .selectFrom("projects")
+      .selectAll()
+      .where("workspace_id", "=", tx.workspace.id)
+      .where("id", "=", id);
+    // Serialise concurrent PATCHes of one project (SQLite's BEGIN IMMEDIATE already does).
+    if (tx.dialect === "postgres") select = select.forUpdate();
+    const row = await select.executeTakeFirst();
+    if (row === undefined) throw notFound("project", id);
+    const current = rowToProject(row);
+    const next = normalizeSettings({
+      name: patch.name ?? current.name,
+      primary_domain: patch.primary_domain ?? current.primary_domain,
+      other_domains: patch.other_domains ?? current.other_domains,
+      aliases: patch.aliases ?? current.aliases,
+      competitors: patch.competitors ?? current.competitors,
+      prompts: patch.prompts ?? current.prompts,
+      engines: patch.engines ?? current.engines,
+      country: patch.country === undefined ? current.country : patch.country,
+      language: patch.language === undefined ? current.language : patch.language,
+    });
+    if (patch.engines !== undefined) checkEnginesAllowed(tx, next.engines);
+
+    const previous: Partial<ProjectSettings> = {};
+    for (const field of PROJECT_SETTINGS) {
+      if (!isDeepStrictEqual(current[field], next[field])) {
+        (previous as Record<string, unknown>)[field] = current[field];
+      }
+    }
+    if (Object.keys(previous).length === 0) return current;
+
+    const updatedAt = tx.clock.now().toISOString();
+    await tx.db
+      .updateTable("projects")
+      .set({ ...settingsToColumns(next), updated_at: updatedAt })
+      .where("workspace_id", "=", tx.workspace.id)
+      .where("id", "=", id)
+      .execute();
+    const project: Project = { ...current, ...next, updated_at: updatedAt };
+    await recordEvent(tx, "project.updated", { object: project, previous_attributes: previous });
+    return project;
+  });
+}
