@@ -41,7 +41,11 @@ describeEachDialect("projects API, happy paths", (h) => {
     });
     expect(project.id).toMatch(/^prj_[0-9A-Za-z]{24}$/);
 
-    const events = await h.deps.db.selectFrom("events").selectAll().where("workspace_id", "=", t.workspace.id).execute();
+    const events = await h.deps.db
+      .selectFrom("events")
+      .selectAll()
+      .where("workspace_id", "=", t.workspace.id)
+      .execute();
     expect(events).toHaveLength(1);
     expect(events[0]?.type).toBe("project.created");
     expect(events[0]?.id).toMatch(/^evt_/);
@@ -76,7 +80,10 @@ describeEachDialect("projects API, happy paths", (h) => {
     const ids: string[] = [];
     for (let i = 0; i < 25; i++) {
       h.clock.advance(1_000);
-      const res = await h.call("createProject", { key: t.key, body: { name: `Brand ${i}`, primary_domain: `brand${i}.com` } });
+      const res = await h.call("createProject", {
+        key: t.key,
+        body: { name: `Brand ${i}`, primary_domain: `brand${i}.com` },
+      });
       ids.push(res.json().id);
     }
     const newestFirst = [...ids].reverse();
@@ -89,9 +96,13 @@ describeEachDialect("projects API, happy paths", (h) => {
     h.clock.advance(1_000);
     await h.call("createProject", { key: t.key, body: { name: "Late", primary_domain: "late.com" } });
 
-    const second = (await h.call("listProjects", { key: t.key, query: { limit: 10, cursor: first.next_cursor } })).json();
+    const second = (
+      await h.call("listProjects", { key: t.key, query: { limit: 10, cursor: first.next_cursor } })
+    ).json();
     expect(second.data.map((p: { id: string }) => p.id)).toEqual(newestFirst.slice(10, 20));
-    const third = (await h.call("listProjects", { key: t.key, query: { limit: 10, cursor: second.next_cursor } })).json();
+    const third = (
+      await h.call("listProjects", { key: t.key, query: { limit: 10, cursor: second.next_cursor } })
+    ).json();
     expect(third.data.map((p: { id: string }) => p.id)).toEqual(newestFirst.slice(20));
     expect(third.has_more).toBe(false);
     expect(third.next_cursor).toBeNull();
@@ -104,12 +115,18 @@ describeEachDialect("projects API, happy paths", (h) => {
     const t = await h.tenant();
     const ids = new Set<string>();
     for (let i = 0; i < 7; i++) {
-      ids.add((await h.call("createProject", { key: t.key, body: { name: `Same ${i}`, primary_domain: `same${i}.com` } })).json().id);
+      ids.add(
+        (
+          await h.call("createProject", { key: t.key, body: { name: `Same ${i}`, primary_domain: `same${i}.com` } })
+        ).json().id,
+      );
     }
     const seen: string[] = [];
     let cursor: string | undefined;
     do {
-      const page = (await h.call("listProjects", { key: t.key, query: cursor === undefined ? { limit: 3 } : { limit: 3, cursor } })).json();
+      const page = (
+        await h.call("listProjects", { key: t.key, query: cursor === undefined ? { limit: 3 } : { limit: 3, cursor } })
+      ).json();
       seen.push(...page.data.map((p: { id: string }) => p.id));
       cursor = page.next_cursor ?? undefined;
     } while (cursor !== undefined);

@@ -1,4 +1,4 @@
-import type { Config } from "../config/config.ts";
+import type { DatabaseConfig } from "../config/database-url.ts";
 import { type Database, openDatabase } from "../db/database.ts";
 import { migrateToLatest } from "../db/migrate.ts";
 import { type Clock, systemClock } from "../lib/clock.ts";
@@ -25,7 +25,7 @@ export interface RuntimeOptions {
 }
 
 export async function createRuntime(
-  config: Pick<Config, "database">,
+  config: { database: DatabaseConfig & { poolSize?: number } },
   logger: Logger,
   options: RuntimeOptions = {},
 ): Promise<Runtime> {

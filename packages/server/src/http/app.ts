@@ -13,6 +13,7 @@ import { renderDocsPage } from "./docs/render.ts";
 import { makeErrorHandler, sendError, toApiError } from "./errors.ts";
 import { buildOpenApiDocument } from "./openapi/build.ts";
 import type { Route } from "./route.ts";
+import { rejectUnstorableText } from "./text-guard.ts";
 import { V1_ROUTES } from "./v1/routes.ts";
 import { validatorCompiler } from "./validation.ts";
 
@@ -63,6 +64,16 @@ export async function buildHttpApp(deps: Deps, options: HttpOptions): Promise<Fa
     );
   });
   app.addHook("onRequest", makeAuthHook(deps));
+  app.addHook("preValidation", rejectUnstorableText);
+  // While draining, answer in-flight requests with `Connection: close` so that keep-alive
+  // clients let go at once and shutdown does not wait on their idle sockets.
+  let closing = false;
+  app.addHook("preClose", async () => {
+    closing = true;
+  });
+  app.addHook("onSend", async (_request, reply) => {
+    if (closing) reply.header("connection", "close");
+  });
   app.addHook("onResponse", async (request: FastifyRequest, reply: FastifyReply) => {
     request.log.info(
       {

@@ -1,6 +1,7 @@
 import { Ajv } from "ajv";
 import addFormatsModule from "ajv-formats";
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
+import { sql } from "kysely";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect } from "vitest";
 import { createRuntime, type Runtime } from "../../src/app/runtime.ts";
@@ -66,7 +67,9 @@ export function expectBodyMatchesSchema(route: Route | undefined, response: Ligh
   const schema = response.statusCode < 300 && route !== undefined ? route.success.schema : ErrorSchema;
   const validate = responseAjv.compile(schema);
   if (!validate(body)) {
-    expect.fail(`${route?.operationId ?? "response"} ${response.statusCode} body does not match its schema: ${responseAjv.errorsText(validate.errors)}\n${response.body}`);
+    expect.fail(
+      `${route?.operationId ?? "response"} ${response.statusCode} body does not match its schema: ${responseAjv.errorsText(validate.errors)}\n${response.body}`,
+    );
   }
 }
 
@@ -107,7 +110,10 @@ export function useHarness(dialect: Dialect): Harness {
     const response = await h.app.inject({
       method: route.method,
       url: routeUrl(route, options.params),
-      query: options.query === undefined ? undefined : Object.fromEntries(Object.entries(options.query).map(([k, v]) => [k, String(v)])),
+      query:
+        options.query === undefined
+          ? undefined
+          : Object.fromEntries(Object.entries(options.query).map(([k, v]) => [k, String(v)])),
       headers,
       ...(options.body === undefined ? {} : { payload: options.body as object }),
     });
@@ -118,8 +124,7 @@ export function useHarness(dialect: Dialect): Harness {
   h.count = async (table, workspaceId) => {
     let query = h.deps.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as("n"));
     if (workspaceId !== undefined) {
-      const column = table === "workspaces" ? "id" : "workspace_id";
-      query = query.where(column as never, "=", workspaceId);
+      query = query.where(sql.ref(table === "workspaces" ? "id" : "workspace_id"), "=", workspaceId);
     }
     const row = await query.executeTakeFirstOrThrow();
     return Number(row.n);

@@ -1,0 +1,90 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase, DIALECTS, type TestDatabase } from "./helpers/databases.ts";
+import { runCli } from "./helpers/processes.ts";
+
+describe.each(DIALECTS)("operator CLI [%s]", (dialect) => {
+  let db: TestDatabase;
+  let env: Record<string, string>;
+  beforeAll(async () => {
+    db = await createTestDatabase(dialect);
+    env = { DATABASE_URL: db.url };
+  });
+  afterAll(async () => db.drop());
+
+  it("creates a workspace, a key, lists and revokes it, with JSON output", async () => {
+    const ws = await runCli(["workspace", "create", "--name", "Acme", "--plan", "growth", "--json"], env);
+    expect(ws.code, ws.stderr).toBe(0);
+    const workspace = JSON.parse(ws.stdout);
+    expect(workspace).toMatchObject({ name: "Acme", plan: "growth" });
+    expect(workspace.id).toMatch(/^ws_/);
+
+    const created = await runCli(
+      ["key", "create", "--workspace", workspace.id, "--name", "laptop", "--scopes", "read,projects", "--json"],
+      env,
+    );
+    expect(created.code, created.stderr).toBe(0);
+    const key = JSON.parse(created.stdout);
+    expect(key).toMatchObject({ name: "laptop", scopes: ["read", "projects"], status: "active" });
+    expect(key.id).toMatch(/^key_/);
+    expect(key.key).toMatch(/^sl_live_/);
+    expect(Date.parse(key.expires_at) - Date.parse(key.created_at)).toBe(365 * 86_400_000);
+
+    const list = await runCli(["key", "list", "--workspace", workspace.id, "--json"], env);
+    const listed = JSON.parse(list.stdout);
+    expect(listed.map((k: { id: string }) => k.id)).toEqual([key.id]);
+    expect(list.stdout).not.toContain(key.key.slice(12));
+
+    const human = await runCli(["key", "list", "--workspace", workspace.id], env);
+    expect(human.stdout).toContain("laptop");
+    expect(human.stdout).not.toContain(key.key.slice(12));
+
+    const revoked = await runCli(["key", "revoke", "--key", key.id, "--json"], env);
+    expect(revoked.code).toBe(0);
+    expect(JSON.parse(revoked.stdout).status).toBe("revoked");
+
+    const plan = await runCli(
+      ["workspace", "set-plan", "--workspace", workspace.id, "--plan", "agency", "--json"],
+      env,
+    );
+    expect(JSON.parse(plan.stdout).plan).toBe("agency");
+  });
+
+  it("prints only the value with --quiet, for scripts", async () => {
+    const ws = await runCli(["workspace", "create", "--name", "Quiet", "--plan", "agency", "--quiet"], env);
+    expect(ws.stdout.trim()).toMatch(/^ws_[0-9A-Za-z]{24}$/);
+    const key = await runCli(
+      ["key", "create", "--workspace", ws.stdout.trim(), "--name", "k", "--scopes", "read", "--quiet"],
+      env,
+    );
+    expect(key.stdout.trim()).toMatch(/^sl_live_[0-9A-Za-z]{32}$/);
+  });
+
+  it("explains errors and exits non-zero", async () => {
+    const cases: [string[], number, string][] = [
+      [
+        ["workspace", "create", "--name", "X", "--plan", "platinum"],
+        1,
+        "plan: must be one of free, starter, growth, agency",
+      ],
+      [["workspace", "create", "--plan", "growth"], 2, "--name is required"],
+      [["workspace", "set-plan", "--workspace", "ws_nope", "--plan", "growth"], 1, "No workspace with id 'ws_nope'"],
+      [
+        ["key", "create", "--workspace", "ws_nope", "--name", "k", "--scopes", "read"],
+        1,
+        "No workspace with id 'ws_nope'",
+      ],
+      [["key", "create", "--workspace", "ws_x", "--name", "k", "--scopes", "read,admin"], 1, "unknown scope 'admin'"],
+      [["key", "revoke", "--key", "key_nope"], 1, "No API key with id 'key_nope'"],
+      [["key", "frobnicate"], 2, 'unknown subcommand "key frobnicate"'],
+      [["workspace", "create", "--name", "X", "--plan", "growth", "--colour", "red"], 2, "--colour"],
+      [["teleport"], 2, 'unknown command "teleport"'],
+    ];
+    const results = await Promise.all(cases.map(([args]) => runCli(args, env)));
+    for (const [i, [args, code, message]] of cases.entries()) {
+      const result = results[i] ?? expect.fail("missing result");
+      expect(result.code, `${args.join(" ")}: ${result.stderr}`).toBe(code);
+      expect(result.stderr).toContain(message);
+      expect(result.stdout).toBe("");
+    }
+  });
+});

@@ -1,0 +1,63 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { resolve } from "node:path";
+
+export const REPO_ROOT = resolve(import.meta.dirname, "../../../..");
+const ENTRY = "packages/server/src/bin/sightline.ts";
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `sightline <args>` as a separate process, the way `npm run sightline --` does. */
+export function runCli(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, ["--import", "tsx", ENTRY, ...args], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, LOG_LEVEL: "", ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => (stdout += chunk));
+    child.stderr.on("data", (chunk) => (stderr += chunk));
+    child.on("error", fail);
+    child.on("close", (code) => done({ code, stdout, stderr }));
+  });
+}
+
+export interface ServerProcess {
+  child: ChildProcess;
+  url: string;
+  output(): string;
+  exited: Promise<number | null>;
+}
+
+/** Starts `sightline <mode>` on a free port and resolves once it listens. */
+export function startServerProcess(env: Record<string, string>, mode = "all"): Promise<ServerProcess> {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, ["--import", "tsx", ENTRY, mode], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    const exited = new Promise<number | null>((resolveExit) => child.on("exit", (code) => resolveExit(code)));
+    const timer = setTimeout(() => fail(new Error(`server did not start:\n${output}`)), 20_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /"url":"(http:\/\/[^"]+)"/.exec(output);
+      if (match?.[1] !== undefined && output.includes("Sightline listening")) {
+        clearTimeout(timer);
+        done({ child, url: match[1], output: () => output, exited });
+      }
+    };
+    child.stdout?.on("data", onData);
+    child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      fail(new Error(`server exited with ${code}:\n${output}`));
+    });
+  });
+}

@@ -1,0 +1,238 @@
+import { expect, it } from "vitest";
+import { describeEachDialect } from "./helpers/harness.ts";
+
+const valid = { name: "Acme", primary_domain: "acme.com" };
+
+describeEachDialect("projects API, bad input", (h) => {
+  async function expectValidationError(body: unknown, fields: (string | undefined)[]) {
+    const t = await h.tenant();
+    const res = await h.call("createProject", { key: t.key, body });
+    expect(res.statusCode, res.body).toBe(400);
+    const error = res.json().error;
+    expect(error.code).toBe("VALIDATION_ERROR");
+    expect(error.details.map((d: { field?: string }) => d.field)).toEqual(fields);
+    expect(await h.count("projects", t.workspace.id)).toBe(0);
+    expect(await h.count("events", t.workspace.id)).toBe(0);
+    return error;
+  }
+
+  it("refuses unknown fields", async () => {
+    const error = await expectValidationError({ ...valid, colour: "red" }, ["colour"]);
+    expect(error.details[0].issue).toBe("is not a known field");
+  });
+
+  it("refuses unknown fields inside competitors", async () => {
+    await expectValidationError({ ...valid, competitors: [{ name: "X", website: "x.com" }] }, [
+      "competitors[0].website",
+    ]);
+  });
+
+  it("refuses wrong types without coercing them", async () => {
+    await expectValidationError({ name: 42, primary_domain: "acme.com", prompts: "one prompt" }, ["name", "prompts"]);
+  });
+
+  it("refuses missing required fields", async () => {
+    const error = await expectValidationError({ name: "Acme" }, ["primary_domain"]);
+    expect(error.details[0].issue).toBe("is required");
+  });
+
+  it("refuses values out of range", async () => {
+    await expectValidationError(
+      { ...valid, name: "x".repeat(201), engines: [], prompts: Array.from({ length: 201 }, (_, i) => `p${i}`) },
+      ["name", "prompts", "engines"],
+    );
+  });
+
+  it("explains a nullable field with the wrong type", async () => {
+    const error = await expectValidationError({ ...valid, country: 12 }, ["country"]);
+    expect(error.details[0].issue).toBe("must be of type string or null");
+  });
+
+  it("refuses domains that are not domains", async () => {
+    await expectValidationError(
+      {
+        ...valid,
+        primary_domain: "not a domain",
+        other_domains: ["127.0.0.1", "localhost", "acme.com/blog", "ftp://acme.com"],
+      },
+      ["primary_domain", "other_domains[0]", "other_domains[1]", "other_domains[2]", "other_domains[3]"],
+    );
+  });
+
+  it("refuses a competitor named like the brand, and duplicate competitors", async () => {
+    await expectValidationError(
+      {
+        ...valid,
+        aliases: ["Acme Corp"],
+        competitors: [{ name: "acme corp" }, { name: "Globex" }, { name: "GLOBEX" }],
+      },
+      ["competitors[0].name", "competitors[2].name"],
+    );
+  });
+
+  it("refuses unknown engines, countries and languages", async () => {
+    const error = await expectValidationError(
+      { ...valid, engines: ["sandbox", "bard"], country: "UK", language: "english please" },
+      ["engines[1]", "country", "language"],
+    );
+    expect(error.details[1].issue).toContain("GB");
+  });
+
+  it("refuses an engine outside the plan with ENGINE_NOT_ALLOWED, after validation", async () => {
+    const t = await h.tenant("growth");
+    const res = await h.call("createProject", {
+      key: t.key,
+      body: { ...valid, engines: ["sandbox", "claude", "grok"] },
+    });
+    expect(res.statusCode).toBe(403);
+    expect(res.json().error.code).toBe("ENGINE_NOT_ALLOWED");
+    expect(res.json().error.details.map((d: { engine: string }) => d.engine)).toEqual(["claude", "grok"]);
+    expect(await h.count("projects", t.workspace.id)).toBe(0);
+
+    const both = await h.call("createProject", { key: t.key, body: { ...valid, name: "", engines: ["claude"] } });
+    expect(both.json().error.code).toBe("VALIDATION_ERROR");
+
+    const agency = await h.tenant("agency");
+    const ok = await h.call("createProject", { key: agency.key, body: { ...valid, engines: ["claude", "grok"] } });
+    expect(ok.statusCode).toBe(201);
+  });
+
+  it("refuses malformed JSON, empty bodies, other media types and oversized bodies", async () => {
+    const t = await h.tenant();
+    const send = (payload: string, contentType = "application/json") =>
+      h.app.inject({
+        method: "POST",
+        url: "/v1/projects",
+        headers: { authorization: t.authorization, "content-type": contentType },
+        payload,
+      });
+    const cases = [
+      await send('{"name": '),
+      await send(""),
+      await send("name=Acme", "application/x-www-form-urlencoded"),
+      await send("Acme", "text/plain"),
+      await send(JSON.stringify({ ...valid, prompts: ["x".repeat(1024 * 1024)] })),
+      await send("[1, 2, 3]"),
+      await send("null"),
+      await send('{"__proto__": {"admin": true}, "name": "Acme", "primary_domain": "acme.com"}'),
+    ];
+    for (const res of cases) {
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json().error.code).toBe("VALIDATION_ERROR");
+      expect(res.json().error.request_id).toBe(res.headers["x-request-id"]);
+    }
+    const missing = await h.app.inject({
+      method: "POST",
+      url: "/v1/projects",
+      headers: { authorization: t.authorization },
+    });
+    expect(missing.statusCode).toBe(400);
+    expect(await h.count("projects", t.workspace.id)).toBe(0);
+  });
+
+  it("refuses bad list parameters", async () => {
+    const t = await h.tenant();
+    const queries: Record<string, string | number>[] = [
+      { limit: 0 },
+      { limit: 101 },
+      { limit: "ten" },
+      { cursor: "garbage" },
+      { sort: "name" },
+    ];
+    for (const query of queries) {
+      const res = await h.call("listProjects", { key: t.key, query });
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json().error.code).toBe("VALIDATION_ERROR");
+      expect(res.json().error.details[0].field).toBe(Object.keys(query)[0]);
+    }
+  });
+
+  it("answers NOT_FOUND for an unknown project id, whatever it looks like", async () => {
+    const t = await h.tenant();
+    for (const id of ["prj_doesnotexist000000000000", "x", "\u{1F600}", "' or 1=1 --", "a/b"]) {
+      const res = await h.call("getProject", { key: t.key, params: { id } });
+      expect(res.statusCode, `${id}: ${res.body}`).toBe(404);
+      expect(res.json().error.code).toBe("NOT_FOUND");
+    }
+    const nul = await h.call("getProject", { key: t.key, params: { id: "\u0000" } });
+    expect(nul.statusCode).toBe(400);
+  });
+
+  it("validates a PATCH the same way and leaves the project unchanged", async () => {
+    const t = await h.tenant();
+    const created = (await h.call("createProject", { key: t.key, body: valid })).json();
+    for (const body of [
+      { name: "" },
+      { primary_domain: "nope" },
+      { id: "prj_other" },
+      { engines: ["claude"] },
+      { competitors: [{ name: "Acme" }] },
+    ]) {
+      const res = await h.call("updateProject", { key: t.key, params: { id: created.id }, body });
+      expect(res.statusCode, JSON.stringify(body)).toBeGreaterThanOrEqual(400);
+    }
+    expect((await h.call("getProject", { key: t.key, params: { id: created.id } })).json()).toEqual(created);
+    expect(await h.count("events", t.workspace.id)).toBe(1);
+  });
+});
+
+describeEachDialect("every response is JSON in the error shape", (h) => {
+  it("answers an unknown route or method with 404 NOT_FOUND and a request id", async () => {
+    for (const [method, url] of [
+      ["GET", "/v1/nothing"],
+      ["DELETE", "/v1/projects"],
+      ["GET", "/v2/projects"],
+      ["PUT", "/v1/projects/prj_x"],
+    ] as const) {
+      const res = await h.app.inject({ method, url });
+      expect(res.statusCode).toBe(404);
+      expect(res.json().error).toMatchObject({ code: "NOT_FOUND", request_id: res.headers["x-request-id"] });
+    }
+  });
+
+  it("never answers a 500 to random bodies and parameters", async () => {
+    const t = await h.tenant();
+    const samples: unknown[] = [
+      0,
+      -1,
+      1e308,
+      "",
+      "x",
+      true,
+      null,
+      [],
+      {},
+      [null],
+      { a: { b: { c: [] } } },
+      "\u0000",
+      "\ud800",
+      "💥".repeat(50),
+    ];
+    const fields = [
+      "name",
+      "primary_domain",
+      "other_domains",
+      "aliases",
+      "competitors",
+      "prompts",
+      "engines",
+      "country",
+      "language",
+    ];
+    let requests = 0;
+    for (const field of fields) {
+      for (const value of samples) {
+        for (const base of [valid, {}]) {
+          const res = await h.call("createProject", { key: t.key, body: { ...base, [field]: value } });
+          expect(res.statusCode, `${field}=${JSON.stringify(value)}: ${res.body}`).toBeLessThan(500);
+          requests++;
+        }
+      }
+    }
+    for (const value of ["", "-1", "1.5", "1e3", "\u0000", "[]", "{}"]) {
+      const res = await h.call("listProjects", { key: t.key, query: { limit: value, cursor: value } });
+      expect(res.statusCode).toBe(400);
+    }
+    expect(requests).toBe(fields.length * samples.length * 2);
+  });
+});
