@@ -63,7 +63,7 @@ describe.each(DIALECTS)("process lifecycle [%s]", (dialect) => {
     const server = await startServerProcess({ DATABASE_URL: db.url });
     try {
       expect(await (await fetch(new URL("/healthz", server.url))).json()).toEqual({ status: "ok" });
-      const doc = await (await fetch(new URL("/v1/openapi.json", server.url))).json();
+      const doc = (await (await fetch(new URL("/v1/openapi.json", server.url))).json()) as { openapi: string };
       expect(doc.openapi).toBe("3.1.0");
       const docs = await fetch(new URL("/docs", server.url));
       expect(docs.headers.get("content-type")).toContain("text/html");
