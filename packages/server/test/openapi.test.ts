@@ -58,7 +58,7 @@ describe("OpenAPI document", () => {
     }
     const operationIds = operations().map(({ op }) => op?.operationId);
     expect(new Set(operationIds).size).toBe(V1_ROUTES.length);
-    for (const name of ["Project", "ProjectCreate", "ProjectUpdate", "ProjectList", "Error", "Competitor"]) {
+    for (const name of ["Project", "ProjectCreate", "ProjectUpdate", "ProjectList", "ErrorResponse", "Competitor"]) {
       expect(doc.components.schemas).toHaveProperty(name);
     }
   });

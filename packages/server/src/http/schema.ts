@@ -41,7 +41,7 @@ export const ErrorDetailSchema = component(
 );
 
 export const ErrorSchema = component(
-  "Error",
+  "ErrorResponse",
   Type.Object(
     {
       error: Type.Object(

@@ -1,0 +1,5 @@
+export { Sightline, type SightlineOptions } from "./client.ts";
+export { type ErrorCode, SightlineConnectionError, SightlineError } from "./errors.ts";
+export type { ListProjectsQuery, OperationId, Operations } from "./generated/operations.ts";
+export type * from "./generated/schemas.ts";
+export { type PageOf, paginate } from "./pagination.ts";
