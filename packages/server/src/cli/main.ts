@@ -11,8 +11,8 @@ const USAGE = `Sightline — AI visibility platform
 Usage: npm run sightline -- <command>
 
 Processes:
-  all        API, dashboard and worker in one process (what npm start runs)
-  serve      the HTTP API and dashboard only
+  all        every part of Sightline in one process (what npm start runs)
+  serve      the HTTP API only
   migrate    apply pending database migrations and exit
 
 Operator commands (against DATABASE_URL):
