@@ -190,6 +190,15 @@ describeEachDialect("every response is JSON in the error shape", (h) => {
     }
   });
 
+  it("answers malformed URLs with VALIDATION_ERROR", async () => {
+    const t = await h.tenant();
+    for (const url of ["/v1/projects/%E0%A4%A", `/v1/projects/${"a".repeat(300)}`]) {
+      const res = await h.app.inject({ method: "GET", url, headers: { authorization: t.authorization } });
+      expect(res.statusCode, url).toBe(400);
+      expect(res.json().error).toMatchObject({ code: "VALIDATION_ERROR", request_id: res.headers["x-request-id"] });
+    }
+  });
+
   it("never answers a 500 to random bodies and parameters", async () => {
     const t = await h.tenant();
     const samples: unknown[] = [

@@ -43,7 +43,12 @@ describe("README", () => {
     const rows = readme
       .split("\n")
       .filter((line) => line.startsWith("| `"))
-      .map((line) => line.split("|").slice(1, -1).map((cell) => cell.trim()));
+      .map((line) =>
+        line
+          .split("|")
+          .slice(1, -1)
+          .map((cell) => cell.trim()),
+      );
     for (const variable of CONFIG_VARIABLES) {
       expect(rows).toContainEqual([`\`${variable.name}\``, `\`${variable.default}\``, variable.description]);
     }

@@ -112,8 +112,9 @@ export async function buildHttpApp(deps: Deps, options: HttpOptions): Promise<Fa
     });
   }
 
-  const openApi = JSON.stringify(buildOpenApiDocument(routes, options.publicUrl));
-  const docsPage = renderDocsPage(buildOpenApiDocument(routes, options.publicUrl));
+  const document = buildOpenApiDocument(routes, options.publicUrl);
+  const openApi = JSON.stringify(document);
+  const docsPage = renderDocsPage(document);
   app.get("/v1/openapi.json", async (_request, reply) => reply.type("application/json; charset=utf-8").send(openApi));
   app.get("/docs", async (_request, reply) => reply.type("text/html; charset=utf-8").send(docsPage));
   app.get("/", async (_request, reply) => reply.redirect("/docs"));

@@ -20,6 +20,7 @@ const FRAMEWORK_MESSAGES: Record<string, string> = {
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: "The Content-Length header does not match the body.",
   FST_ERR_CTP_INVALID_TYPE: "The Content-Type header is malformed.",
   FST_ERR_BAD_URL: "The URL is malformed.",
+  FST_ERR_MAX_PARAM_LENGTH: "A path parameter is longer than 200 characters.",
 };
 
 /** Whatever was thrown, the one ApiError it stands for. Unknown errors are INTERNAL_ERROR. */
