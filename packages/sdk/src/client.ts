@@ -2,6 +2,7 @@ import { SightlineConnectionError, SightlineError } from "./errors.ts";
 import { OPERATIONS, type OperationId, type Operations } from "./generated/operations.ts";
 import type { ErrorResponse } from "./generated/schemas.ts";
 import { Projects } from "./resources/projects.ts";
+import { UsageResource } from "./resources/usage.ts";
 
 export interface SightlineOptions {
   /** An API key (`sl_live_…`) from Settings → API keys. */
@@ -35,6 +36,7 @@ const RETRYABLE = new Set([408, 429, 500, 502, 503, 504]);
  */
 export class Sightline {
   readonly projects: Projects;
+  readonly usage: UsageResource;
   readonly #apiKey: string;
   readonly #baseUrl: string;
   readonly #maxRetries: number;
@@ -51,6 +53,7 @@ export class Sightline {
     this.#timeoutMs = options.timeoutMs ?? 60_000;
     this.#fetch = options.fetch ?? globalThis.fetch;
     this.projects = new Projects(this);
+    this.usage = new UsageResource(this);
   }
 
   /** Calls any operation by its OpenAPI operationId; the resource methods are built on this. */

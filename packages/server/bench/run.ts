@@ -7,7 +7,7 @@ import { createRuntime } from "../src/app/runtime.ts";
 import type { DatabaseConfig } from "../src/config/database-url.ts";
 import { createApiKey } from "../src/services/api-keys/api-keys.ts";
 import { createProject } from "../src/services/projects/projects.ts";
-import { createWorkspace } from "../src/services/workspaces/workspaces.ts";
+import { createWorkspace, workspaceContext } from "../src/services/workspaces/workspaces.ts";
 import { type LoadOptions, type Measurement, measure, printTable } from "./measure.ts";
 import { createScratchDatabase } from "./postgres.ts";
 import { type Child, freePort, spawnServer } from "./processes.ts";
@@ -39,11 +39,7 @@ async function seed(database: DatabaseConfig): Promise<string> {
   const runtime = await createRuntime({ database }, pino({ level: "silent" }));
   try {
     const workspace = await createWorkspace(runtime.deps, { name: "Bench", plan: "agency" });
-    const ctx = {
-      ...runtime.deps,
-      workspace: { id: workspace.id, plan: runtime.deps.plans.agency },
-      actor: { type: "system" as const },
-    };
+    const ctx = await workspaceContext(runtime.deps, workspace.id);
     for (let i = 0; i < 20; i++) {
       await createProject(ctx, {
         name: `Brand ${i}`,

@@ -53,6 +53,9 @@ function objectType(schema: Schema, indent: string, refPrefix: string): string {
       `${doc(property.description, inner)}${inner}${name}${required.has(name) ? "" : "?"}: ${typeOf(property, inner, refPrefix)};`,
   );
   if (schema.additionalProperties === true) lines.push(`${inner}[key: string]: unknown;`);
+  else if (typeof schema.additionalProperties === "object" && schema.additionalProperties !== null) {
+    lines.push(`${inner}[key: string]: ${typeOf(schema.additionalProperties as Schema, inner, refPrefix)};`);
+  }
   if (lines.length === 0) return "Record<string, never>";
   return `{\n${lines.join("\n")}\n${indent}}`;
 }

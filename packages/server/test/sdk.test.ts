@@ -31,6 +31,7 @@ describeEachDialect("SDK against a real server", (h) => {
     createProject: (s) => s.projects.create({ name: "Via SDK", primary_domain: "sdk.example.com" }),
     getProject: (s, p) => s.projects.retrieve(p.id),
     updateProject: (s, p) => s.projects.update(p.id, { aliases: ["SDK"] }),
+    getUsage: (s) => s.usage.retrieve(),
   };
 
   it("covers every operation of the API", async () => {

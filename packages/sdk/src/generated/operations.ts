@@ -35,6 +35,12 @@ export interface Operations {
     body: S.ProjectUpdate;
     response: S.Project;
   };
+  getUsage: {
+    params: undefined;
+    query: undefined;
+    body: undefined;
+    response: S.Usage;
+  };
 }
 
 export const OPERATIONS = {
@@ -42,6 +48,7 @@ export const OPERATIONS = {
   createProject: { method: "POST", path: "/projects" },
   getProject: { method: "GET", path: "/projects/{id}" },
   updateProject: { method: "PATCH", path: "/projects/{id}" },
+  getUsage: { method: "GET", path: "/usage" },
 } as const satisfies Record<keyof Operations, { method: string; path: string }>;
 
 export type OperationId = keyof Operations;

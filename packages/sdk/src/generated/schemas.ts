@@ -112,3 +112,51 @@ export interface ProjectUpdate {
   /** BCP 47 language of the prompts, e.g. `en` or `pt-BR`. */
   language?: string | null;
 }
+
+/** API usage for the current billing period. */
+export interface Usage {
+  object: "usage";
+  workspace_id: string;
+  /** The workspace's plan. */
+  plan: string;
+  /** The current billing period, [start, end), anchored on the workspace's billing date. */
+  period: {
+    /** ISO 8601 UTC timestamp. */
+    start: string;
+    /** ISO 8601 UTC timestamp. */
+    end: string;
+  };
+  /** Request counts are written every second; the last second of other API processes may be missing. */
+  requests: {
+    /** API requests this period, refused ones included. */
+    total: number;
+    /** Requests by endpoint, e.g. `GET /v1/projects`. */
+    by_endpoint: {
+      [key: string]: number;
+    };
+  };
+  /** One credit is one answer from one engine (one prompt × one engine × one sample). */
+  credits: {
+    /** Credits the plan includes per period. */
+    allowance: number;
+    /** Credits reserved or spent this period. */
+    used: number;
+    remaining: number;
+    /** Credits used by engine. */
+    by_engine: {
+      [key: string]: number;
+    };
+  };
+  /** The rate-limit window as of this request. */
+  rate_limit: {
+    /** False when the operator turned rate limits off. */
+    enabled: boolean;
+    /** Requests allowed per window. */
+    limit: number | null;
+    /** Requests left in the current window. */
+    remaining: number | null;
+    /** Unix time (seconds) at which the window resets. */
+    reset: number | null;
+    window_seconds: number | null;
+  };
+}

@@ -7,28 +7,41 @@ import { ApiKeyCache } from "../services/api-keys/cache.ts";
 import { LastUsedRecorder } from "../services/api-keys/last-used.ts";
 import type { Deps } from "../services/context.ts";
 import { DEFAULT_PLANS, type PlanCatalog } from "../services/plans/catalog.ts";
+import { RateLimits } from "../services/rate-limits/rate-limits.ts";
+import { RequestMeter } from "../services/usage/request-meter.ts";
 
 const LAST_USED_FLUSH_MS = 5_000;
+const METER_FLUSH_MS = 1_000;
 
 /** One process's long-lived parts: the database and what every service shares. */
 export interface Runtime {
   database: Database;
   deps: Deps;
+  /** Writes buffered counters now (also done on a timer and by close). */
+  flush(): Promise<void>;
   close(): Promise<void>;
+}
+
+/** The parts of Config a runtime reads; everything but the database has a default. */
+export interface RuntimeConfig {
+  database: DatabaseConfig & { poolSize?: number };
+  redisUrl?: string | null;
+  plans?: PlanCatalog;
+  rateLimits?: boolean;
+  requestMetering?: boolean;
 }
 
 export interface RuntimeOptions {
   clock?: Clock;
-  plans?: PlanCatalog;
   /** Apply pending migrations on open (every process does; it is idempotent and locked). */
   migrate?: boolean;
+  /** Tests shorten the 60-second window instead of waiting for it. */
+  rateLimitWindowSeconds?: number;
+  /** Tests isolate their counts in a shared Redis. */
+  rateLimitKeyPrefix?: string;
 }
 
-export async function createRuntime(
-  config: { database: DatabaseConfig & { poolSize?: number } },
-  logger: Logger,
-  options: RuntimeOptions = {},
-): Promise<Runtime> {
+export async function createRuntime(config: RuntimeConfig, logger: Logger, options: RuntimeOptions = {}): Promise<Runtime> {
   const database = openDatabase(config.database);
   try {
     if (options.migrate !== false) {
@@ -45,28 +58,47 @@ export async function createRuntime(
     dialect: database.dialect,
     clock,
     logger,
-    plans: options.plans ?? DEFAULT_PLANS,
+    plans: config.plans ?? DEFAULT_PLANS,
     keyCache: new ApiKeyCache(clock),
     lastUsed: new LastUsedRecorder(),
+    rateLimits:
+      config.rateLimits === false
+        ? null
+        : new RateLimits(logger, {
+            redisUrl: config.redisUrl ?? null,
+            ...(options.rateLimitWindowSeconds === undefined ? {} : { windowSeconds: options.rateLimitWindowSeconds }),
+            ...(options.rateLimitKeyPrefix === undefined ? {} : { keyPrefix: options.rateLimitKeyPrefix }),
+          }),
+    meter: config.requestMetering === false ? null : new RequestMeter(),
   };
-  const flush = async () => {
+
+  const attempt = async (what: string, write: () => Promise<void>) => {
     try {
-      await deps.lastUsed.flush(database.db);
+      await write();
     } catch (error) {
-      logger.warn({ err: error }, "could not record API keys' last use; will retry");
+      logger.warn({ err: error }, `could not write ${what}; will retry`);
     }
   };
-  const timer = setInterval(flush, LAST_USED_FLUSH_MS);
-  timer.unref();
+  const flushLastUsed = () => attempt("API keys' last use", () => deps.lastUsed.flush(database.db));
+  const flushMeter = () => attempt("request counts", async () => deps.meter?.flush(database.db));
+  const timers = [setInterval(flushLastUsed, LAST_USED_FLUSH_MS), setInterval(flushMeter, METER_FLUSH_MS)];
+  for (const timer of timers) timer.unref();
+
   let closed = false;
   return {
     database,
     deps,
+    async flush() {
+      await flushLastUsed();
+      await flushMeter();
+    },
     async close() {
       if (closed) return;
       closed = true;
-      clearInterval(timer);
-      await flush();
+      for (const timer of timers) clearInterval(timer);
+      await flushLastUsed();
+      await flushMeter();
+      await deps.rateLimits?.close();
       await database.close();
     },
   };

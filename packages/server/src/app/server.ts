@@ -14,6 +14,7 @@ export async function startServer(config: Config, runtime: Runtime, logger: Fast
   const app = await buildHttpApp(runtime.deps, {
     publicUrl: config.http.publicUrl,
     bodyLimitBytes: config.http.bodyLimitBytes,
+    trustProxy: config.http.trustProxy,
     logger,
   });
   await app.listen({ host: config.http.host, port: config.http.port });

@@ -2,6 +2,7 @@ import { createRuntime, type Runtime } from "../app/runtime.ts";
 import { ConfigError, loadConfig } from "../config/config.ts";
 import { createLogger, type LogLevel } from "../lib/logger.ts";
 import { KEY_USAGE, keyCommand } from "./commands/key.ts";
+import { USAGE_USAGE, usageCommand } from "./commands/usage.ts";
 import { WORKSPACE_USAGE, workspaceCommand } from "./commands/workspace.ts";
 import { describeError, type Io, UsageError } from "./io.ts";
 import { runServe } from "./serve.ts";
@@ -18,6 +19,7 @@ Processes:
 Operator commands (against DATABASE_URL):
 ${WORKSPACE_USAGE.replace("Usage:\n", "")}
 ${KEY_USAGE.replace("Usage:\n", "")}
+${USAGE_USAGE.replace("Usage:\n", "")}
 
 Configuration is read from the environment; see the README.`;
 
@@ -31,19 +33,21 @@ export async function main(argv: string[], io: Io): Promise<number> {
   try {
     const config = loadConfig(io.env, io.cwd);
     if (command === "serve" || command === "all") return await runServe(config, command);
-    if (command !== "workspace" && command !== "key" && command !== "migrate") {
+    if (command !== "workspace" && command !== "key" && command !== "usage" && command !== "migrate") {
       throw new UsageError(`unknown command "${command}"`);
     }
     // Operator commands keep stdout for their output; logs go to stderr, quietly.
     const level: LogLevel = io.env.LOG_LEVEL === undefined ? "warn" : config.logLevel;
     const logger = createLogger(level, 2);
-    const runtime: Runtime = await createRuntime(config, logger);
+    // Operator commands answer no API requests: no rate limiter, no Redis connection.
+    const runtime: Runtime = await createRuntime({ ...config, rateLimits: false }, logger);
     try {
       if (command === "migrate") {
         io.out("Database is up to date.");
         return 0;
       }
       if (command === "workspace") return await workspaceCommand(runtime.deps, args, io);
+      if (command === "usage") return await usageCommand(runtime.deps, args, io);
       return await keyCommand(runtime.deps, args, io);
     } finally {
       await runtime.close();

@@ -1,12 +1,18 @@
 import { join, resolve } from "node:path";
 import type { LogLevel } from "../lib/logger.ts";
 import { type DatabaseConfig, parseDatabaseUrl } from "./database-url.ts";
-import { ConfigValueError, parseChoice, parseHttpUrl, parseInteger } from "./parse.ts";
+import { DEFAULT_PLANS, type PlanCatalog } from "../services/plans/catalog.ts";
+import { loadPlanCatalog } from "../services/plans/load.ts";
+import { ConfigValueError, parseBoolean, parseChoice, parseHttpUrl, parseInteger, parseRedisUrl } from "./parse.ts";
 
 /** Everything the processes read from the environment, parsed once at boot. */
 export interface Config {
-  http: { host: string; port: number; publicUrl: string; bodyLimitBytes: number };
+  http: { host: string; port: number; publicUrl: string; bodyLimitBytes: number; trustProxy: boolean };
   database: DatabaseConfig & { poolSize: number };
+  redisUrl: string | null;
+  plans: PlanCatalog;
+  rateLimits: boolean;
+  requestMetering: boolean;
   dataDir: string;
   logLevel: LogLevel;
   shutdownTimeoutMs: number;
@@ -37,6 +43,31 @@ export const CONFIG_VARIABLES: ConfigVariable[] = [
     name: "SIGHTLINE_PUBLIC_URL",
     default: "http://localhost:$PORT",
     description: "Address clients use to reach this server; shown in the OpenAPI document and docs.",
+  },
+  {
+    name: "REDIS_URL",
+    default: "(none)",
+    description: "`redis://host:6379`: rate-limit counts shared by every API process. Without it each process counts alone.",
+  },
+  {
+    name: "SIGHTLINE_PLANS",
+    default: "(built-in)",
+    description: "A JSON or YAML file overriding the plan catalog (API access, requests/min, credits/month, engines).",
+  },
+  {
+    name: "TRUST_PROXY",
+    default: "false",
+    description: "`true` behind a reverse proxy, so that per-address limits use X-Forwarded-For.",
+  },
+  {
+    name: "SIGHTLINE_RATE_LIMITS",
+    default: "on",
+    description: "`off` disables per-minute rate limits (single-tenant installs); headers are then not sent.",
+  },
+  {
+    name: "SIGHTLINE_REQUEST_METERING",
+    default: "on",
+    description: "`off` stops counting API requests per endpoint in usage; credits are always counted.",
   },
   { name: "LOG_LEVEL", default: "info", description: "fatal, error, warn, info, debug, trace or silent." },
   {
@@ -84,11 +115,26 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   const publicUrl = read("SIGHTLINE_PUBLIC_URL", `http://localhost:${port === 0 ? 8080 : port}`, parseHttpUrl);
   const logLevel = read("LOG_LEVEL", "info" as LogLevel, (raw) => parseChoice(raw, LOG_LEVELS));
   const shutdownSeconds = read("SIGHTLINE_SHUTDOWN_TIMEOUT", 25, (raw) => parseInteger(raw, 1, 3600));
+  const redisUrl = read<string | null>("REDIS_URL", null, parseRedisUrl);
+  const plans = read<PlanCatalog>("SIGHTLINE_PLANS", DEFAULT_PLANS, (raw) => {
+    try {
+      return loadPlanCatalog(resolve(cwd, raw.trim()));
+    } catch (error) {
+      throw new ConfigValueError(`(${raw.trim()}) ${(error as Error).message.replace(/^ENOENT: /, "")}`);
+    }
+  });
+  const trustProxy = read("TRUST_PROXY", false, parseBoolean);
+  const rateLimits = read("SIGHTLINE_RATE_LIMITS", true, parseBoolean);
+  const requestMetering = read("SIGHTLINE_REQUEST_METERING", true, parseBoolean);
 
   if (problems.length > 0) throw new ConfigError(problems);
   return {
-    http: { host, port, publicUrl, bodyLimitBytes: 1024 * 1024 },
+    http: { host, port, publicUrl, bodyLimitBytes: 1024 * 1024, trustProxy },
     database: { ...database, poolSize },
+    redisUrl,
+    plans,
+    rateLimits,
+    requestMetering,
     dataDir,
     logLevel,
     shutdownTimeoutMs: shutdownSeconds * 1000,

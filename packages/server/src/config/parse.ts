@@ -38,3 +38,17 @@ export function parseHttpUrl(raw: string): string {
   }
   return url.toString().replace(/\/+$/, "");
 }
+
+export function parseRedisUrl(raw: string): string {
+  const value = raw.trim();
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigValueError(`must be a redis:// or rediss:// URL, got "${raw}"`);
+  }
+  if (url.protocol !== "redis:" && url.protocol !== "rediss:") {
+    throw new ConfigValueError(`must be a redis:// or rediss:// URL, got "${raw}"`);
+  }
+  return value;
+}

@@ -11,6 +11,9 @@ export interface Tables {
   api_keys: ApiKeysTable;
   projects: ProjectsTable;
   events: EventsTable;
+  usage_requests: UsageRequestsTable;
+  credit_usage: CreditUsageTable;
+  credit_entries: CreditEntriesTable;
 }
 
 export interface SchemaMigrationsTable {
@@ -63,5 +66,31 @@ export interface EventsTable {
   workspace_id: string;
   type: string;
   data: string;
+  created_at: string;
+}
+
+export interface UsageRequestsTable {
+  workspace_id: string;
+  period_start: string;
+  endpoint: string;
+  count: number;
+}
+
+export interface CreditUsageTable {
+  workspace_id: string;
+  period_start: string;
+  used: number;
+  updated_at: string;
+}
+
+export interface CreditEntriesTable {
+  id: string;
+  workspace_id: string;
+  period_start: string;
+  engine: string;
+  /** Positive for a reservation, negative for a release. */
+  credits: number;
+  /** What the credits were for: an analysis or monitoring run id. */
+  reference: string;
   created_at: string;
 }

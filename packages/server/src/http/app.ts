@@ -8,9 +8,10 @@ import Fastify, {
 import { ApiError } from "../errors/api-error.ts";
 import { newId } from "../lib/ids.ts";
 import type { Deps, ServiceContext } from "../services/context.ts";
-import { makeAuthHook } from "./auth-hook.ts";
+import { billingPeriod } from "../services/usage/period.ts";
 import { renderDocsPage } from "./docs/render.ts";
 import { makeErrorHandler, sendError, toApiError } from "./errors.ts";
+import { limitAnonymous, makeGate } from "./gate.ts";
 import { buildOpenApiDocument } from "./openapi/build.ts";
 import type { Route } from "./route.ts";
 import { rejectUnstorableText } from "./text-guard.ts";
@@ -20,6 +21,7 @@ import { validatorCompiler } from "./validation.ts";
 export interface HttpOptions {
   publicUrl: string;
   bodyLimitBytes: number;
+  trustProxy?: boolean;
   logger: FastifyBaseLogger;
   routes?: Route[];
 }
@@ -29,7 +31,7 @@ function contextFor(deps: Deps, request: FastifyRequest): ServiceContext {
   if (auth === null) throw new ApiError("INVALID_API_KEY", "No API key provided.");
   return {
     ...deps,
-    workspace: { id: auth.key.workspaceId, plan: auth.plan },
+    workspace: { id: auth.key.workspaceId, plan: auth.plan, billingAnchor: auth.key.billingAnchor },
     actor: { type: "api_key", id: auth.key.id },
     requestId: request.id,
   };
@@ -48,11 +50,17 @@ export async function buildHttpApp(deps: Deps, options: HttpOptions): Promise<Fa
     forceCloseConnections: "idle",
     return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    trustProxy: options.trustProxy ?? false,
     frameworkErrors: (error, request, reply) => {
-      sendError(request, reply, toApiError(error));
+      reply.header("x-request-id", request.id);
+      limitAnonymous(deps, request, reply).then(
+        () => sendError(request, reply, toApiError(error)),
+        (refusal: unknown) => sendError(request, reply, toApiError(refusal)),
+      );
     },
   });
   app.decorateRequest("auth", null);
+  app.decorateRequest("rate", null);
   app.setValidatorCompiler(validatorCompiler);
   app.setErrorHandler(makeErrorHandler(deps.logger));
   app.setNotFoundHandler((request, reply) => {
@@ -63,7 +71,7 @@ export async function buildHttpApp(deps: Deps, options: HttpOptions): Promise<Fa
       new ApiError("NOT_FOUND", `No endpoint ${request.method} ${path}. The API reference is at /docs.`),
     );
   });
-  app.addHook("onRequest", makeAuthHook(deps));
+  app.addHook("onRequest", makeGate(deps));
   app.addHook("preValidation", rejectUnstorableText);
   // While draining, answer in-flight requests with `Connection: close` so that keep-alive
   // clients let go at once and shutdown does not wait on their idle sockets.
@@ -75,6 +83,11 @@ export async function buildHttpApp(deps: Deps, options: HttpOptions): Promise<Fa
     if (closing) reply.header("connection", "close");
   });
   app.addHook("onResponse", async (request: FastifyRequest, reply: FastifyReply) => {
+    const auth = request.auth;
+    if (auth !== null && deps.meter !== null) {
+      const period = billingPeriod(auth.key.billingAnchor, deps.clock.now());
+      deps.meter.record(auth.key.workspaceId, period.start, `${request.method} ${request.routeOptions.url ?? "unmatched"}`);
+    }
     request.log.info(
       {
         method: request.method,

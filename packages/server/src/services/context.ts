@@ -5,6 +5,8 @@ import type { Logger } from "../lib/logger.ts";
 import type { ApiKeyCache } from "./api-keys/cache.ts";
 import type { LastUsedRecorder } from "./api-keys/last-used.ts";
 import type { Plan, PlanCatalog } from "./plans/catalog.ts";
+import type { RateLimits } from "./rate-limits/rate-limits.ts";
+import type { RequestMeter } from "./usage/request-meter.ts";
 
 /** What every service may use, whoever calls it: a route, the CLI, the worker or a test. */
 export interface Deps {
@@ -15,6 +17,10 @@ export interface Deps {
   plans: PlanCatalog;
   keyCache: ApiKeyCache;
   lastUsed: LastUsedRecorder;
+  /** Null when the operator turned rate limits off. */
+  rateLimits: RateLimits | null;
+  /** Null when the operator turned request metering off. */
+  meter: RequestMeter | null;
 }
 
 /** Who is acting, for audit and for events. */
@@ -22,7 +28,7 @@ export type Actor = { type: "api_key"; id: string } | { type: "operator" } | { t
 
 /** A service call on behalf of one workspace: every query it makes is scoped to `workspace.id`. */
 export interface ServiceContext extends Deps {
-  workspace: { id: string; plan: Plan };
+  workspace: { id: string; plan: Plan; billingAnchor: string };
   actor: Actor;
   requestId?: string;
 }

@@ -24,4 +24,5 @@ export const ROUTE_FIXTURES: Record<string, (h: Harness, tenant: Tenant) => Prom
   createProject: async () => ({ body: { name: "Secure brand", primary_domain: "secure.example.com" } }),
   getProject: async (h, t) => ({ params: { id: await project(h, t) } }),
   updateProject: async (h, t) => ({ params: { id: await project(h, t) }, body: { name: "Renamed" } }),
+  getUsage: async () => ({}),
 };

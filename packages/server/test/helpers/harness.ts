@@ -33,6 +33,13 @@ export interface CallOptions {
   body?: unknown;
   key?: string;
   headers?: Record<string, string>;
+  /** The client's address; a fresh random one by default, so per-address limits stay per test. */
+  remoteAddress?: string;
+}
+
+export function randomAddress(): string {
+  const byte = () => Math.floor(Math.random() * 254) + 1;
+  return `10.${byte()}.${byte()}.${byte()}`;
 }
 
 export interface Harness {
@@ -115,6 +122,7 @@ export function useHarness(dialect: Dialect): Harness {
           ? undefined
           : Object.fromEntries(Object.entries(options.query).map(([k, v]) => [k, String(v)])),
       headers,
+      remoteAddress: options.remoteAddress ?? randomAddress(),
       ...(options.body === undefined ? {} : { payload: options.body as object }),
     });
     expectBodyMatchesSchema(route, response);

@@ -1,5 +1,9 @@
 import type { Migration } from "../migrate.ts";
 import * as foundation from "./2026-11-21-01-foundation.ts";
+import * as usage from "./2026-11-21-02-usage.ts";
 
 /** Every migration, oldest first. Append only. */
-export const MIGRATIONS: Migration[] = [{ name: "2026-11-21-01-foundation", up: foundation.up }];
+export const MIGRATIONS: Migration[] = [
+  { name: "2026-11-21-01-foundation", up: foundation.up },
+  { name: "2026-11-21-02-usage", up: usage.up },
+];

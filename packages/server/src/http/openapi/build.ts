@@ -5,6 +5,7 @@ import { ComponentCollector, type JsonSchema } from "./schemas.ts";
 
 const TAGS: Record<string, string> = {
   Projects: "Brands that are analysed and monitored: their domains, aliases, competitors, prompts and engines.",
+  Usage: "API requests and credits of the current billing period, and the rate-limit window.",
 };
 
 const API_DESCRIPTION = `The Sightline API measures how brands appear in the answers of AI engines.

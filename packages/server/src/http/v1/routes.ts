@@ -1,5 +1,12 @@
 import type { Route } from "../route.ts";
 import { createProjectRoute, getProjectRoute, listProjectsRoute, updateProjectRoute } from "./projects/routes.ts";
+import { getUsageRoute } from "./usage/routes.ts";
 
 /** Every endpoint of API v1. The security suite and the OpenAPI document iterate this list. */
-export const V1_ROUTES: Route[] = [listProjectsRoute, createProjectRoute, getProjectRoute, updateProjectRoute];
+export const V1_ROUTES: Route[] = [
+  listProjectsRoute,
+  createProjectRoute,
+  getProjectRoute,
+  updateProjectRoute,
+  getUsageRoute,
+];

@@ -8,6 +8,8 @@ export interface VerifiedKey {
   scopes: Scope[];
   expiresAt: string;
   plan: PlanName;
+  /** The workspace's billing anchor (YYYY-MM-DD), for metering into the right period. */
+  billingAnchor: string;
 }
 
 interface Entry {

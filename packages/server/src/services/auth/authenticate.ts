@@ -48,6 +48,7 @@ export async function verifyKey(deps: Deps, presented: string): Promise<Verified
         "api_keys.expires_at",
         "api_keys.revoked_at",
         "workspaces.plan",
+        "workspaces.billing_anchor",
       ])
       .where("api_keys.key_hash", "=", hash)
       .executeTakeFirst();
@@ -60,6 +61,7 @@ export async function verifyKey(deps: Deps, presented: string): Promise<Verified
       scopes: JSON.parse(row.scopes) as Scope[],
       expiresAt: row.expires_at,
       plan: row.plan,
+      billingAnchor: row.billing_anchor,
     };
     deps.keyCache.set(hash, key);
   }

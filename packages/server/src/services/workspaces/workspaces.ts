@@ -1,7 +1,7 @@
 import type { WorkspacesTable } from "../../db/tables.ts";
 import { notFound, validationError } from "../../errors/api-error.ts";
 import { newId } from "../../lib/ids.ts";
-import type { Deps } from "../context.ts";
+import type { Deps, ServiceContext } from "../context.ts";
 import { isPlanName, PLAN_NAMES, type PlanName } from "../plans/catalog.ts";
 
 export interface WorkspaceView {
@@ -79,4 +79,18 @@ export async function setWorkspacePlan(
   if (result.numUpdatedRows === 0n) throw notFound("workspace", input.workspaceId);
   deps.keyCache.invalidate((key) => key.workspaceId === input.workspaceId);
   return getWorkspace(deps, input.workspaceId);
+}
+
+/** A service context acting for the operator on one workspace (CLI, seeding, the worker). */
+export async function workspaceContext(
+  deps: Deps,
+  workspaceId: string,
+  actor: ServiceContext["actor"] = { type: "operator" },
+): Promise<ServiceContext> {
+  const workspace = await getWorkspace(deps, workspaceId);
+  return {
+    ...deps,
+    workspace: { id: workspace.id, plan: deps.plans[workspace.plan], billingAnchor: workspace.billing_anchor },
+    actor,
+  };
 }

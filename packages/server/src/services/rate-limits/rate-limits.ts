@@ -1,0 +1,67 @@
+import type { Logger } from "../../lib/logger.ts";
+import type { WindowCounter } from "./counter.ts";
+import { MemoryWindowCounter } from "./memory-counter.ts";
+import { RedisWindowCounter } from "./redis-counter.ts";
+
+/** Requests per window allowed to a client address that has no valid key (DESIGN.md §2). */
+export const ANONYMOUS_LIMIT = 60;
+
+export type RateSubject = { workspaceId: string; limit: number } | { address: string };
+
+export interface RateDecision {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Unix seconds at which the window resets. */
+  resetAt: number;
+  /** Seconds until then, at least 1. */
+  retryAfter: number;
+}
+
+export interface RateLimitOptions {
+  windowSeconds?: number;
+  redisUrl?: string | null;
+  keyPrefix?: string;
+}
+
+/**
+ * Fixed-window rate limits: per workspace (all its keys share the plan's allowance) and, for
+ * requests without a valid key, per client address. Every hit counts, refused or not.
+ */
+export class RateLimits {
+  readonly windowSeconds: number;
+  readonly #workspaces: WindowCounter;
+  readonly #addresses: WindowCounter;
+
+  constructor(logger: Logger, options: RateLimitOptions = {}) {
+    this.windowSeconds = options.windowSeconds ?? 60;
+    const prefix = options.keyPrefix ?? "sightline:rl";
+    const counter = (kind: string) =>
+      options.redisUrl
+        ? new RedisWindowCounter(options.redisUrl, this.windowSeconds, `${prefix}:${kind}`, logger)
+        : new MemoryWindowCounter(this.windowSeconds, `${prefix}:${kind}`);
+    this.#workspaces = counter("ws");
+    this.#addresses = counter("ip");
+  }
+
+  async hit(subject: RateSubject): Promise<RateDecision> {
+    const [counter, key, limit] =
+      "workspaceId" in subject
+        ? [this.#workspaces, subject.workspaceId, subject.limit]
+        : [this.#addresses, subject.address, ANONYMOUS_LIMIT];
+    const { count, msBeforeReset } = await counter.hit(key);
+    const retryAfter = Math.max(1, Math.ceil(msBeforeReset / 1000));
+    return {
+      allowed: count <= limit,
+      limit,
+      remaining: Math.max(0, limit - count),
+      // Windows live in real time (the store's TTLs), not on the service clock.
+      resetAt: Math.ceil((Date.now() + msBeforeReset) / 1000),
+      retryAfter,
+    };
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([this.#workspaces.close(), this.#addresses.close()]);
+  }
+}

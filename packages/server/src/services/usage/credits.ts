@@ -1,0 +1,166 @@
+import { sql } from "kysely";
+import { ApiError } from "../../errors/api-error.ts";
+import { newId } from "../../lib/ids.ts";
+import { inTransaction, type ServiceContext } from "../context.ts";
+import { billingPeriod } from "./period.ts";
+
+/** Credits by engine: one credit is one answer from one engine (prompt × engine × sample). */
+export interface CreditCharge {
+  engine: string;
+  credits: number;
+}
+
+export interface Reservation {
+  reference: string;
+  credits: number;
+  periodStart: string;
+}
+
+const RETRY_AFTER_SECONDS = 5;
+
+function total(charges: CreditCharge[]): number {
+  return charges.reduce((sum, charge) => sum + charge.credits, 0);
+}
+
+/**
+ * Anything but our own refusals means the quota could not be read or written (store down,
+ * lock or statement timeout): refuse with BILLING_UNAVAILABLE rather than spend blindly.
+ */
+function unavailable(ctx: ServiceContext, error: unknown): never {
+  if (error instanceof ApiError) throw error;
+  ctx.logger.error({ err: error, workspace: ctx.workspace.id }, "quota store unavailable");
+  throw new ApiError("BILLING_UNAVAILABLE", "The plan's quota could not be read; nothing was spent. Retry shortly.", {
+    retryAfter: RETRY_AFTER_SECONDS,
+    cause: error,
+  });
+}
+
+/** On PostgreSQL, a billing check waits at most this long for locks and for each statement. */
+async function boundWaits(ctx: ServiceContext): Promise<void> {
+  if (ctx.dialect === "postgres") {
+    await sql`set local lock_timeout = '2s'`.execute(ctx.db);
+    await sql`set local statement_timeout = '5s'`.execute(ctx.db);
+  }
+}
+
+/**
+ * Reserves credits against the monthly allowance, atomically: the period's counter is raised
+ * only if the result stays within the allowance, so concurrent reservations can never overspend
+ * (a row lock on PostgreSQL, the write lock on SQLite). Runs in the caller's transaction when there
+ * is one, so that the work it pays for and the reservation commit together.
+ *
+ * @throws BILLING_LIMIT_EXCEEDED with details {allowance, used, requested}
+ * @throws BILLING_UNAVAILABLE when the quota cannot be read
+ */
+export async function reserveCredits(
+  ctx: ServiceContext,
+  input: { charges: CreditCharge[]; reference: string },
+): Promise<Reservation> {
+  const requested = total(input.charges);
+  const now = ctx.clock.now();
+  const period = billingPeriod(ctx.workspace.billingAnchor, now);
+  if (requested <= 0) return { reference: input.reference, credits: 0, periodStart: period.start };
+  const allowance = ctx.workspace.plan.creditsPerMonth;
+  try {
+    return await inTransaction(ctx, async (tx) => {
+      await boundWaits(tx);
+      const key = { workspace_id: tx.workspace.id, period_start: period.start };
+      await tx.db
+        .insertInto("credit_usage")
+        .values({ ...key, used: 0, updated_at: now.toISOString() })
+        .onConflict((oc) => oc.columns(["workspace_id", "period_start"]).doNothing())
+        .execute();
+      const raised = await tx.db
+        .updateTable("credit_usage")
+        .set((eb) => ({ used: eb("used", "+", requested), updated_at: now.toISOString() }))
+        .where("workspace_id", "=", key.workspace_id)
+        .where("period_start", "=", key.period_start)
+        .where((eb) => eb(eb("used", "+", requested), "<=", allowance))
+        .executeTakeFirst();
+      if (raised.numUpdatedRows === 0n) {
+        const row = await tx.db
+          .selectFrom("credit_usage")
+          .select("used")
+          .where("workspace_id", "=", key.workspace_id)
+          .where("period_start", "=", key.period_start)
+          .executeTakeFirst();
+        const used = row?.used ?? 0;
+        throw new ApiError(
+          "BILLING_LIMIT_EXCEEDED",
+          `This needs ${requested} credits but ${Math.max(0, allowance - used)} of the ${allowance} of the ${tx.workspace.plan.name} plan are left until ${period.end}.`,
+          { details: [{ issue: "monthly credit allowance reached", allowance, used, requested, period_end: period.end }] },
+        );
+      }
+      await tx.db
+        .insertInto("credit_entries")
+        .values(
+          input.charges
+            .filter((charge) => charge.credits > 0)
+            .map((charge) => ({
+              id: newId("cre"),
+              ...key,
+              engine: charge.engine,
+              credits: charge.credits,
+              reference: input.reference,
+              created_at: now.toISOString(),
+            })),
+        )
+        .execute();
+      return { reference: input.reference, credits: requested, periodStart: period.start };
+    });
+  } catch (error) {
+    unavailable(ctx, error);
+  }
+}
+
+/**
+ * Gives back credits of work that failed, never more than were reserved for `reference` per
+ * engine, to the period they were reserved in.
+ *
+ * @returns the credits actually released.
+ */
+export async function releaseCredits(
+  ctx: ServiceContext,
+  input: { charges: CreditCharge[]; reference: string },
+): Promise<number> {
+  if (total(input.charges) <= 0) return 0;
+  const now = ctx.clock.now().toISOString();
+  return inTransaction(ctx, async (tx) => {
+    const held = await tx.db
+      .selectFrom("credit_entries")
+      .select(["engine", "period_start", (eb) => eb.fn.sum<number>("credits").as("credits")])
+      .where("workspace_id", "=", tx.workspace.id)
+      .where("reference", "=", input.reference)
+      .groupBy(["engine", "period_start"])
+      .execute();
+    let released = 0;
+    for (const charge of input.charges) {
+      const entry = held.find((h) => h.engine === charge.engine);
+      const amount = Math.min(charge.credits, Number(entry?.credits ?? 0));
+      if (entry === undefined || amount <= 0) continue;
+      await tx.db
+        .insertInto("credit_entries")
+        .values({
+          id: newId("cre"),
+          workspace_id: tx.workspace.id,
+          period_start: entry.period_start,
+          engine: charge.engine,
+          credits: -amount,
+          reference: input.reference,
+          created_at: now,
+        })
+        .execute();
+      await tx.db
+        .updateTable("credit_usage")
+        .set((eb) => ({
+          used: sql<number>`case when ${eb.ref("used")} >= ${amount} then ${eb.ref("used")} - ${amount} else 0 end`,
+          updated_at: now,
+        }))
+        .where("workspace_id", "=", tx.workspace.id)
+        .where("period_start", "=", entry.period_start)
+        .execute();
+      released += amount;
+    }
+    return released;
+  });
+}
