@@ -72,6 +72,8 @@ export async function createRuntime(config: RuntimeConfig, logger: Logger, optio
     meter: config.requestMetering === false ? null : new RequestMeter(),
   };
 
+  await deps.rateLimits?.ready();
+
   const attempt = async (what: string, write: () => Promise<void>) => {
     try {
       await write();

@@ -4,7 +4,7 @@ import type { FastifyInstance, LightMyRequestResponse } from "fastify";
 import { sql } from "kysely";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect } from "vitest";
-import { createRuntime, type Runtime } from "../../src/app/runtime.ts";
+import { createRuntime, type Runtime, type RuntimeConfig, type RuntimeOptions } from "../../src/app/runtime.ts";
 import type { Dialect } from "../../src/db/database.ts";
 import { buildHttpApp } from "../../src/http/app.ts";
 import type { Route } from "../../src/http/route.ts";
@@ -84,12 +84,20 @@ export function expectBodyMatchesSchema(route: Route | undefined, response: Ligh
  * Registers beforeAll/afterAll that give the enclosing describe its own database (fresh, of
  * the dialect), runtime with a ManualClock, and in-process app.
  */
-export function useHarness(dialect: Dialect): Harness {
+export interface HarnessOptions {
+  config?: Omit<RuntimeConfig, "database">;
+  runtime?: RuntimeOptions;
+}
+
+export function useHarness(dialect: Dialect, options: HarnessOptions = {}): Harness {
   const h = { dialect } as Harness;
   beforeAll(async () => {
     h.database = await createTestDatabase(dialect);
     h.clock = new ManualClock(new Date("2026-11-21T12:00:00.000Z"));
-    h.runtime = await createRuntime({ database: h.database.config }, pino({ level: "silent" }), { clock: h.clock });
+    h.runtime = await createRuntime({ ...options.config, database: h.database.config }, pino({ level: "silent" }), {
+      ...options.runtime,
+      clock: h.clock,
+    });
     h.deps = h.runtime.deps;
     h.app = await buildHttpApp(h.deps, {
       publicUrl: "http://localhost:8080",
@@ -141,8 +149,8 @@ export function useHarness(dialect: Dialect): Harness {
 }
 
 /** Runs the same suite on SQLite and on PostgreSQL, each with its own fresh database. */
-export function describeEachDialect(name: string, suite: (h: Harness) => void): void {
+export function describeEachDialect(name: string, suite: (h: Harness) => void, options: HarnessOptions = {}): void {
   describe.each(DIALECTS)(`${name} [%s]`, (dialect) => {
-    suite(useHarness(dialect));
+    suite(useHarness(dialect, options));
   });
 }

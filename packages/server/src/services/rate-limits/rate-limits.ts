@@ -1,7 +1,7 @@
 import type { Logger } from "../../lib/logger.ts";
 import type { WindowCounter } from "./counter.ts";
 import { MemoryWindowCounter } from "./memory-counter.ts";
-import { RedisWindowCounter } from "./redis-counter.ts";
+import { RedisLink, RedisWindowCounter } from "./redis-counter.ts";
 
 /** Requests per window allowed to a client address that has no valid key (DESIGN.md §2). */
 export const ANONYMOUS_LIMIT = 60;
@@ -32,14 +32,17 @@ export class RateLimits {
   readonly windowSeconds: number;
   readonly #workspaces: WindowCounter;
   readonly #addresses: WindowCounter;
+  readonly #redis: RedisLink | null;
 
   constructor(logger: Logger, options: RateLimitOptions = {}) {
     this.windowSeconds = options.windowSeconds ?? 60;
     const prefix = options.keyPrefix ?? "sightline:rl";
+    const redis = options.redisUrl ? new RedisLink(options.redisUrl, logger) : null;
+    this.#redis = redis;
     const counter = (kind: string) =>
-      options.redisUrl
-        ? new RedisWindowCounter(options.redisUrl, this.windowSeconds, `${prefix}:${kind}`, logger)
-        : new MemoryWindowCounter(this.windowSeconds, `${prefix}:${kind}`);
+      redis === null
+        ? new MemoryWindowCounter(this.windowSeconds, `${prefix}:${kind}`)
+        : new RedisWindowCounter(redis, this.windowSeconds, `${prefix}:${kind}`);
     this.#workspaces = counter("ws");
     this.#addresses = counter("ip");
   }
@@ -61,7 +64,18 @@ export class RateLimits {
     };
   }
 
+  /** Waits (briefly) for the shared store, if there is one. */
+  async ready(): Promise<void> {
+    await this.#redis?.ready();
+  }
+
+  /** True while counts come from the per-process fallback because Redis is out. */
+  get degraded(): boolean {
+    return this.#redis?.degraded ?? false;
+  }
+
   async close(): Promise<void> {
     await Promise.all([this.#workspaces.close(), this.#addresses.close()]);
+    await this.#redis?.close();
   }
 }

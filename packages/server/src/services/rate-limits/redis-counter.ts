@@ -5,20 +5,17 @@ import type { WindowCount, WindowCounter } from "./counter.ts";
 import { MemoryWindowCounter, UNLIMITED_POINTS } from "./memory-counter.ts";
 
 /**
- * Counts in Redis, so that every API process shares one count per key. When Redis cannot be
- * reached the count falls back to this process's memory (each process then allows the full limit
- * on its own) and the outage is logged once, when it starts and when it ends. See ADR 0008.
+ * One Redis connection for a process's counters, and whether Redis is currently out. The outage is
+ * logged once when it starts and once when it ends, however many requests fall back meanwhile.
  */
-export class RedisWindowCounter implements WindowCounter {
-  readonly #client: Redis;
-  readonly #limiter: RateLimiterRedis;
-  readonly #fallback: MemoryWindowCounter;
+export class RedisLink {
+  readonly client: Redis;
   readonly #logger: Logger;
   #outage = false;
 
-  constructor(url: string, windowSeconds: number, keyPrefix: string, logger: Logger) {
+  constructor(url: string, logger: Logger) {
     this.#logger = logger;
-    this.#client = new Redis(url, {
+    this.client = new Redis(url, {
       // Fail fast instead of queueing commands while disconnected: a request must not wait on Redis.
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
@@ -26,18 +23,37 @@ export class RedisWindowCounter implements WindowCounter {
       commandTimeout: 500,
       retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
     });
-    this.#client.on("error", (error: Error) => this.#down(error));
-    this.#limiter = new RateLimiterRedis({
-      storeClient: this.#client,
-      points: UNLIMITED_POINTS,
-      duration: windowSeconds,
-      keyPrefix,
-      rejectIfRedisNotReady: true,
-    });
-    this.#fallback = new MemoryWindowCounter(windowSeconds, keyPrefix);
+    this.client.on("error", (error: Error) => this.down(error));
   }
 
-  #down(error: unknown): void {
+  get degraded(): boolean {
+    return this.#outage;
+  }
+
+  /**
+   * Resolves once connected, refused, or after `timeoutMs` (the outage is then logged and counting
+   * starts per process), so that a process does not serve its first requests on local counts needlessly.
+   */
+  async ready(timeoutMs = 2_000): Promise<void> {
+    if (this.client.status === "ready") return;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.client.off("ready", done);
+        this.client.off("error", done);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        this.down(new Error(`no connection after ${timeoutMs} ms`));
+        done();
+      }, timeoutMs);
+      // A refused connection is an answer too: no need to wait out the timeout.
+      this.client.once("ready", done);
+      this.client.once("error", done);
+    });
+  }
+
+  down(error: unknown): void {
     if (this.#outage) return;
     this.#outage = true;
     this.#logger.warn(
@@ -46,27 +62,50 @@ export class RedisWindowCounter implements WindowCounter {
     );
   }
 
+  up(): void {
+    if (!this.#outage) return;
+    this.#outage = false;
+    this.#logger.warn("Redis is back: rate limits are shared again");
+  }
+
+  async close(): Promise<void> {
+    this.client.disconnect();
+  }
+}
+
+/**
+ * Counts in Redis, so that every API process shares one count per key. When Redis cannot be
+ * reached the count falls back to this process's memory (each process then allows the full limit
+ * on its own). See ADR 0008.
+ */
+export class RedisWindowCounter implements WindowCounter {
+  readonly #link: RedisLink;
+  readonly #limiter: RateLimiterRedis;
+  readonly #fallback: MemoryWindowCounter;
+
+  constructor(link: RedisLink, windowSeconds: number, keyPrefix: string) {
+    this.#link = link;
+    this.#limiter = new RateLimiterRedis({
+      storeClient: link.client,
+      points: UNLIMITED_POINTS,
+      duration: windowSeconds,
+      keyPrefix,
+      rejectIfRedisNotReady: true,
+    });
+    this.#fallback = new MemoryWindowCounter(windowSeconds, keyPrefix);
+  }
+
   async hit(key: string): Promise<WindowCount> {
     try {
       const result = await this.#limiter.consume(key, 1);
-      if (this.#outage) {
-        this.#outage = false;
-        this.#logger.warn("Redis is back: rate limits are shared again");
-      }
+      this.#link.up();
       return { count: result.consumedPoints, msBeforeReset: result.msBeforeNext };
     } catch (error) {
       if (error instanceof RateLimiterRes) throw error; // cannot happen with UNLIMITED_POINTS
-      this.#down(error);
+      this.#link.down(error);
       return this.#fallback.hit(key);
     }
   }
 
-  /** Whether counts currently come from the per-process fallback. */
-  get degraded(): boolean {
-    return this.#outage;
-  }
-
-  async close(): Promise<void> {
-    this.#client.disconnect();
-  }
+  async close(): Promise<void> {}
 }
