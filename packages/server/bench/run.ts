@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { Redis } from "ioredis";
 import pino from "pino";
 import { createRuntime } from "../src/app/runtime.ts";
 import type { DatabaseConfig } from "../src/config/database-url.ts";
@@ -9,6 +10,7 @@ import { createApiKey } from "../src/services/api-keys/api-keys.ts";
 import { createProject } from "../src/services/projects/projects.ts";
 import { createWorkspace, workspaceContext } from "../src/services/workspaces/workspaces.ts";
 import { type LoadOptions, type Measurement, measure, printTable } from "./measure.ts";
+import { microBenchmarks } from "./micro.ts";
 import { createScratchDatabase } from "./postgres.ts";
 import { type Child, freePort, spawnServer } from "./processes.ts";
 
@@ -27,6 +29,7 @@ const { values } = parseArgs({
       default: process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres",
     },
     "no-postgres": { type: "boolean", default: false },
+    redis: { type: "string", default: process.env.BENCH_REDIS_URL ?? "redis://127.0.0.1:6379" },
   },
 });
 const load: LoadOptions = {
@@ -56,14 +59,27 @@ async function seed(database: DatabaseConfig): Promise<string> {
   }
 }
 
-async function startSightline(databaseUrl: string): Promise<Child> {
+async function startSightline(databaseUrl: string, env: Record<string, string> = {}): Promise<Child> {
   const port = await freePort();
   return spawnServer(
     "packages/server/src/bin/sightline.ts",
     ["serve"],
-    { DATABASE_URL: databaseUrl, PORT: String(port), LOG_LEVEL: "warn" },
+    { DATABASE_URL: databaseUrl, PORT: String(port), LOG_LEVEL: "warn", SIGHTLINE_PLANS: plansFile, ...env },
     { healthUrl: `http://127.0.0.1:${port}/healthz` },
   );
+}
+
+async function redisReachable(url: string): Promise<boolean> {
+  const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 1_000 });
+  try {
+    await client.connect();
+    await client.ping();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    client.disconnect();
+  }
 }
 
 async function measureBare(name: string, env: Record<string, string>): Promise<Measurement> {
@@ -81,7 +97,14 @@ console.log(
 console.log("Servers run with LOG_LEVEL=warn (no access log); autocannon runs in this process.\n");
 
 const dir = mkdtempSync(join(tmpdir(), "sightline-bench-"));
+// The load is far above any plan's per-minute allowance: the bench's plan allows it, so that rate
+// limiting runs on every request without refusing any.
+const plansFile = join(dir, "plans.json");
+writeFileSync(plansFile, JSON.stringify({ agency: { requests_per_minute: 1_000_000_000 } }));
+const redisUrl = values.redis;
 const rows: Measurement[] = [];
+let withoutLimits: Measurement | undefined;
+let withRedis: Measurement | undefined;
 try {
   const path = join(dir, "bench.db");
   const sqliteUrl = `sqlite:${path}`;
@@ -106,9 +129,31 @@ try {
   } finally {
     await sightline.stop();
   }
+  const bareLimits = await startSightline(sqliteUrl, { SIGHTLINE_RATE_LIMITS: "off", SIGHTLINE_REQUEST_METERING: "off" });
+  try {
+    withoutLimits = await measure(
+      "GET /v1/projects, no rate limit, no metering",
+      `${bareLimits.url}/v1/projects`,
+      headers,
+      load,
+    );
+  } finally {
+    await bareLimits.stop();
+  }
+  if (await redisReachable(redisUrl)) {
+    const shared = await startSightline(sqliteUrl, { REDIS_URL: redisUrl });
+    try {
+      withRedis = await measure("GET /v1/projects, rate limits in Redis", `${shared.url}/v1/projects`, headers, load);
+    } finally {
+      await shared.stop();
+    }
+  } else {
+    console.log(`Redis at ${redisUrl} is unreachable: its row is left out (pass --redis URL).`);
+  }
   rows.push(await measureBare("bare Fastify hello-world", {}));
   rows.push(await measureBare("bare Fastify, same body as the list, static", { BODY_FILE: bodyFile }));
-  rows.push(healthMeasurement, listMeasurement);
+  rows.push(healthMeasurement, listMeasurement, withoutLimits);
+  if (withRedis !== undefined) rows.push(withRedis);
 
   if (!values["no-postgres"]) {
     const scratch = await createScratchDatabase(values.postgres);
@@ -147,6 +192,16 @@ if (list !== undefined) {
   console.log(
     `\nratio, authenticated GET /v1/projects (SQLite) ÷ bare Fastify hello-world: ${(list.requestsPerSecond / baseline.requestsPerSecond).toFixed(2)}`,
   );
+}
+if (list !== undefined && withoutLimits !== undefined) {
+  console.log(
+    `with ÷ without rate limiting and metering, same route: ${(list.requestsPerSecond / withoutLimits.requestsPerSecond).toFixed(2)}` +
+      (withRedis === undefined ? "" : `; with the counts in Redis: ${(withRedis.requestsPerSecond / withoutLimits.requestsPerSecond).toFixed(2)}`),
+  );
+}
+console.log("\nPer-request cost, measured directly (the HTTP rows cannot resolve a few µs):");
+for (const result of await microBenchmarks((await redisReachable(redisUrl)) ? redisUrl : null)) {
+  console.log(`  ${result.name.padEnd(56)} ${result.microsPerOp.toFixed(2).padStart(8)} µs`);
 }
 const failed = rows.filter((row) => row.non2xx + row.errors > 0);
 if (failed.length > 0) {
