@@ -22,12 +22,33 @@ allowed by the plan, billing.
 **Lists** take \`limit\` (1 to 100, default 20) and \`cursor\`, and return
 \`{"data": [...], "has_more": bool, "next_cursor": string | null}\`, newest first.
 
+**Rate limits.** Each workspace has a number of requests per 60-second window (by default Growth 300, Agency
+1,000), shared by all its keys; requests without a valid key are limited to 60 per window per address.
+Every response carries \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\` (unix
+seconds); a refused one is \`429 RATE_LIMIT_EXCEEDED\` with \`Retry-After\`.
+
+**Credits.** Work that asks engines spends credits (one per answer) from the plan's monthly allowance;
+past it, such requests are \`403 BILLING_LIMIT_EXCEEDED\`. Reads never spend.
+
 **Ids** are prefixed strings (\`prj_…\`). **Timestamps** are ISO 8601 in UTC. Every response carries
 \`X-Request-Id\`.`;
 
-const requestIdHeader = {
-  description: "Identifies the request; quote it when asking for support.",
-  schema: { type: "string" },
+const HEADERS = {
+  "X-Request-Id": { $ref: "#/components/headers/RequestId" },
+  "X-RateLimit-Limit": { $ref: "#/components/headers/RateLimitLimit" },
+  "X-RateLimit-Remaining": { $ref: "#/components/headers/RateLimitRemaining" },
+  "X-RateLimit-Reset": { $ref: "#/components/headers/RateLimitReset" },
+};
+
+const HEADER_COMPONENTS = {
+  RequestId: { description: "Identifies the request; quote it when asking for support.", schema: { type: "string" } },
+  RateLimitLimit: {
+    description: "Requests allowed in the current 60-second window (the workspace's plan, or 60 per address without a valid key).",
+    schema: { type: "integer" },
+  },
+  RateLimitRemaining: { description: "Requests left in the current window.", schema: { type: "integer" } },
+  RateLimitReset: { description: "Unix time, in seconds, at which the window resets.", schema: { type: "integer" } },
+  RetryAfter: { description: "Seconds to wait before retrying.", schema: { type: "integer" } },
 };
 
 function openApiPath(path: string): string {
@@ -61,7 +82,10 @@ function errorResponses(codes: ErrorCode[], components: ComponentCollector): Rec
   for (const [status, statusCodes] of [...byStatus].sort(([a], [b]) => a - b)) {
     out[String(status)] = {
       description: statusCodes.map((code) => `\`${code}\`: ${ERROR_MEANING[code]}`).join(" "),
-      headers: { "X-Request-Id": requestIdHeader },
+      headers:
+        status === 429 || status === 503
+          ? { ...HEADERS, "Retry-After": { $ref: "#/components/headers/RetryAfter" } }
+          : HEADERS,
       content: {
         "application/json": {
           schema: components.ref(ErrorSchema),
@@ -106,7 +130,7 @@ function operation(route: Route, components: ComponentCollector): JsonSchema {
     responses: {
       [String(route.success.status)]: {
         description: route.success.description,
-        headers: { "X-Request-Id": requestIdHeader },
+        headers: HEADERS,
         content: { "application/json": { schema: components.ref(route.success.schema) } },
       },
       ...errorResponses(codes, components),
@@ -149,6 +173,7 @@ export function buildOpenApiDocument(routes: Route[], publicUrl: string): JsonSc
           description: "An API key from Settings → API keys, sent as `Authorization: Bearer <key>`.",
         },
       },
+      headers: HEADER_COMPONENTS,
       schemas: components.schemas,
     },
   };
