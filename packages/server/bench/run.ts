@@ -129,7 +129,10 @@ try {
   } finally {
     await sightline.stop();
   }
-  const bareLimits = await startSightline(sqliteUrl, { SIGHTLINE_RATE_LIMITS: "off", SIGHTLINE_REQUEST_METERING: "off" });
+  const bareLimits = await startSightline(sqliteUrl, {
+    SIGHTLINE_RATE_LIMITS: "off",
+    SIGHTLINE_REQUEST_METERING: "off",
+  });
   try {
     withoutLimits = await measure(
       "GET /v1/projects, no rate limit, no metering",
@@ -196,7 +199,9 @@ if (list !== undefined) {
 if (list !== undefined && withoutLimits !== undefined) {
   console.log(
     `with ÷ without rate limiting and metering, same route: ${(list.requestsPerSecond / withoutLimits.requestsPerSecond).toFixed(2)}` +
-      (withRedis === undefined ? "" : `; with the counts in Redis: ${(withRedis.requestsPerSecond / withoutLimits.requestsPerSecond).toFixed(2)}`),
+      (withRedis === undefined
+        ? ""
+        : `; with the counts in Redis: ${(withRedis.requestsPerSecond / withoutLimits.requestsPerSecond).toFixed(2)}`),
   );
 }
 console.log("\nPer-request cost, measured directly (the HTTP rows cannot resolve a few µs):");

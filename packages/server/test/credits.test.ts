@@ -15,8 +15,16 @@ async function freeWorkspace(h: Harness): Promise<ServiceContext> {
 }
 
 async function ledger(h: Harness, workspaceId: string) {
-  const entries = await h.deps.db.selectFrom("credit_entries").selectAll().where("workspace_id", "=", workspaceId).execute();
-  const usage = await h.deps.db.selectFrom("credit_usage").selectAll().where("workspace_id", "=", workspaceId).execute();
+  const entries = await h.deps.db
+    .selectFrom("credit_entries")
+    .selectAll()
+    .where("workspace_id", "=", workspaceId)
+    .execute();
+  const usage = await h.deps.db
+    .selectFrom("credit_usage")
+    .selectAll()
+    .where("workspace_id", "=", workspaceId)
+    .execute();
   return { entries: entries.length, used: usage.reduce((sum, row) => sum + Number(row.used), 0) };
 }
 
@@ -61,7 +69,8 @@ describeEachDialect("credits", (h) => {
     const granted = attempts.filter((a) => a.status === "fulfilled").length;
     const refused = attempts.filter((a) => a.status === "rejected");
     expect(granted).toBe(33); // 33 × 3 = 99 ≤ 100 < 34 × 3
-    for (const r of refused) expect((r as PromiseRejectedResult).reason).toMatchObject({ code: "BILLING_LIMIT_EXCEEDED" });
+    for (const r of refused)
+      expect((r as PromiseRejectedResult).reason).toMatchObject({ code: "BILLING_LIMIT_EXCEEDED" });
     expect((await ledger(h, ctx.workspace.id)).used).toBe(99);
   });
 
@@ -74,10 +83,18 @@ describeEachDialect("credits", (h) => {
       ],
       reference: "ana_partial",
     });
-    expect(await releaseCredits(ctx, { charges: [{ engine: "chatgpt", credits: 2 }], reference: "ana_partial" })).toBe(2);
-    expect(await releaseCredits(ctx, { charges: [{ engine: "chatgpt", credits: 2 }], reference: "ana_partial" })).toBe(0);
-    expect(await releaseCredits(ctx, { charges: [{ engine: "sandbox", credits: 50 }], reference: "ana_partial" })).toBe(8);
-    expect(await releaseCredits(ctx, { charges: [{ engine: "sandbox", credits: 1 }], reference: "ana_unknown" })).toBe(0);
+    expect(await releaseCredits(ctx, { charges: [{ engine: "chatgpt", credits: 2 }], reference: "ana_partial" })).toBe(
+      2,
+    );
+    expect(await releaseCredits(ctx, { charges: [{ engine: "chatgpt", credits: 2 }], reference: "ana_partial" })).toBe(
+      0,
+    );
+    expect(await releaseCredits(ctx, { charges: [{ engine: "sandbox", credits: 50 }], reference: "ana_partial" })).toBe(
+      8,
+    );
+    expect(await releaseCredits(ctx, { charges: [{ engine: "sandbox", credits: 1 }], reference: "ana_unknown" })).toBe(
+      0,
+    );
     const usage = await getUsage(ctx, null);
     expect(usage.credits).toMatchObject({ used: 0, remaining: 100, by_engine: {} });
   });
@@ -107,9 +124,10 @@ describeEachDialect("credits", (h) => {
     const before = await ledger(h, ctx.workspace.id);
     const blocker = await holdQuotaStore(h);
     try {
-      const error = await reserveCredits(ctx, { charges: [{ engine: "sandbox", credits: 1 }], reference: "ana_during" }).catch(
-        (e: unknown) => e,
-      );
+      const error = await reserveCredits(ctx, {
+        charges: [{ engine: "sandbox", credits: 1 }],
+        reference: "ana_during",
+      }).catch((e: unknown) => e);
       expect(error).toMatchObject({ code: "BILLING_UNAVAILABLE", status: 503 });
       expect((error as ApiError).retryAfter).toBeGreaterThan(0);
     } finally {

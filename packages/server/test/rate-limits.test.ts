@@ -131,7 +131,11 @@ for (const store of STORES) {
         const unknown = await h.app.inject({ method: "GET", url: "/v1/nothing-here", remoteAddress: randomAddress() });
         expect(unknown.statusCode).toBe(404);
         expectRateHeaders(unknown, "unknown route");
-        const malformed = await h.app.inject({ method: "GET", url: "/v1/projects/%E0%A4%A", remoteAddress: randomAddress() });
+        const malformed = await h.app.inject({
+          method: "GET",
+          url: "/v1/projects/%E0%A4%A",
+          remoteAddress: randomAddress(),
+        });
         expect(malformed.statusCode).toBe(400);
         expectRateHeaders(malformed, "malformed URL");
       });
@@ -168,75 +172,80 @@ for (const store of STORES) {
   );
 }
 
-describeEachDialect(
-  "rate limits shared through Redis",
-  (h) => {
-    it("makes two API instances share one count exactly", async () => {
-      const prefix = uniqueRedisPrefix();
-      const silent = pino({ level: "silent" });
-      // One after the other: two SQLite connections of one process must not migrate at once.
-      const instances: { runtime: Runtime; app: FastifyInstance }[] = [];
-      for (let i = 0; i < 2; i++) {
-        const runtime = await createRuntime({ database: h.database.config, redisUrl: TEST_REDIS_URL }, silent, {
-          rateLimitKeyPrefix: prefix,
-        });
-        const app = await buildHttpApp(runtime.deps, { publicUrl: "http://localhost", bodyLimitBytes: 1 << 20, logger: silent });
-        instances.push({ runtime, app });
+describeEachDialect("rate limits shared through Redis", (h) => {
+  it("makes two API instances share one count exactly", async () => {
+    const prefix = uniqueRedisPrefix();
+    const silent = pino({ level: "silent" });
+    // One after the other: two SQLite connections of one process must not migrate at once.
+    const instances: { runtime: Runtime; app: FastifyInstance }[] = [];
+    for (let i = 0; i < 2; i++) {
+      const runtime = await createRuntime({ database: h.database.config, redisUrl: TEST_REDIS_URL }, silent, {
+        rateLimitKeyPrefix: prefix,
+      });
+      const app = await buildHttpApp(runtime.deps, {
+        publicUrl: "http://localhost",
+        bodyLimitBytes: 1 << 20,
+        logger: silent,
+      });
+      instances.push({ runtime, app });
+    }
+    try {
+      const t = await h.tenant("growth", ["read"]);
+      const responses = await Promise.all(
+        Array.from({ length: 400 }, (_, i) =>
+          (instances[i % 2]?.app ?? expect.fail("no instance")).inject({
+            method: "GET",
+            url: "/v1/projects",
+            headers: { authorization: t.authorization },
+          }),
+        ),
+      );
+      expect(responses.filter((r) => r.statusCode === 200)).toHaveLength(300);
+      expect(responses.filter((r) => r.statusCode === 429)).toHaveLength(100);
+      const remaining = responses
+        .filter((r) => r.statusCode === 200)
+        .map((r) => Number(r.headers["x-ratelimit-remaining"]))
+        .sort((a, b) => a - b);
+      expect(remaining).toEqual(Array.from({ length: 300 }, (_, i) => i));
+    } finally {
+      for (const { app, runtime } of instances) {
+        await app.close();
+        await runtime.close();
       }
-      try {
-        const t = await h.tenant("growth", ["read"]);
-        const responses = await Promise.all(
-          Array.from({ length: 400 }, (_, i) =>
-            (instances[i % 2]?.app ?? expect.fail("no instance")).inject({
-              method: "GET",
-              url: "/v1/projects",
-              headers: { authorization: t.authorization },
-            }),
-          ),
-        );
-        expect(responses.filter((r) => r.statusCode === 200)).toHaveLength(300);
-        expect(responses.filter((r) => r.statusCode === 429)).toHaveLength(100);
-        const remaining = responses
-          .filter((r) => r.statusCode === 200)
-          .map((r) => Number(r.headers["x-ratelimit-remaining"]))
-          .sort((a, b) => a - b);
-        expect(remaining).toEqual(Array.from({ length: 300 }, (_, i) => i));
-      } finally {
-        for (const { app, runtime } of instances) {
-          await app.close();
-          await runtime.close();
-        }
-      }
-    });
-  },
-);
+    }
+  });
+});
 
 describe("rate limits when Redis is unreachable", () => {
-  describeEachDialect(
-    "fallback",
-    (harness) => {
-      it("fall back to per-process counting, log the outage once, and keep answering", async () => {
-        const lines: string[] = [];
-        const logger = pino({ level: "warn" }, { write: (line: string) => lines.push(line) });
-        const runtime = await createRuntime({ database: harness.database.config, redisUrl: "redis://127.0.0.1:1" }, logger);
-        const app = await buildHttpApp(runtime.deps, { publicUrl: "http://localhost", bodyLimitBytes: 1 << 20, logger });
-        try {
-          const t = await harness.tenant("growth", ["read"]);
-          const statuses: number[] = [];
-          for (let i = 0; i < 20; i++) {
-            const res = await app.inject({ method: "GET", url: "/v1/projects", headers: { authorization: t.authorization } });
-            statuses.push(res.statusCode);
-            expect(res.headers["x-ratelimit-remaining"]).toBe(String(299 - i));
-          }
-          expect(statuses.every((s) => s === 200)).toBe(true);
-          const outages = lines.filter((line) => line.includes("Redis unreachable"));
-          expect(outages).toHaveLength(1);
-          expect(runtime.deps.rateLimits?.degraded).toBe(true);
-        } finally {
-          await app.close();
-          await runtime.close();
+  describeEachDialect("fallback", (harness) => {
+    it("fall back to per-process counting, log the outage once, and keep answering", async () => {
+      const lines: string[] = [];
+      const logger = pino({ level: "warn" }, { write: (line: string) => lines.push(line) });
+      const runtime = await createRuntime(
+        { database: harness.database.config, redisUrl: "redis://127.0.0.1:1" },
+        logger,
+      );
+      const app = await buildHttpApp(runtime.deps, { publicUrl: "http://localhost", bodyLimitBytes: 1 << 20, logger });
+      try {
+        const t = await harness.tenant("growth", ["read"]);
+        const statuses: number[] = [];
+        for (let i = 0; i < 20; i++) {
+          const res = await app.inject({
+            method: "GET",
+            url: "/v1/projects",
+            headers: { authorization: t.authorization },
+          });
+          statuses.push(res.statusCode);
+          expect(res.headers["x-ratelimit-remaining"]).toBe(String(299 - i));
         }
-      });
-    },
-  );
+        expect(statuses.every((s) => s === 200)).toBe(true);
+        const outages = lines.filter((line) => line.includes("Redis unreachable"));
+        expect(outages).toHaveLength(1);
+        expect(runtime.deps.rateLimits?.degraded).toBe(true);
+      } finally {
+        await app.close();
+        await runtime.close();
+      }
+    });
+  });
 });

@@ -67,7 +67,13 @@ describeEachDialect(
       await h.call("listProjects", { key: t.key });
       const res = await h.call("getUsage", { key: t.key });
       expect(res.headers["x-ratelimit-limit"]).toBeUndefined();
-      expect(res.json().rate_limit).toEqual({ enabled: false, limit: null, remaining: null, reset: null, window_seconds: null });
+      expect(res.json().rate_limit).toEqual({
+        enabled: false,
+        limit: null,
+        remaining: null,
+        reset: null,
+        window_seconds: null,
+      });
       expect(res.json().requests.total).toBe(0);
     });
   },
@@ -87,12 +93,20 @@ describe("plan catalog file", () => {
   }
 
   it("overrides the defaults from YAML or JSON, field by field", () => {
-    withFile("plans.yaml", "growth:\n  requests_per_minute: 600\n  engines: [sandbox, claude]\nagency:\n  engines: all\n", (path) => {
-      const { plans } = loadConfig({ SIGHTLINE_PLANS: path }, "/");
-      expect(plans.growth).toEqual({ ...DEFAULT_PLANS.growth, requestsPerMinute: 600, engines: ["sandbox", "claude"] });
-      expect(plans.agency.engines).toEqual(DEFAULT_PLANS.agency.engines);
-      expect(plans.free).toEqual(DEFAULT_PLANS.free);
-    });
+    withFile(
+      "plans.yaml",
+      "growth:\n  requests_per_minute: 600\n  engines: [sandbox, claude]\nagency:\n  engines: all\n",
+      (path) => {
+        const { plans } = loadConfig({ SIGHTLINE_PLANS: path }, "/");
+        expect(plans.growth).toEqual({
+          ...DEFAULT_PLANS.growth,
+          requestsPerMinute: 600,
+          engines: ["sandbox", "claude"],
+        });
+        expect(plans.agency.engines).toEqual(DEFAULT_PLANS.agency.engines);
+        expect(plans.free).toEqual(DEFAULT_PLANS.free);
+      },
+    );
     withFile("plans.json", JSON.stringify({ free: { credits_per_month: 5 } }), (path) => {
       expect(loadConfig({ SIGHTLINE_PLANS: path }, "/").plans.free.creditsPerMonth).toBe(5);
     });

@@ -41,7 +41,11 @@ export interface RuntimeOptions {
   rateLimitKeyPrefix?: string;
 }
 
-export async function createRuntime(config: RuntimeConfig, logger: Logger, options: RuntimeOptions = {}): Promise<Runtime> {
+export async function createRuntime(
+  config: RuntimeConfig,
+  logger: Logger,
+  options: RuntimeOptions = {},
+): Promise<Runtime> {
   const database = openDatabase(config.database);
   try {
     if (options.migrate !== false) {

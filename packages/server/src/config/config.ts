@@ -1,8 +1,8 @@
 import { join, resolve } from "node:path";
 import type { LogLevel } from "../lib/logger.ts";
-import { type DatabaseConfig, parseDatabaseUrl } from "./database-url.ts";
 import { DEFAULT_PLANS, type PlanCatalog } from "../services/plans/catalog.ts";
 import { loadPlanCatalog } from "../services/plans/load.ts";
+import { type DatabaseConfig, parseDatabaseUrl } from "./database-url.ts";
 import { ConfigValueError, parseBoolean, parseChoice, parseHttpUrl, parseInteger, parseRedisUrl } from "./parse.ts";
 
 /** Everything the processes read from the environment, parsed once at boot. */
@@ -47,7 +47,8 @@ export const CONFIG_VARIABLES: ConfigVariable[] = [
   {
     name: "REDIS_URL",
     default: "(none)",
-    description: "`redis://host:6379`: rate-limit counts shared by every API process. Without it each process counts alone.",
+    description:
+      "`redis://host:6379`: rate-limit counts shared by every API process. Without it each process counts alone.",
   },
   {
     name: "SIGHTLINE_PLANS",

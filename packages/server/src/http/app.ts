@@ -86,7 +86,11 @@ export async function buildHttpApp(deps: Deps, options: HttpOptions): Promise<Fa
     const auth = request.auth;
     if (auth !== null && deps.meter !== null) {
       const period = billingPeriod(auth.key.billingAnchor, deps.clock.now());
-      deps.meter.record(auth.key.workspaceId, period.start, `${request.method} ${request.routeOptions.url ?? "unmatched"}`);
+      deps.meter.record(
+        auth.key.workspaceId,
+        period.start,
+        `${request.method} ${request.routeOptions.url ?? "unmatched"}`,
+      );
     }
     request.log.info(
       {

@@ -11,7 +11,8 @@ const options = { workspace: { type: "string" }, json: { type: "boolean" } } as 
 
 export async function usageCommand(deps: Deps, args: string[], io: Io): Promise<number> {
   const [sub, ...rest] = args;
-  if (sub !== "show") throw new UsageError(sub === undefined ? "usage needs a subcommand" : `unknown subcommand "usage ${sub}"`);
+  if (sub !== "show")
+    throw new UsageError(sub === undefined ? "usage needs a subcommand" : `unknown subcommand "usage ${sub}"`);
   const { values } = parseArgs({ args: rest, options, strict: true, allowPositionals: false });
   const mode = outputMode(values);
   const ctx = await workspaceContext(deps, required(values, "workspace"));
@@ -21,13 +22,21 @@ export async function usageCommand(deps: Deps, args: string[], io: Io): Promise<
     io.out(JSON.stringify(usage, null, 2));
     return 0;
   }
-  io.out(`Workspace ${usage.workspace_id} (${usage.plan}), period ${usage.period.start.slice(0, 10)} to ${usage.period.end.slice(0, 10)}`);
+  io.out(
+    `Workspace ${usage.workspace_id} (${usage.plan}), period ${usage.period.start.slice(0, 10)} to ${usage.period.end.slice(0, 10)}`,
+  );
   io.out(`Credits: ${usage.credits.used} used of ${usage.credits.allowance}, ${usage.credits.remaining} left`);
-  for (const line of table([["ENGINE", "CREDITS"], ...Object.entries(usage.credits.by_engine).map(([e, n]) => [e, String(n)])])) {
+  for (const line of table([
+    ["ENGINE", "CREDITS"],
+    ...Object.entries(usage.credits.by_engine).map(([e, n]) => [e, String(n)]),
+  ])) {
     io.out(`  ${line}`);
   }
   io.out(`Requests: ${usage.requests.total}`);
-  for (const line of table([["ENDPOINT", "REQUESTS"], ...Object.entries(usage.requests.by_endpoint).map(([e, n]) => [e, String(n)])])) {
+  for (const line of table([
+    ["ENDPOINT", "REQUESTS"],
+    ...Object.entries(usage.requests.by_endpoint).map(([e, n]) => [e, String(n)]),
+  ])) {
     io.out(`  ${line}`);
   }
   return 0;

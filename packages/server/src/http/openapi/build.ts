@@ -43,7 +43,8 @@ const HEADERS = {
 const HEADER_COMPONENTS = {
   RequestId: { description: "Identifies the request; quote it when asking for support.", schema: { type: "string" } },
   RateLimitLimit: {
-    description: "Requests allowed in the current 60-second window (the workspace's plan, or 60 per address without a valid key).",
+    description:
+      "Requests allowed in the current 60-second window (the workspace's plan, or 60 per address without a valid key).",
     schema: { type: "integer" },
   },
   RateLimitRemaining: { description: "Requests left in the current window.", schema: { type: "integer" } },

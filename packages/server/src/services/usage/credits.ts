@@ -88,7 +88,11 @@ export async function reserveCredits(
         throw new ApiError(
           "BILLING_LIMIT_EXCEEDED",
           `This needs ${requested} credits but ${Math.max(0, allowance - used)} of the ${allowance} of the ${tx.workspace.plan.name} plan are left until ${period.end}.`,
-          { details: [{ issue: "monthly credit allowance reached", allowance, used, requested, period_end: period.end }] },
+          {
+            details: [
+              { issue: "monthly credit allowance reached", allowance, used, requested, period_end: period.end },
+            ],
+          },
         );
       }
       await tx.db

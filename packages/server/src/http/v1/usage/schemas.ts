@@ -25,7 +25,8 @@ export const UsageSchema = component(
         },
         {
           additionalProperties: false,
-          description: "Request counts are written every second; the last second of other API processes may be missing.",
+          description:
+            "Request counts are written every second; the last second of other API processes may be missing.",
         },
       ),
       credits: Type.Object(
