@@ -164,6 +164,21 @@ for (const store of STORES) {
         expect(after.statusCode).toBe(200);
         expect(after.headers["x-ratelimit-remaining"]).toBe("4");
       });
+
+      it("answers 429 with the three headers and Retry-After on every route once over", async () => {
+        for (const route of V1_ROUTES) {
+          const fixture = ROUTE_FIXTURES[route.operationId];
+          if (fixture === undefined) throw new Error(`no fixture for ${route.operationId}`);
+          const setup = await h.tenant("agency"); // creates what the route needs, outside the limited workspace
+          const input = await fixture(h, setup);
+          const t = await h.tenant("growth");
+          let last: LightMyRequestResponse | undefined;
+          for (let i = 0; i < 6; i++) last = await h.call(route.operationId, { ...input, key: t.key });
+          expect(last?.statusCode, route.operationId).toBe(429);
+          expectRateHeaders(last ?? expect.fail("no response"), `${route.operationId} 429`);
+          expect(last?.headers["retry-after"]).toMatch(/^\d+$/);
+        }
+      });
     },
     {
       config: { redisUrl: store.redisUrl, plans: tinyGrowth(5) },
