@@ -3,6 +3,7 @@ import { OPERATIONS, type OperationId, type Operations } from "./generated/opera
 import type { ErrorResponse } from "./generated/schemas.ts";
 import { Projects } from "./resources/projects.ts";
 import { UsageResource } from "./resources/usage.ts";
+import { Webhooks } from "./resources/webhooks.ts";
 
 export interface SightlineOptions {
   /** An API key (`sl_live_…`) from Settings → API keys. */
@@ -37,6 +38,7 @@ const RETRYABLE = new Set([408, 429, 500, 502, 503, 504]);
 export class Sightline {
   readonly projects: Projects;
   readonly usage: UsageResource;
+  readonly webhooks: Webhooks;
   readonly #apiKey: string;
   readonly #baseUrl: string;
   readonly #maxRetries: number;
@@ -54,6 +56,7 @@ export class Sightline {
     this.#fetch = options.fetch ?? globalThis.fetch;
     this.projects = new Projects(this);
     this.usage = new UsageResource(this);
+    this.webhooks = new Webhooks(this);
   }
 
   /** Calls any operation by its OpenAPI operationId; the resource methods are built on this. */

@@ -62,5 +62,13 @@ export function sdkSources(): Record<string, string> {
 
   const operations = `${HEADER}import type * as S from "./schemas.ts";\n\n${queryTypes.join("\n")}\n/** Every operation of API v1: its path parameters, query, body and success response. */\nexport interface Operations {\n${entries.join("\n")}\n}\n\nexport const OPERATIONS = {\n${table.join("\n")}\n} as const satisfies Record<keyof Operations, { method: string; path: string }>;\n\nexport type OperationId = keyof Operations;\n`;
 
-  return { "schemas.ts": `${HEADER}${schemas}`, "operations.ts": operations };
+  const eventNames = Object.values(
+    (
+      doc as {
+        webhooks?: Record<string, { post: { requestBody: { content: { "application/json": { schema: Schema } } } } }>;
+      }
+    ).webhooks ?? {},
+  ).map((hook) => typeOf(hook.post.requestBody.content["application/json"].schema, "", "S."));
+  const events = `${HEADER}import type * as S from "./schemas.ts";\n\n/** Every event a webhook delivers, by \`type\`. */\nexport type WebhookEvent =\n${eventNames.map((name) => `  | ${name}`).join("\n")};\n`;
+  return { "schemas.ts": `${HEADER}${schemas}`, "operations.ts": operations, "events.ts": events };
 }

@@ -4,6 +4,7 @@ import { type Project, Sightline, SightlineConnectionError, SightlineError } fro
 import { beforeAll, expect, it } from "vitest";
 import { sdkSources } from "../scripts/sdk-sources.ts";
 import { V1_ROUTES } from "../src/http/v1/routes.ts";
+import { PUBLIC_URL } from "./helpers/fixtures.ts";
 import { describeEachDialect, type Tenant } from "./helpers/harness.ts";
 import { REPO_ROOT } from "./helpers/processes.ts";
 
@@ -32,6 +33,24 @@ describeEachDialect("SDK against a real server", (h) => {
     getProject: (s, p) => s.projects.retrieve(p.id),
     updateProject: (s, p) => s.projects.update(p.id, { aliases: ["SDK"] }),
     getUsage: (s) => s.usage.retrieve(),
+    listWebhooks: (s) => s.webhooks.list(),
+    createWebhook: (s) => s.webhooks.create({ url: PUBLIC_URL, events: ["project.created"] }),
+    getWebhook: async (s) =>
+      s.webhooks.retrieve((await s.webhooks.create({ url: PUBLIC_URL, events: ["project.updated"] })).id),
+    updateWebhook: async (s) => {
+      const hook = await s.webhooks.create({ url: PUBLIC_URL, events: ["project.updated"] });
+      return s.webhooks.update(hook.id, { rotate_secret: true });
+    },
+    deleteWebhook: async (s) =>
+      s.webhooks.delete((await s.webhooks.create({ url: PUBLIC_URL, events: ["project.updated"] })).id),
+    listWebhookDeliveries: async (s) =>
+      s.webhooks.deliveries((await s.webhooks.create({ url: PUBLIC_URL, events: ["project.updated"] })).id),
+    redeliverWebhook: async (s, p) => {
+      const hook = await s.webhooks.create({ url: PUBLIC_URL, events: ["project.updated"] });
+      await s.projects.update(p.id, { name: `Renamed ${Math.random()}` });
+      const deliveries = await s.webhooks.deliveries(hook.id);
+      return s.webhooks.redeliver(hook.id, deliveries.data[0]?.id ?? "none");
+    },
   };
 
   it("covers every operation of the API", async () => {

@@ -9,6 +9,20 @@ export interface ListProjectsQuery {
   cursor?: string;
 }
 
+export interface ListWebhooksQuery {
+  /** Page size, 1 to 100. */
+  limit?: number;
+  /** The `next_cursor` of the previous page. */
+  cursor?: string;
+}
+
+export interface ListWebhookDeliveriesQuery {
+  /** Page size, 1 to 100. */
+  limit?: number;
+  /** The `next_cursor` of the previous page. */
+  cursor?: string;
+}
+
 /** Every operation of API v1: its path parameters, query, body and success response. */
 export interface Operations {
   listProjects: {
@@ -41,6 +55,48 @@ export interface Operations {
     body: undefined;
     response: S.Usage;
   };
+  listWebhooks: {
+    params: undefined;
+    query: ListWebhooksQuery;
+    body: undefined;
+    response: S.WebhookEndpointList;
+  };
+  createWebhook: {
+    params: undefined;
+    query: undefined;
+    body: S.WebhookEndpointCreate;
+    response: S.WebhookEndpointWithSecret;
+  };
+  getWebhook: {
+    params: { id: string };
+    query: undefined;
+    body: undefined;
+    response: S.WebhookEndpoint;
+  };
+  updateWebhook: {
+    params: { id: string };
+    query: undefined;
+    body: S.WebhookEndpointUpdate;
+    response: S.WebhookEndpointUpdated;
+  };
+  deleteWebhook: {
+    params: { id: string };
+    query: undefined;
+    body: undefined;
+    response: S.WebhookEndpointDeleted;
+  };
+  listWebhookDeliveries: {
+    params: { id: string };
+    query: ListWebhookDeliveriesQuery;
+    body: undefined;
+    response: S.WebhookDeliveryList;
+  };
+  redeliverWebhook: {
+    params: { id: string; delivery_id: string };
+    query: undefined;
+    body: undefined;
+    response: S.WebhookDelivery;
+  };
 }
 
 export const OPERATIONS = {
@@ -49,6 +105,13 @@ export const OPERATIONS = {
   getProject: { method: "GET", path: "/projects/{id}" },
   updateProject: { method: "PATCH", path: "/projects/{id}" },
   getUsage: { method: "GET", path: "/usage" },
+  listWebhooks: { method: "GET", path: "/webhooks" },
+  createWebhook: { method: "POST", path: "/webhooks" },
+  getWebhook: { method: "GET", path: "/webhooks/{id}" },
+  updateWebhook: { method: "PATCH", path: "/webhooks/{id}" },
+  deleteWebhook: { method: "DELETE", path: "/webhooks/{id}" },
+  listWebhookDeliveries: { method: "GET", path: "/webhooks/{id}/deliveries" },
+  redeliverWebhook: { method: "POST", path: "/webhooks/{id}/deliveries/{delivery_id}/redeliver" },
 } as const satisfies Record<keyof Operations, { method: string; path: string }>;
 
 export type OperationId = keyof Operations;

@@ -160,3 +160,219 @@ export interface Usage {
     window_seconds: number | null;
   };
 }
+
+export interface WebhookEndpointList {
+  data: WebhookEndpoint[];
+  /** Whether another page follows this one. */
+  has_more: boolean;
+  /** Pass as `cursor` to get the next page; null on the last page. */
+  next_cursor: string | null;
+}
+
+/** A webhook subscription (never with its secret). */
+export interface WebhookEndpoint {
+  /** Prefixed `whk_`. */
+  id: string;
+  object: "webhook_endpoint";
+  url: string;
+  description: string | null;
+  events: Array<"analysis.completed" | "alert.triggered" | "project.created" | "project.updated" | "monitoring.completed">;
+  /** Inactive subscriptions receive nothing. */
+  active: boolean;
+  /** Set when Sightline turned the subscription off (the receiver answered 410 Gone). */
+  disabled_reason: string | null;
+  /** ISO 8601 UTC timestamp. */
+  created_at: string;
+  /** ISO 8601 UTC timestamp. */
+  updated_at: string;
+}
+
+export interface WebhookEndpointCreate {
+  /** Where deliveries are POSTed: http(s) on a public address. */
+  url: string;
+  /** Event kinds to receive: analysis.completed, alert.triggered, project.created, project.updated, monitoring.completed. */
+  events: Array<"analysis.completed" | "alert.triggered" | "project.created" | "project.updated" | "monitoring.completed">;
+  /** A note for your own use. */
+  description?: string | null;
+  active?: boolean;
+}
+
+export interface WebhookEndpointWithSecret {
+  /** Prefixed `whk_`. */
+  id: string;
+  object: "webhook_endpoint";
+  url: string;
+  description: string | null;
+  events: Array<"analysis.completed" | "alert.triggered" | "project.created" | "project.updated" | "monitoring.completed">;
+  /** Inactive subscriptions receive nothing. */
+  active: boolean;
+  /** Set when Sightline turned the subscription off (the receiver answered 410 Gone). */
+  disabled_reason: string | null;
+  /** ISO 8601 UTC timestamp. */
+  created_at: string;
+  /** ISO 8601 UTC timestamp. */
+  updated_at: string;
+  /** The signing secret (`whsec_…`). Shown only here: store it now; it cannot be read again. */
+  secret: string;
+}
+
+export interface WebhookEndpointUpdate {
+  /** Where deliveries are POSTed: http(s) on a public address. */
+  url?: string;
+  /** Event kinds to receive: analysis.completed, alert.triggered, project.created, project.updated, monitoring.completed. */
+  events?: Array<"analysis.completed" | "alert.triggered" | "project.created" | "project.updated" | "monitoring.completed">;
+  /** A note for your own use. */
+  description?: string | null;
+  /** `true` also clears `disabled_reason`. */
+  active?: boolean;
+  /** `true` replaces the secret at once and returns the new one in `secret`. */
+  rotate_secret?: boolean;
+}
+
+/** The subscription after the change; `secret` only after `rotate_secret`. */
+export interface WebhookEndpointUpdated {
+  /** Prefixed `whk_`. */
+  id: string;
+  object: "webhook_endpoint";
+  url: string;
+  description: string | null;
+  events: Array<"analysis.completed" | "alert.triggered" | "project.created" | "project.updated" | "monitoring.completed">;
+  /** Inactive subscriptions receive nothing. */
+  active: boolean;
+  /** Set when Sightline turned the subscription off (the receiver answered 410 Gone). */
+  disabled_reason: string | null;
+  /** ISO 8601 UTC timestamp. */
+  created_at: string;
+  /** ISO 8601 UTC timestamp. */
+  updated_at: string;
+  /** The signing secret (`whsec_…`). Shown only here: store it now; it cannot be read again. */
+  secret?: string;
+}
+
+export interface WebhookEndpointDeleted {
+  id: string;
+  object: "webhook_endpoint";
+  deleted: true;
+}
+
+export interface WebhookDeliveryList {
+  data: WebhookDelivery[];
+  /** Whether another page follows this one. */
+  has_more: boolean;
+  /** Pass as `cursor` to get the next page; null on the last page. */
+  next_cursor: string | null;
+}
+
+/** One event sent to one subscription, with every attempt. */
+export interface WebhookDelivery {
+  /** Prefixed `whd_`. */
+  id: string;
+  object: "webhook_delivery";
+  endpoint_id: string;
+  /** Sent as `X-Webhook-Id`; the same on every attempt. */
+  event_id: string;
+  event_type: "analysis.completed" | "alert.triggered" | "project.created" | "project.updated" | "monitoring.completed";
+  /** `pending` while attempts remain; `failed` after the last one or a 410. */
+  status: "pending" | "succeeded" | "failed" | "canceled";
+  attempt_count: number;
+  /** ISO 8601 UTC timestamp. */
+  next_attempt_at: string | null;
+  /** ISO 8601 UTC timestamp. */
+  delivered_at: string | null;
+  attempts: WebhookAttempt[];
+  /** ISO 8601 UTC timestamp. */
+  created_at: string;
+  /** ISO 8601 UTC timestamp. */
+  updated_at: string;
+}
+
+export interface WebhookAttempt {
+  attempt: number;
+  /** The receiver's HTTP status; null if none came back. */
+  status_code: number | null;
+  latency_ms: number;
+  /** The first kilobyte of the response body. */
+  response_excerpt: string | null;
+  /** Why the attempt failed, if it did. */
+  error: string | null;
+  /** ISO 8601 UTC timestamp. */
+  created_at: string;
+}
+
+/** Sent when a brand is added, through the API or the dashboard. */
+export interface ProjectCreatedEvent {
+  /** The event's id (`evt_…`), sent as `X-Webhook-Id`; the same on every retry. */
+  id: string;
+  type: "project.created";
+  /** ISO 8601 UTC timestamp. */
+  created_at: string;
+  workspace_id: string;
+  data: {
+    object: Project;
+  };
+}
+
+/** Sent when any setting of a brand changes; `previous_attributes` holds the old values of what changed. */
+export interface ProjectUpdatedEvent {
+  /** The event's id (`evt_…`), sent as `X-Webhook-Id`; the same on every retry. */
+  id: string;
+  type: "project.updated";
+  /** ISO 8601 UTC timestamp. */
+  created_at: string;
+  workspace_id: string;
+  data: {
+    object: Project;
+    /** The changed fields' values before the change. */
+    previous_attributes: {
+      [key: string]: unknown;
+    };
+  };
+}
+
+/** Sent when an analysis run finishes, whatever its outcome. */
+export interface AnalysisCompletedEvent {
+  /** The event's id (`evt_…`), sent as `X-Webhook-Id`; the same on every retry. */
+  id: string;
+  type: "analysis.completed";
+  /** ISO 8601 UTC timestamp. */
+  created_at: string;
+  workspace_id: string;
+  data: {
+    /** The analysis. */
+    object: {
+      [key: string]: unknown;
+    };
+  };
+}
+
+/** Sent when a scheduled monitoring run finishes, whatever its outcome. */
+export interface MonitoringCompletedEvent {
+  /** The event's id (`evt_…`), sent as `X-Webhook-Id`; the same on every retry. */
+  id: string;
+  type: "monitoring.completed";
+  /** ISO 8601 UTC timestamp. */
+  created_at: string;
+  workspace_id: string;
+  data: {
+    /** The monitoring run. */
+    object: {
+      [key: string]: unknown;
+    };
+  };
+}
+
+/** Sent when an alert rule of a monitoring schedule fires. */
+export interface AlertTriggeredEvent {
+  /** The event's id (`evt_…`), sent as `X-Webhook-Id`; the same on every retry. */
+  id: string;
+  type: "alert.triggered";
+  /** ISO 8601 UTC timestamp. */
+  created_at: string;
+  workspace_id: string;
+  data: {
+    /** The alert. */
+    object: {
+      [key: string]: unknown;
+    };
+  };
+}

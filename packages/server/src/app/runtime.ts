@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import type { DatabaseConfig } from "../config/database-url.ts";
 import { type Database, openDatabase } from "../db/database.ts";
 import { migrateToLatest } from "../db/migrate.ts";
@@ -6,9 +7,13 @@ import type { Logger } from "../lib/logger.ts";
 import { ApiKeyCache } from "../services/api-keys/cache.ts";
 import { LastUsedRecorder } from "../services/api-keys/last-used.ts";
 import type { Deps } from "../services/context.ts";
+import { JobSignal } from "../services/jobs/signal.ts";
 import { DEFAULT_PLANS, type PlanCatalog } from "../services/plans/catalog.ts";
 import { RateLimits } from "../services/rate-limits/rate-limits.ts";
 import { RequestMeter } from "../services/usage/request-meter.ts";
+import { systemResolver } from "../services/webhooks/addresses.ts";
+import { SecretBox } from "../services/webhooks/secrets.ts";
+import { dataFolderKey } from "./secret-key.ts";
 
 const LAST_USED_FLUSH_MS = 5_000;
 const METER_FLUSH_MS = 1_000;
@@ -29,6 +34,10 @@ export interface RuntimeConfig {
   plans?: PlanCatalog;
   rateLimits?: boolean;
   requestMetering?: boolean;
+  /** Encryption keys for secrets at rest; without them, the data folder's key file. */
+  secretKeys?: Buffer[] | null;
+  dataDir?: string;
+  webhookAllowPrivate?: boolean;
 }
 
 export interface RuntimeOptions {
@@ -39,6 +48,22 @@ export interface RuntimeOptions {
   rateLimitWindowSeconds?: number;
   /** Tests isolate their counts in a shared Redis. */
   rateLimitKeyPrefix?: string;
+}
+
+function secretKeys(config: RuntimeConfig, logger: Logger): Buffer[] {
+  if (config.secretKeys !== undefined && config.secretKeys !== null) return config.secretKeys;
+  if (config.dataDir !== undefined) {
+    if (config.database.dialect === "postgres") {
+      logger.info(
+        "secrets are encrypted with the data folder's key; set SIGHTLINE_SECRET_KEY when processes run on several hosts",
+      );
+    }
+    return [dataFolderKey(config.dataDir)];
+  }
+  logger.warn(
+    "no SIGHTLINE_SECRET_KEY and no data folder: secrets are encrypted with a key that dies with this process",
+  );
+  return [randomBytes(32)];
 }
 
 export async function createRuntime(
@@ -58,6 +83,9 @@ export async function createRuntime(
   }
   const clock = options.clock ?? systemClock;
   const deps: Deps = {
+    jobSignal: new JobSignal(),
+    secrets: new SecretBox(secretKeys(config, logger)),
+    webhookTargets: { allowPrivate: config.webhookAllowPrivate ?? false, resolver: systemResolver },
     db: database.db,
     dialect: database.dialect,
     clock,

@@ -5,7 +5,7 @@ import { KEY_USAGE, keyCommand } from "./commands/key.ts";
 import { USAGE_USAGE, usageCommand } from "./commands/usage.ts";
 import { WORKSPACE_USAGE, workspaceCommand } from "./commands/workspace.ts";
 import { describeError, type Io, UsageError } from "./io.ts";
-import { runServe } from "./serve.ts";
+import { runProcess } from "./serve.ts";
 
 const USAGE = `Sightline — AI visibility platform
 
@@ -14,6 +14,7 @@ Usage: npm run sightline -- <command>
 Processes:
   all        every part of Sightline in one process (what npm start runs)
   serve      the HTTP API only
+  worker     the background worker only (analyses, webhook deliveries)
   migrate    apply pending database migrations and exit
 
 Operator commands (against DATABASE_URL):
@@ -32,7 +33,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
   }
   try {
     const config = loadConfig(io.env, io.cwd);
-    if (command === "serve" || command === "all") return await runServe(config, command);
+    if (command === "serve" || command === "all" || command === "worker") return await runProcess(config, command);
     if (command !== "workspace" && command !== "key" && command !== "usage" && command !== "migrate") {
       throw new UsageError(`unknown command "${command}"`);
     }

@@ -1,26 +1,40 @@
 import { createRuntime } from "../app/runtime.ts";
-import { startServer } from "../app/server.ts";
+import { type RunningServer, startServer } from "../app/server.ts";
+import { type RunningWorker, startWorker } from "../app/worker.ts";
 import type { Config } from "../config/config.ts";
 import { createLogger } from "../lib/logger.ts";
 
+export type ProcessMode = "all" | "serve" | "worker";
+
 /**
- * Runs the long-lived process until SIGTERM or SIGINT, then drains: the HTTP server stops
- * accepting, in-flight requests finish, pending writes are flushed, the database is closed.
- * A second signal, or the shutdown timeout, exits at once.
+ * Runs a long-lived process until SIGTERM or SIGINT, then drains: the HTTP server stops accepting
+ * and finishes in-flight requests, the worker stops claiming and finishes (or releases) its jobs,
+ * buffered counters are written, the database is closed. A second signal, or the shutdown
+ * timeout, exits at once.
  */
-export async function runServe(config: Config, mode: "serve" | "all"): Promise<number> {
+export async function runProcess(config: Config, mode: ProcessMode): Promise<number> {
   const logger = createLogger(config.logLevel);
   const runtime = await createRuntime(config, logger);
-  let server: Awaited<ReturnType<typeof startServer>>;
+  let server: RunningServer | null = null;
+  let worker: RunningWorker | null = null;
   try {
-    server = await startServer(config, runtime, logger);
+    if (mode !== "worker") server = await startServer(config, runtime, logger);
+    if (mode !== "serve") {
+      worker = await startWorker(runtime, config.database.dialect === "postgres" ? config.database.url : null, logger, {
+        concurrency: config.worker.concurrency,
+        leaseMs: config.worker.leaseSeconds * 1000,
+        pollIntervalMs: config.worker.pollMs,
+      });
+    }
   } catch (error) {
+    await server?.stop();
     await runtime.close();
     throw error;
   }
+  const where = server === null ? {} : { url: server.url, docs: `${server.url}/docs` };
   logger.info(
-    { mode, url: server.url, database: runtime.database.dialect, docs: `${server.url}/docs` },
-    `Sightline listening on ${server.url}`,
+    { mode, ...where, database: runtime.database.dialect, worker: worker?.worker.id ?? null },
+    server === null ? `Sightline worker ${worker?.worker.id} running` : `Sightline listening on ${server.url}`,
   );
 
   return new Promise<number>((resolve) => {
@@ -32,13 +46,16 @@ export async function runServe(config: Config, mode: "serve" | "all"): Promise<n
       }
       stopping = true;
       logger.info({ signal }, "shutting down: draining in-flight work");
+      const started = Date.now();
       const timer = setTimeout(() => {
         logger.error({ timeoutMs: config.shutdownTimeoutMs }, "shutdown timed out; exiting");
         process.exit(1);
       }, config.shutdownTimeoutMs);
       timer.unref();
       try {
-        await server.stop();
+        await server?.stop();
+        // Leave a margin for releasing unfinished jobs and closing within the timeout.
+        await worker?.stop(Math.max(0, config.shutdownTimeoutMs * 0.8 - (Date.now() - started)));
         await runtime.close();
         logger.info("stopped");
         resolve(0);

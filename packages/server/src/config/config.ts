@@ -3,7 +3,15 @@ import type { LogLevel } from "../lib/logger.ts";
 import { DEFAULT_PLANS, type PlanCatalog } from "../services/plans/catalog.ts";
 import { loadPlanCatalog } from "../services/plans/load.ts";
 import { type DatabaseConfig, parseDatabaseUrl } from "./database-url.ts";
-import { ConfigValueError, parseBoolean, parseChoice, parseHttpUrl, parseInteger, parseRedisUrl } from "./parse.ts";
+import {
+  ConfigValueError,
+  parseBoolean,
+  parseChoice,
+  parseHttpUrl,
+  parseInteger,
+  parseRedisUrl,
+  parseSecretKeys,
+} from "./parse.ts";
 
 /** Everything the processes read from the environment, parsed once at boot. */
 export interface Config {
@@ -13,6 +21,10 @@ export interface Config {
   plans: PlanCatalog;
   rateLimits: boolean;
   requestMetering: boolean;
+  /** Keys that encrypt secrets at rest, the first one encrypting; null: the data folder's key file. */
+  secretKeys: Buffer[] | null;
+  webhookAllowPrivate: boolean;
+  worker: { concurrency: number; leaseSeconds: number; pollMs: number };
   dataDir: string;
   logLevel: LogLevel;
   shutdownTimeoutMs: number;
@@ -69,6 +81,33 @@ export const CONFIG_VARIABLES: ConfigVariable[] = [
     name: "SIGHTLINE_REQUEST_METERING",
     default: "on",
     description: "`off` stops counting API requests per endpoint in usage; credits are always counted.",
+  },
+  {
+    name: "SIGHTLINE_SECRET_KEY",
+    default: "(data folder)",
+    description:
+      "Base64 of 32 random bytes (`openssl rand -base64 32`) encrypting secrets at rest; comma-separate several to rotate, new first. Without it a key is generated into the data folder; set it when processes run on several hosts.",
+  },
+  {
+    name: "SIGHTLINE_WEBHOOK_ALLOW_PRIVATE",
+    default: "false",
+    description: "`true` lets webhooks target private and loopback addresses (local development only).",
+  },
+  {
+    name: "SIGHTLINE_WORKER_CONCURRENCY",
+    default: "8",
+    description: "Jobs (analyses, deliveries) a worker runs at once.",
+  },
+  {
+    name: "SIGHTLINE_JOB_LEASE_SECONDS",
+    default: "60",
+    description: "How long a crashed worker's jobs wait before another worker takes them.",
+  },
+  {
+    name: "SIGHTLINE_JOB_POLL_MS",
+    default: "1000",
+    description:
+      "How often a worker looks for jobs enqueued by other processes (PostgreSQL also wakes it with NOTIFY).",
   },
   { name: "LOG_LEVEL", default: "info", description: "fatal, error, warn, info, debug, trace or silent." },
   {
@@ -127,6 +166,11 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   const trustProxy = read("TRUST_PROXY", false, parseBoolean);
   const rateLimits = read("SIGHTLINE_RATE_LIMITS", true, parseBoolean);
   const requestMetering = read("SIGHTLINE_REQUEST_METERING", true, parseBoolean);
+  const secretKeys = read<Buffer[] | null>("SIGHTLINE_SECRET_KEY", null, parseSecretKeys);
+  const webhookAllowPrivate = read("SIGHTLINE_WEBHOOK_ALLOW_PRIVATE", false, parseBoolean);
+  const concurrency = read("SIGHTLINE_WORKER_CONCURRENCY", 8, (raw) => parseInteger(raw, 1, 256));
+  const leaseSeconds = read("SIGHTLINE_JOB_LEASE_SECONDS", 60, (raw) => parseInteger(raw, 1, 3600));
+  const pollMs = read("SIGHTLINE_JOB_POLL_MS", 1000, (raw) => parseInteger(raw, 10, 60_000));
 
   if (problems.length > 0) throw new ConfigError(problems);
   return {
@@ -136,6 +180,9 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     plans,
     rateLimits,
     requestMetering,
+    secretKeys,
+    webhookAllowPrivate,
+    worker: { concurrency, leaseSeconds, pollMs },
     dataDir,
     logLevel,
     shutdownTimeoutMs: shutdownSeconds * 1000,

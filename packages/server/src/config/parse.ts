@@ -52,3 +52,18 @@ export function parseRedisUrl(raw: string): string {
   }
   return value;
 }
+
+/** Comma-separated base64 (or base64url) keys of exactly 32 bytes each. */
+export function parseSecretKeys(raw: string): Buffer[] {
+  const keys = raw
+    .split(",")
+    .map((part) => part.trim())
+    .filter((part) => part !== "")
+    .map((part) => Buffer.from(part, part.includes("-") || part.includes("_") ? "base64url" : "base64"));
+  if (keys.length === 0 || keys.some((key) => key.length !== 32)) {
+    throw new ConfigValueError(
+      "must be base64 of 32 random bytes (openssl rand -base64 32), comma-separated to rotate",
+    );
+  }
+  return keys;
+}

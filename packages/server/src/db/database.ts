@@ -92,3 +92,8 @@ function openPostgres(url: string, poolSize: number): Database {
   const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
   return { db, dialect: "postgres", close: () => db.destroy() };
 }
+
+/** Reads a boolean column on either dialect (PostgreSQL boolean, SQLite 0/1). */
+export function bool(value: boolean | number): boolean {
+  return value === true || value === 1;
+}

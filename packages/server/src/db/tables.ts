@@ -1,4 +1,7 @@
-import type { Generated } from "kysely";
+import type { ColumnType, Generated } from "kysely";
+
+/** Booleans: written as 1/0 (valid input for both dialects), read as boolean or 0/1; see `bool()`. */
+export type DbBool = ColumnType<boolean | number, number, number>;
 
 /**
  * Row types as the application sees them on BOTH dialects (see dialect.ts for the
@@ -14,6 +17,10 @@ export interface Tables {
   usage_requests: UsageRequestsTable;
   credit_usage: CreditUsageTable;
   credit_entries: CreditEntriesTable;
+  jobs: JobsTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
 }
 
 export interface SchemaMigrationsTable {
@@ -92,5 +99,61 @@ export interface CreditEntriesTable {
   credits: number;
   /** What the credits were for: an analysis or monitoring run id. */
   reference: string;
+  created_at: string;
+}
+
+export interface JobsTable {
+  id: string;
+  kind: string;
+  payload: string;
+  /** pending → running → succeeded, or back to pending for a retry, or dead after the last attempt. */
+  status: string;
+  run_at: string;
+  attempts: number;
+  max_attempts: number;
+  locked_by: string | null;
+  locked_until: string | null;
+  last_error: string | null;
+  created_at: string;
+  updated_at: string;
+  finished_at: string | null;
+}
+
+export interface WebhookEndpointsTable {
+  id: string;
+  workspace_id: string;
+  url: string;
+  description: string | null;
+  events: string;
+  active: DbBool;
+  disabled_reason: string | null;
+  secret_ciphertext: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WebhookDeliveriesTable {
+  id: string;
+  workspace_id: string;
+  endpoint_id: string;
+  event_id: string;
+  event_type: string;
+  /** pending, succeeded, failed (after the last attempt or a 410) or canceled. */
+  status: string;
+  attempt_count: number;
+  next_attempt_at: string | null;
+  delivered_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WebhookAttemptsTable {
+  id: string;
+  delivery_id: string;
+  attempt: number;
+  status_code: number | null;
+  latency_ms: number;
+  response_excerpt: string | null;
+  error: string | null;
   created_at: string;
 }

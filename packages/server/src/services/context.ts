@@ -4,9 +4,12 @@ import type { Clock } from "../lib/clock.ts";
 import type { Logger } from "../lib/logger.ts";
 import type { ApiKeyCache } from "./api-keys/cache.ts";
 import type { LastUsedRecorder } from "./api-keys/last-used.ts";
+import type { JobSignal } from "./jobs/signal.ts";
 import type { Plan, PlanCatalog } from "./plans/catalog.ts";
 import type { RateLimits } from "./rate-limits/rate-limits.ts";
 import type { RequestMeter } from "./usage/request-meter.ts";
+import type { SecretBox } from "./webhooks/secrets.ts";
+import type { TargetPolicy } from "./webhooks/target.ts";
 
 /** What every service may use, whoever calls it: a route, the CLI, the worker or a test. */
 export interface Deps {
@@ -21,6 +24,12 @@ export interface Deps {
   rateLimits: RateLimits | null;
   /** Null when the operator turned request metering off. */
   meter: RequestMeter | null;
+  /** Wakes this process's worker when a job is enqueued. */
+  jobSignal: JobSignal;
+  /** Encrypts secrets at rest (webhook signing secrets). */
+  secrets: SecretBox;
+  /** Where webhooks may be sent. */
+  webhookTargets: TargetPolicy;
 }
 
 /** Who is acting, for audit and for events. */

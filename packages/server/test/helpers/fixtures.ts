@@ -1,3 +1,6 @@
+import { createProject } from "../../src/services/projects/projects.ts";
+import { createEndpoint } from "../../src/services/webhooks/endpoints.ts";
+import { workspaceContext } from "../../src/services/workspaces/workspaces.ts";
 import type { Harness, Tenant } from "./harness.ts";
 
 export interface RouteInput {
@@ -6,12 +9,19 @@ export interface RouteInput {
   body?: unknown;
 }
 
+// Fixtures create through the services, not the API: they must work whatever state the
+// tenant's key is in (revoked, expired, free plan) when the test asks for them.
 async function project(h: Harness, tenant: Tenant): Promise<string> {
-  const res = await h.call("createProject", {
-    key: tenant.key,
-    body: { name: `Fixture ${Math.random()}`, primary_domain: "fixture.example.com" },
-  });
-  return res.json().id;
+  const ctx = await workspaceContext(h.deps, tenant.workspace.id);
+  return (await createProject(ctx, { name: `Fixture ${Math.random()}`, primary_domain: "fixture.example.com" })).id;
+}
+
+/** A public address (documentation would refuse it): subscriptions accept it without DNS. */
+export const PUBLIC_URL = "https://93.184.216.34/sightline-hooks";
+
+async function endpoint(h: Harness, tenant: Tenant): Promise<string> {
+  const ctx = await workspaceContext(h.deps, tenant.workspace.id);
+  return (await createEndpoint(ctx, { url: PUBLIC_URL, events: ["project.created"] })).id;
 }
 
 /**
@@ -25,4 +35,20 @@ export const ROUTE_FIXTURES: Record<string, (h: Harness, tenant: Tenant) => Prom
   getProject: async (h, t) => ({ params: { id: await project(h, t) } }),
   updateProject: async (h, t) => ({ params: { id: await project(h, t) }, body: { name: "Renamed" } }),
   getUsage: async () => ({}),
+  listWebhooks: async () => ({ query: { limit: 5 } }),
+  createWebhook: async () => ({ body: { url: PUBLIC_URL, events: ["project.created"] } }),
+  getWebhook: async (h, t) => ({ params: { id: await endpoint(h, t) } }),
+  updateWebhook: async (h, t) => ({ params: { id: await endpoint(h, t) }, body: { description: "changed" } }),
+  deleteWebhook: async (h, t) => ({ params: { id: await endpoint(h, t) } }),
+  listWebhookDeliveries: async (h, t) => ({ params: { id: await endpoint(h, t) } }),
+  redeliverWebhook: async (h, t) => {
+    const id = await endpoint(h, t);
+    await project(h, t); // an event, hence a delivery to the endpoint
+    const delivery = await h.deps.db
+      .selectFrom("webhook_deliveries")
+      .select("id")
+      .where("endpoint_id", "=", id)
+      .executeTakeFirstOrThrow();
+    return { params: { id, delivery_id: delivery.id } };
+  },
 };

@@ -5,6 +5,7 @@ import { sql } from "kysely";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect } from "vitest";
 import { createRuntime, type Runtime, type RuntimeConfig, type RuntimeOptions } from "../../src/app/runtime.ts";
+import { type RunningWorker, startWorker, webhookTransport } from "../../src/app/worker.ts";
 import type { Dialect } from "../../src/db/database.ts";
 import { buildHttpApp } from "../../src/http/app.ts";
 import type { Route } from "../../src/http/route.ts";
@@ -14,7 +15,9 @@ import { ManualClock } from "../../src/lib/clock.ts";
 import { createApiKey } from "../../src/services/api-keys/api-keys.ts";
 import { SCOPES, type Scope } from "../../src/services/auth/scopes.ts";
 import type { Deps } from "../../src/services/context.ts";
+import type { WorkerOptions } from "../../src/services/jobs/worker.ts";
 import type { PlanName } from "../../src/services/plans/catalog.ts";
+import type { WebhookTransport } from "../../src/services/webhooks/transport.ts";
 import { createWorkspace, type WorkspaceView } from "../../src/services/workspaces/workspaces.ts";
 import { createTestDatabase, DIALECTS, type TestDatabase } from "./databases.ts";
 
@@ -56,7 +59,12 @@ export interface Harness {
   /** Calls a route by operationId and checks the body against the route's own schemas. */
   call(operationId: string, options?: CallOptions): Promise<LightMyRequestResponse>;
   count(table: "projects" | "events" | "api_keys" | "workspaces", workspaceId?: string): Promise<number>;
+  /** Starts a worker on this harness's runtime (stopped after the suite). */
+  startWorker(transport?: WebhookTransport, options?: Partial<WorkerOptions>): Promise<RunningWorker>;
 }
+
+/** A fixed key for secrets at rest in tests; production keys come from config or the data folder. */
+export const TEST_SECRET_KEY = Buffer.alloc(32, 7);
 
 export function routeById(operationId: string): Route {
   const route = V1_ROUTES.find((r) => r.operationId === operationId);
@@ -94,10 +102,14 @@ export function useHarness(dialect: Dialect, options: HarnessOptions = {}): Harn
   beforeAll(async () => {
     h.database = await createTestDatabase(dialect);
     h.clock = new ManualClock(new Date("2026-11-21T12:00:00.000Z"));
-    h.runtime = await createRuntime({ ...options.config, database: h.database.config }, pino({ level: "silent" }), {
-      ...options.runtime,
-      clock: h.clock,
-    });
+    h.runtime = await createRuntime(
+      { secretKeys: [TEST_SECRET_KEY], ...options.config, database: h.database.config },
+      pino({ level: "silent" }),
+      {
+        ...options.runtime,
+        clock: h.clock,
+      },
+    );
     h.deps = h.runtime.deps;
     h.app = await buildHttpApp(h.deps, {
       publicUrl: "http://localhost:8080",
@@ -105,7 +117,21 @@ export function useHarness(dialect: Dialect, options: HarnessOptions = {}): Harn
       logger: pino({ level: "silent" }),
     });
   });
+  const workers: RunningWorker[] = [];
+  h.startWorker = async (transport, workerOptions = {}) => {
+    const url = h.database.config.dialect === "postgres" ? h.database.config.url : null;
+    const running = await startWorker(
+      h.runtime,
+      url,
+      pino({ level: "silent" }),
+      { concurrency: 8, pollIntervalMs: 50, leaseMs: 30_000, ...workerOptions },
+      transport ?? webhookTransport(h.runtime),
+    );
+    workers.push(running);
+    return running;
+  };
   afterAll(async () => {
+    for (const worker of workers) await worker.stop(1_000);
     await h.app?.close();
     await h.runtime?.close();
     await h.database?.drop();

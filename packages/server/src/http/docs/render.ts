@@ -93,6 +93,22 @@ export function renderDocsPage(doc: Record<string, unknown>): string {
       sections.push(renderOperation(server, path, method, op, components));
     }
   }
+  const webhooks = Object.entries((doc.webhooks ?? {}) as Record<string, { post: Operation }>);
+  if (webhooks.length > 0) {
+    byTag.set(
+      "Events",
+      webhooks.map(([type]) => `<a href="#event-${escapeHtml(type)}">${escapeHtml(type)}</a>`),
+    );
+    for (const [type, { post }] of webhooks) {
+      const schema = post.requestBody?.content["application/json"].schema;
+      sections.push(`<section class="op" id="event-${escapeHtml(type)}">
+<h2><span class="method POST">EVENT</span><code>${escapeHtml(type)}</code></h2>
+<p><strong>${escapeHtml(post.summary)}</strong></p>${markdown(post.description)}
+<h3>Headers</h3>${fieldTable(post.parameters.map((p) => ({ path: p.name, type: "string", required: true, notes: p.description ?? "" })))}
+${schema === undefined ? "" : `<h3>Body</h3>${fieldTable(fieldRows(schema, components))}`}
+</section>`);
+    }
+  }
   const nav = [...byTag].map(([tag, links]) => `<h2>${escapeHtml(tag)}</h2>${links.join("")}`).join("");
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${escapeHtml(info.title)} reference</title><style>${STYLE}</style></head><body>

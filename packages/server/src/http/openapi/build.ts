@@ -1,11 +1,14 @@
 import { ERROR_MEANING, ERROR_STATUS, type ErrorCode } from "../../errors/codes.ts";
 import { COMMON_ERRORS, type Route } from "../route.ts";
 import { ErrorSchema } from "../schema.ts";
+import { EVENT_SCHEMAS } from "../v1/webhooks/events.ts";
 import { ComponentCollector, type JsonSchema } from "./schemas.ts";
 
 const TAGS: Record<string, string> = {
   Projects: "Brands that are analysed and monitored: their domains, aliases, competitors, prompts and engines.",
   Usage: "API requests and credits of the current billing period, and the rate-limit window.",
+  Webhooks:
+    "Subscriptions to events, delivered as signed POSTs. Verify `X-Webhook-Signature` (hex HMAC-SHA256 of `timestamp.body` with the secret) and refuse timestamps more than five minutes away.",
 };
 
 const API_DESCRIPTION = `The Sightline API measures how brands appear in the answers of AI engines.
@@ -139,6 +142,49 @@ function operation(route: Route, components: ComponentCollector): JsonSchema {
   };
 }
 
+const WEBHOOK_HEADERS = [
+  ["X-Webhook-Id", "The event's id; the same on every attempt, so receivers can drop duplicates."],
+  ["X-Webhook-Event", "The event kind."],
+  ["X-Webhook-Timestamp", "Unix seconds when this attempt was sent; refuse it if more than five minutes away."],
+  [
+    "X-Webhook-Signature",
+    "Hex HMAC-SHA256 of `<X-Webhook-Timestamp>.<raw body>` keyed with the subscription's secret.",
+  ],
+  ["X-Webhook-Delivery", "The delivery's id (`whd_…`), as listed by the deliveries endpoint."],
+  ["X-Webhook-Attempt", "This attempt's number, from 1."],
+];
+
+function webhookOperations(components: ComponentCollector): Record<string, JsonSchema> {
+  const out: Record<string, JsonSchema> = {};
+  for (const [type, { schema, summary }] of Object.entries(EVENT_SCHEMAS)) {
+    out[type] = {
+      post: {
+        operationId: `on${type
+          .split(/[._]/)
+          .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+          .join("")}`,
+        summary,
+        description: `Delivered as a signed POST to every active subscription listening to \`${type}\`. Retried with backoff for about three days until a 2xx answer.`,
+        tags: ["Webhooks"],
+        security: [],
+        parameters: WEBHOOK_HEADERS.map(([name, description]) => ({
+          name,
+          in: "header",
+          required: true,
+          description,
+          schema: { type: "string" },
+        })),
+        requestBody: { required: true, content: { "application/json": { schema: components.ref(schema) } } },
+        responses: {
+          "200": { description: "Any 2xx answer acknowledges the delivery." },
+          "410": { description: "Gone: Sightline turns the subscription off." },
+        },
+      },
+    };
+  }
+  return out;
+}
+
 /** The OpenAPI 3.1 document, built from the same route definitions that serve requests. */
 export function buildOpenApiDocument(routes: Route[], publicUrl: string): JsonSchema {
   const components = new ComponentCollector();
@@ -165,6 +211,7 @@ export function buildOpenApiDocument(routes: Route[], publicUrl: string): JsonSc
     security: [{ bearerAuth: [] }],
     tags,
     paths,
+    webhooks: webhookOperations(components),
     components: {
       securitySchemes: {
         bearerAuth: {

@@ -1,6 +1,15 @@
 import type { Route } from "../route.ts";
 import { createProjectRoute, getProjectRoute, listProjectsRoute, updateProjectRoute } from "./projects/routes.ts";
 import { getUsageRoute } from "./usage/routes.ts";
+import {
+  createWebhookRoute,
+  deleteWebhookRoute,
+  getWebhookRoute,
+  listWebhookDeliveriesRoute,
+  listWebhooksRoute,
+  redeliverWebhookRoute,
+  updateWebhookRoute,
+} from "./webhooks/routes.ts";
 
 /** Every endpoint of API v1. The security suite and the OpenAPI document iterate this list. */
 export const V1_ROUTES: Route[] = [
@@ -9,4 +18,11 @@ export const V1_ROUTES: Route[] = [
   getProjectRoute,
   updateProjectRoute,
   getUsageRoute,
+  listWebhooksRoute,
+  createWebhookRoute,
+  getWebhookRoute,
+  updateWebhookRoute,
+  deleteWebhookRoute,
+  listWebhookDeliveriesRoute,
+  redeliverWebhookRoute,
 ];

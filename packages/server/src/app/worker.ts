@@ -1,0 +1,81 @@
+import pg from "pg";
+import type { Logger } from "../lib/logger.ts";
+import { PG_JOBS_CHANNEL } from "../services/jobs/store.ts";
+import type { JobHandler } from "../services/jobs/types.ts";
+import { Worker, type WorkerOptions } from "../services/jobs/worker.ts";
+import { deliverWebhookHandler } from "../services/webhooks/deliver.ts";
+import { DELIVER_JOB } from "../services/webhooks/fanout.ts";
+import { HttpTransport, type WebhookTransport } from "../services/webhooks/transport.ts";
+import type { Runtime } from "./runtime.ts";
+
+export const WEBHOOK_TIMEOUT_MS = 15_000;
+
+export interface RunningWorker {
+  worker: Worker;
+  stop(timeoutMs: number): Promise<void>;
+}
+
+/** Every job kind and what runs it. */
+export function jobHandlers(runtime: Runtime, transport: WebhookTransport): Record<string, JobHandler> {
+  return { [DELIVER_JOB]: deliverWebhookHandler(runtime.deps, transport) };
+}
+
+export function webhookTransport(runtime: Runtime): WebhookTransport {
+  return new HttpTransport({
+    timeoutMs: WEBHOOK_TIMEOUT_MS,
+    allowPrivate: runtime.deps.webhookTargets.allowPrivate,
+    resolver: runtime.deps.webhookTargets.resolver,
+  });
+}
+
+/**
+ * Listens for PostgreSQL NOTIFYs sent when any process enqueues a job, so that this worker wakes
+ * at once instead of at its next poll. Reconnects after a lost connection.
+ */
+async function listenForJobs(url: string, wake: () => void, logger: Logger): Promise<() => Promise<void>> {
+  let client: pg.Client | null = null;
+  let closed = false;
+  const connect = async (): Promise<void> => {
+    if (closed) return;
+    const next = new pg.Client({ connectionString: url });
+    next.on("notification", wake);
+    next.on("error", (error) => {
+      logger.warn({ err: error }, "job notifications lost; polling until reconnected");
+      next.end().catch(() => {});
+      if (client === next) client = null;
+      setTimeout(() => void connect().catch(() => {}), 1_000).unref();
+    });
+    await next.connect();
+    await next.query(`LISTEN ${PG_JOBS_CHANNEL}`);
+    client = next;
+    wake(); // anything enqueued while we were not listening
+  };
+  await connect();
+  return async () => {
+    closed = true;
+    await client?.end().catch(() => {});
+  };
+}
+
+/** Starts this process's worker: claims jobs of every kind and runs them until stopped. */
+export async function startWorker(
+  runtime: Runtime,
+  databaseUrl: string | null,
+  logger: Logger,
+  options: Partial<WorkerOptions> = {},
+  transport: WebhookTransport = webhookTransport(runtime),
+): Promise<RunningWorker> {
+  const worker = new Worker(runtime.deps, jobHandlers(runtime, transport), options);
+  const unlisten =
+    databaseUrl === null
+      ? async () => {}
+      : await listenForJobs(databaseUrl, () => runtime.deps.jobSignal.wake(), logger);
+  worker.start();
+  return {
+    worker,
+    async stop(timeoutMs) {
+      await unlisten();
+      await worker.stop(timeoutMs);
+    },
+  };
+}

@@ -1,0 +1,191 @@
+import { sql } from "kysely";
+import type { Db, Dialect } from "../../db/database.ts";
+import type { JobsTable } from "../../db/tables.ts";
+import { afterCommit } from "../../db/transaction.ts";
+import type { Clock } from "../../lib/clock.ts";
+import { newId } from "../../lib/ids.ts";
+import { fromJson, toJson } from "../../lib/json.ts";
+import type { JobSignal } from "./signal.ts";
+import { type ClaimedJob, DEFAULT_MAX_ATTEMPTS, type JobSpec } from "./types.ts";
+
+export interface JobStoreDeps {
+  db: Db;
+  dialect: Dialect;
+  clock: Clock;
+  jobSignal: JobSignal;
+}
+
+export const PG_JOBS_CHANNEL = "sightline_jobs";
+
+/**
+ * Adds a job in the caller's transaction: it exists if and only if the change that caused it
+ * commits. Workers of this process wake after the commit; on PostgreSQL, NOTIFY (delivered at
+ * commit) wakes the others.
+ */
+export async function enqueueJob(deps: JobStoreDeps, spec: JobSpec): Promise<string> {
+  const now = deps.clock.now().toISOString();
+  const id = newId("job");
+  await deps.db
+    .insertInto("jobs")
+    .values({
+      id,
+      kind: spec.kind,
+      payload: toJson(spec.payload),
+      status: "pending",
+      run_at: (spec.runAt ?? deps.clock.now()).toISOString(),
+      attempts: 0,
+      max_attempts: spec.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
+      locked_by: null,
+      locked_until: null,
+      last_error: null,
+      created_at: now,
+      updated_at: now,
+      finished_at: null,
+    })
+    .execute();
+  if (deps.dialect === "postgres") await sql`select pg_notify(${PG_JOBS_CHANNEL}, '')`.execute(deps.db);
+  afterCommit(deps.db, () => deps.jobSignal.wake());
+  return id;
+}
+
+function toClaimed(row: JobsTable): ClaimedJob {
+  return {
+    id: row.id,
+    kind: row.kind,
+    payload: fromJson<Record<string, unknown>>(row.payload, {}),
+    attempt: row.attempts,
+    maxAttempts: row.max_attempts,
+    createdAt: row.created_at,
+  };
+}
+
+/**
+ * Claims up to `limit` runnable jobs: due pending ones, and running ones whose lease expired
+ * (their worker died). PostgreSQL skips rows other workers are claiming (FOR UPDATE SKIP LOCKED);
+ * on SQLite the single UPDATE runs under the database write lock. A job whose lease expired on
+ * its last attempt is dead-lettered instead.
+ */
+export async function claimJobs(
+  deps: JobStoreDeps,
+  workerId: string,
+  limit: number,
+  leaseMs: number,
+): Promise<ClaimedJob[]> {
+  const now = deps.clock.now();
+  const nowIso = now.toISOString();
+  await deps.db
+    .updateTable("jobs")
+    .set({
+      status: "dead",
+      last_error: "lease expired during the last attempt",
+      finished_at: nowIso,
+      updated_at: nowIso,
+    })
+    .where("status", "=", "running")
+    .where("locked_until", "<", nowIso)
+    .where((eb) => eb("attempts", ">=", eb.ref("max_attempts")))
+    .execute();
+  let candidates = deps.db
+    .selectFrom("jobs")
+    .select("id")
+    .where((eb) =>
+      eb.or([
+        eb.and([eb("status", "=", "pending"), eb("run_at", "<=", nowIso)]),
+        eb.and([eb("status", "=", "running"), eb("locked_until", "<", nowIso)]),
+      ]),
+    )
+    .orderBy("run_at")
+    .limit(limit);
+  if (deps.dialect === "postgres") candidates = candidates.forUpdate().skipLocked();
+  const rows = await deps.db
+    .updateTable("jobs")
+    .set((eb) => ({
+      status: "running",
+      locked_by: workerId,
+      locked_until: new Date(now.getTime() + leaseMs).toISOString(),
+      attempts: eb("attempts", "+", 1),
+      updated_at: nowIso,
+    }))
+    .where("id", "in", candidates)
+    .returningAll()
+    .execute();
+  return rows.map(toClaimed);
+}
+
+function owned(deps: JobStoreDeps, jobId: string, workerId: string) {
+  return deps.db
+    .updateTable("jobs")
+    .where("id", "=", jobId)
+    .where("locked_by", "=", workerId)
+    .where("status", "=", "running");
+}
+
+/** @returns false when the lease was lost meanwhile (another worker owns the job now). */
+export async function completeJob(deps: JobStoreDeps, jobId: string, workerId: string): Promise<boolean> {
+  const now = deps.clock.now().toISOString();
+  const result = await owned(deps, jobId, workerId)
+    .set({ status: "succeeded", locked_by: null, locked_until: null, finished_at: now, updated_at: now })
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+export async function retryJob(
+  deps: JobStoreDeps,
+  job: ClaimedJob,
+  workerId: string,
+  delayMs: number,
+  error: string,
+): Promise<"retrying" | "dead" | "lost"> {
+  const now = deps.clock.now();
+  if (job.attempt >= job.maxAttempts) {
+    return (await deadJob(deps, job.id, workerId, error)) ? "dead" : "lost";
+  }
+  const result = await owned(deps, job.id, workerId)
+    .set({
+      status: "pending",
+      run_at: new Date(now.getTime() + delayMs).toISOString(),
+      locked_by: null,
+      locked_until: null,
+      last_error: error.slice(0, 2_000),
+      updated_at: now.toISOString(),
+    })
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n ? "retrying" : "lost";
+}
+
+export async function deadJob(deps: JobStoreDeps, jobId: string, workerId: string, error: string): Promise<boolean> {
+  const now = deps.clock.now().toISOString();
+  const result = await owned(deps, jobId, workerId)
+    .set({
+      status: "dead",
+      locked_by: null,
+      locked_until: null,
+      last_error: error.slice(0, 2_000),
+      finished_at: now,
+      updated_at: now,
+    })
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** Gives a job back untouched (graceful shutdown): runnable again at once, the attempt not counted. */
+export async function releaseJob(deps: JobStoreDeps, jobId: string, workerId: string): Promise<void> {
+  const now = deps.clock.now().toISOString();
+  await owned(deps, jobId, workerId)
+    .set((eb) => ({
+      status: "pending",
+      run_at: now,
+      locked_by: null,
+      locked_until: null,
+      attempts: eb("attempts", "-", 1),
+      updated_at: now,
+    }))
+    .execute();
+}
+
+export async function extendLease(deps: JobStoreDeps, jobId: string, workerId: string, leaseMs: number): Promise<void> {
+  const now = deps.clock.now();
+  await owned(deps, jobId, workerId)
+    .set({ locked_until: new Date(now.getTime() + leaseMs).toISOString(), updated_at: now.toISOString() })
+    .execute();
+}

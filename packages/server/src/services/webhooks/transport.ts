@@ -1,0 +1,142 @@
+import http from "node:http";
+import https from "node:https";
+import type { LookupFunction } from "node:net";
+import { type HostResolver, isIpLiteral, isPublicAddress } from "./addresses.ts";
+
+export interface WebhookRequest {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** An attempt's result, as a value: failures are expected and retried, not thrown. */
+export interface WebhookResponse {
+  /** Null when no HTTP response came back (refused, timed out, blocked). */
+  statusCode: number | null;
+  latencyMs: number;
+  /** The first kilobyte of the response body, for the delivery log. */
+  excerpt: string | null;
+  error: string | null;
+}
+
+/** Sends one signed delivery: the real implementation over HTTP, or a receiver fake in tests. */
+export interface WebhookTransport {
+  send(request: WebhookRequest): Promise<WebhookResponse>;
+}
+
+export interface HttpTransportOptions {
+  timeoutMs: number;
+  allowPrivate: boolean;
+  resolver: HostResolver;
+  userAgent?: string;
+}
+
+const EXCERPT_BYTES = 1_024;
+
+class BlockedAddressError extends Error {}
+
+/**
+ * POSTs with a hard timeout, never follows redirects (Node's http client does not), and resolves
+ * the host itself: every resolved address must be public, and the socket connects to the address
+ * that was checked, so DNS rebinding between the check and the connection cannot reach inside.
+ */
+export class HttpTransport implements WebhookTransport {
+  readonly #options: HttpTransportOptions;
+
+  constructor(options: HttpTransportOptions) {
+    this.#options = options;
+  }
+
+  #lookup: LookupFunction = (hostname, options, callback) => {
+    this.#options.resolver.resolve(hostname).then(
+      (addresses) => {
+        const blocked = this.#options.allowPrivate ? undefined : addresses.find((a) => !isPublicAddress(a));
+        const first = addresses[0];
+        if (blocked !== undefined) {
+          callback(new BlockedAddressError(`${hostname} resolved to ${blocked}, which is not a public address`), "", 4);
+        } else if (first === undefined) {
+          callback(new Error(`${hostname} does not resolve`), "", 4);
+        } else if ((options as { all?: boolean }).all === true) {
+          (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(
+            null,
+            addresses.map((address) => ({ address, family: address.includes(":") ? 6 : 4 })),
+          );
+        } else {
+          callback(null, first, first.includes(":") ? 6 : 4);
+        }
+      },
+      (error: Error) => callback(error, "", 4),
+    );
+  };
+
+  send(request: WebhookRequest): Promise<WebhookResponse> {
+    const started = performance.now();
+    const elapsed = () => Math.round(performance.now() - started);
+    return new Promise((resolve) => {
+      let settled = false;
+      const finish = (result: Omit<WebhookResponse, "latencyMs">) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        resolve({ ...result, latencyMs: elapsed() });
+      };
+      let url: URL;
+      try {
+        url = new URL(request.url);
+      } catch {
+        finish({ statusCode: null, excerpt: null, error: "invalid URL" });
+        return;
+      }
+      const hostname = url.hostname.replace(/^\[|\]$/g, "");
+      // An IP literal is connected to without a lookup: check it here.
+      if (!this.#options.allowPrivate && isIpLiteral(hostname) && !isPublicAddress(hostname)) {
+        finish({ statusCode: null, excerpt: null, error: `refused: ${hostname} is not a public address` });
+        return;
+      }
+      const client = url.protocol === "https:" ? https : http;
+      const req = client.request(
+        url,
+        {
+          method: "POST",
+          headers: {
+            ...request.headers,
+            "content-type": "application/json",
+            "content-length": String(Buffer.byteLength(request.body)),
+            "user-agent": this.#options.userAgent ?? "Sightline-Webhooks/1.0",
+          },
+          lookup: this.#lookup,
+          agent: false,
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          let size = 0;
+          res.on("data", (chunk: Buffer) => {
+            if (size < EXCERPT_BYTES) chunks.push(chunk);
+            size += chunk.length;
+            if (size >= EXCERPT_BYTES) res.destroy();
+          });
+          const done = () =>
+            finish({
+              statusCode: res.statusCode ?? null,
+              excerpt: Buffer.concat(chunks).subarray(0, EXCERPT_BYTES).toString("utf8"),
+              error: null,
+            });
+          res.on("end", done);
+          res.on("close", done);
+          res.on("error", done);
+        },
+      );
+      const timer = setTimeout(() => {
+        req.destroy(new Error(`timed out after ${this.#options.timeoutMs} ms`));
+      }, this.#options.timeoutMs);
+      req.on("error", (error) =>
+        finish({
+          statusCode: null,
+          excerpt: null,
+          error: error instanceof BlockedAddressError ? `refused: ${error.message}` : error.message,
+        }),
+      );
+      req.end(request.body);
+    });
+  }
+}

@@ -1,0 +1,73 @@
+import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
+
+export interface Received {
+  headers: IncomingHttpHeaders;
+  body: string;
+  path: string;
+  receivedAt: number;
+}
+
+export type Answer = { status: number; headers?: Record<string, string>; body?: string };
+
+/**
+ * A real HTTP receiver on 127.0.0.1 that records every request and answers what the test says:
+ * a fixed status, or a script of answers consumed in order (the last one repeats).
+ */
+export class Receiver {
+  readonly received: Received[] = [];
+  #script: Answer[] = [{ status: 200 }];
+  #server: Server | undefined;
+  #waiters: { count: number; resolve: () => void }[] = [];
+  url = "";
+
+  async start(): Promise<this> {
+    this.#server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on("data", (chunk: Buffer) => chunks.push(chunk));
+      req.on("end", () => {
+        this.received.push({
+          headers: req.headers,
+          body: Buffer.concat(chunks).toString("utf8"),
+          path: req.url ?? "/",
+          receivedAt: performance.now(),
+        });
+        const answer = this.#script.length > 1 ? (this.#script.shift() as Answer) : (this.#script[0] as Answer);
+        res.writeHead(answer.status, answer.headers).end(answer.body ?? "ok");
+        this.#waiters = this.#waiters.filter((w) => {
+          if (this.received.length >= w.count) w.resolve();
+          return this.received.length < w.count;
+        });
+      });
+    });
+    await new Promise<void>((resolve) => this.#server?.listen(0, "127.0.0.1", resolve));
+    const address = this.#server.address();
+    this.url = `http://127.0.0.1:${typeof address === "object" && address !== null ? address.port : 0}`;
+    return this;
+  }
+
+  answer(...script: Answer[]): void {
+    this.#script = script;
+  }
+
+  /** Resolves once `count` requests have arrived in all, or rejects after `timeoutMs`. */
+  waitFor(count: number, timeoutMs = 10_000): Promise<void> {
+    if (this.received.length >= count) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new Error(`${this.received.length} of ${count} requests arrived`)),
+        timeoutMs,
+      );
+      this.#waiters.push({
+        count,
+        resolve: () => {
+          clearTimeout(timer);
+          resolve();
+        },
+      });
+    });
+  }
+
+  async stop(): Promise<void> {
+    await new Promise<void>((resolve) => this.#server?.close(() => resolve()));
+  }
+}
