@@ -17,7 +17,7 @@ export class Receiver {
   readonly received: Received[] = [];
   #script: Answer[] = [{ status: 200 }];
   #server: Server | undefined;
-  #waiters: { count: number; resolve: () => void }[] = [];
+  #waiters: { count: number; path: string | undefined; resolve: () => void }[] = [];
   url = "";
 
   async start(): Promise<this> {
@@ -33,9 +33,10 @@ export class Receiver {
         });
         const answer = this.#script.length > 1 ? (this.#script.shift() as Answer) : (this.#script[0] as Answer);
         res.writeHead(answer.status, answer.headers).end(answer.body ?? "ok");
-        this.#waiters = this.#waiters.filter((w) => {
-          if (this.received.length >= w.count) w.resolve();
-          return this.received.length < w.count;
+        this.#waiters = this.#waiters.filter((waiter) => {
+          const done = this.on(waiter.path).length >= waiter.count;
+          if (done) waiter.resolve();
+          return !done;
         });
       });
     });
@@ -49,16 +50,23 @@ export class Receiver {
     this.#script = script;
   }
 
-  /** Resolves once `count` requests have arrived in all, or rejects after `timeoutMs`. */
-  waitFor(count: number, timeoutMs = 10_000): Promise<void> {
-    if (this.received.length >= count) return Promise.resolve();
+  /** Requests that arrived on `path` (all of them without one). */
+  on(path?: string): Received[] {
+    return path === undefined ? this.received : this.received.filter((r) => r.path === path);
+  }
+
+  /** Resolves once `count` requests have arrived (on `path`, if given), or rejects after `timeoutMs`. */
+  waitFor(count: number, path?: string, timeoutMs = 10_000): Promise<void> {
+    if (this.on(path).length >= count) return Promise.resolve();
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(new Error(`${this.received.length} of ${count} requests arrived`)),
-        timeoutMs,
-      );
+      const timer = setTimeout(() => {
+        reject(
+          new Error(`${this.on(path).length} of ${count} requests arrived${path === undefined ? "" : ` on ${path}`}`),
+        );
+      }, timeoutMs);
       this.#waiters.push({
         count,
+        path,
         resolve: () => {
           clearTimeout(timer);
           resolve();
