@@ -34,6 +34,28 @@ export interface ServerProcess {
   exited: Promise<number | null>;
 }
 
+/** Starts `sightline worker` and resolves once it runs. */
+export function startWorkerProcess(env: Record<string, string>): Promise<ServerProcess> {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, ["--import", "tsx", ENTRY, "worker"], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, LOG_LEVEL: "info", ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    const exited = new Promise<number | null>((resolveExit) => child.on("exit", (code) => resolveExit(code)));
+    const timer = setTimeout(() => fail(new Error(`worker did not start:\n${output}`)), 20_000);
+    child.stdout?.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes("Sightline worker")) {
+        clearTimeout(timer);
+        done({ child, url: "", output: () => output, exited });
+      }
+    });
+    child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  });
+}
+
 /** Starts `sightline <mode>` on a free port and resolves once it listens. */
 export function startServerProcess(env: Record<string, string>, mode = "all"): Promise<ServerProcess> {
   return new Promise((done, fail) => {

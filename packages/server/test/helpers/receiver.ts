@@ -7,7 +7,7 @@ export interface Received {
   receivedAt: number;
 }
 
-export type Answer = { status: number; headers?: Record<string, string>; body?: string };
+export type Answer = { status: number; headers?: Record<string, string>; body?: string; delayMs?: number };
 
 /**
  * A real HTTP receiver on 127.0.0.1 that records every request and answers what the test says:
@@ -32,7 +32,9 @@ export class Receiver {
           receivedAt: performance.now(),
         });
         const answer = this.#script.length > 1 ? (this.#script.shift() as Answer) : (this.#script[0] as Answer);
-        res.writeHead(answer.status, answer.headers).end(answer.body ?? "ok");
+        const reply = () => res.writeHead(answer.status, answer.headers).end(answer.body ?? "ok");
+        if (answer.delayMs === undefined) reply();
+        else setTimeout(reply, answer.delayMs);
         this.#waiters = this.#waiters.filter((waiter) => {
           const done = this.on(waiter.path).length >= waiter.count;
           if (done) waiter.resolve();

@@ -74,6 +74,7 @@ export class HttpTransport implements WebhookTransport {
     const elapsed = () => Math.round(performance.now() - started);
     return new Promise((resolve) => {
       let settled = false;
+      let timer: NodeJS.Timeout | undefined;
       const finish = (result: Omit<WebhookResponse, "latencyMs">) => {
         if (settled) return;
         settled = true;
@@ -126,7 +127,7 @@ export class HttpTransport implements WebhookTransport {
           res.on("error", done);
         },
       );
-      const timer = setTimeout(() => {
+      timer = setTimeout(() => {
         req.destroy(new Error(`timed out after ${this.#options.timeoutMs} ms`));
       }, this.#options.timeoutMs);
       req.on("error", (error) =>
