@@ -13,12 +13,15 @@ import { type LoadOptions, type Measurement, measure, printTable } from "./measu
 import { microBenchmarks } from "./micro.ts";
 import { createScratchDatabase } from "./postgres.ts";
 import { type Child, freePort, spawnServer } from "./processes.ts";
+import { webhookBenchmarks } from "./webhooks.ts";
 
 /**
  * `npm run bench`: authenticated GET /v1/projects (20 projects) against a bare Fastify
  * hello-world measured in the same run, on SQLite and on PostgreSQL (a scratch database created
  * through --postgres, default the local server; --no-postgres leaves it out). Two reference rows
- * explain the ratio: bare Fastify sending the very same body, and Sightline's /healthz.
+ * explain the ratio: bare Fastify sending the very same body, and Sightline's /healthz. Then the
+ * cost of rate limiting and metering, and webhook delivery throughput and latency.
+ * `--only http` or `--only webhooks` runs one part.
  */
 const { values } = parseArgs({
   options: {
@@ -30,6 +33,7 @@ const { values } = parseArgs({
     },
     "no-postgres": { type: "boolean", default: false },
     redis: { type: "string", default: process.env.BENCH_REDIS_URL ?? "redis://127.0.0.1:6379" },
+    only: { type: "string" },
   },
 });
 const load: LoadOptions = {
@@ -64,7 +68,7 @@ async function startSightline(databaseUrl: string, env: Record<string, string> =
   return spawnServer(
     "packages/server/src/bin/sightline.ts",
     ["serve"],
-    { DATABASE_URL: databaseUrl, PORT: String(port), LOG_LEVEL: "warn", SIGHTLINE_PLANS: plansFile, ...env },
+    { DATABASE_URL: databaseUrl, PORT: String(port), LOG_LEVEL: "warn", ...env },
     { healthUrl: `http://127.0.0.1:${port}/healthz` },
   );
 }
@@ -91,60 +95,61 @@ async function measureBare(name: string, env: Record<string, string>): Promise<M
   }
 }
 
-console.log(
-  `Sightline benchmark: ${load.connections} connections, ${load.durationSeconds}s per target after a ${load.warmupSeconds}s warm-up.`,
-);
-console.log("Servers run with LOG_LEVEL=warn (no access log); autocannon runs in this process.\n");
+async function withPostgres<T>(run: (url: string) => Promise<T>): Promise<T | null> {
+  if (values["no-postgres"]) return null;
+  const scratch = await createScratchDatabase(values.postgres);
+  if (scratch === null) {
+    console.log(`PostgreSQL at ${values.postgres} is unreachable: its rows are left out (pass --postgres URL).`);
+    return null;
+  }
+  try {
+    return await run(scratch.url);
+  } finally {
+    await scratch.drop();
+  }
+}
 
-const dir = mkdtempSync(join(tmpdir(), "sightline-bench-"));
-// The load is far above any plan's per-minute allowance: the bench's plan allows it, so that rate
-// limiting runs on every request without refusing any.
-const plansFile = join(dir, "plans.json");
-writeFileSync(plansFile, JSON.stringify({ agency: { requests_per_minute: 1_000_000_000 } }));
-const redisUrl = values.redis;
-const rows: Measurement[] = [];
-let withoutLimits: Measurement | undefined;
-let withRedis: Measurement | undefined;
-try {
+async function httpSection(dir: string, plansFile: string): Promise<boolean> {
+  const redisUrl = values.redis;
   const path = join(dir, "bench.db");
   const sqliteUrl = `sqlite:${path}`;
   const key = await seed({ dialect: "sqlite", path });
   const headers = { authorization: `Bearer ${key}` };
+  const env = { SIGHTLINE_PLANS: plansFile };
 
-  const sightline = await startSightline(sqliteUrl);
   const bodyFile = join(dir, "projects.json");
-  let listMeasurement: Measurement;
-  let healthMeasurement: Measurement;
+  const sightline = await startSightline(sqliteUrl, env);
+  let list: Measurement;
+  let health: Measurement;
   try {
     const body = await (await fetch(`${sightline.url}/v1/projects`, { headers })).text();
     writeFileSync(bodyFile, body);
     console.log(`GET /v1/projects answers ${body.length.toLocaleString("en-US")} bytes (20 projects).\n`);
-    listMeasurement = await measure(
-      "GET /v1/projects, 20 projects (SQLite)",
-      `${sightline.url}/v1/projects`,
-      headers,
-      load,
-    );
-    healthMeasurement = await measure("GET /healthz, one trivial query (SQLite)", `${sightline.url}/healthz`, {}, load);
+    list = await measure("GET /v1/projects, 20 projects (SQLite)", `${sightline.url}/v1/projects`, headers, load);
+    health = await measure("GET /healthz, one trivial query (SQLite)", `${sightline.url}/healthz`, {}, load);
   } finally {
     await sightline.stop();
   }
-  const bareLimits = await startSightline(sqliteUrl, {
+  const unlimited = await startSightline(sqliteUrl, {
+    ...env,
     SIGHTLINE_RATE_LIMITS: "off",
     SIGHTLINE_REQUEST_METERING: "off",
   });
+  let withoutLimits: Measurement;
   try {
     withoutLimits = await measure(
       "GET /v1/projects, no rate limit, no metering",
-      `${bareLimits.url}/v1/projects`,
+      `${unlimited.url}/v1/projects`,
       headers,
       load,
     );
   } finally {
-    await bareLimits.stop();
+    await unlimited.stop();
   }
-  if (await redisReachable(redisUrl)) {
-    const shared = await startSightline(sqliteUrl, { REDIS_URL: redisUrl });
+  let withRedis: Measurement | undefined;
+  const redisUp = await redisReachable(redisUrl);
+  if (redisUp) {
+    const shared = await startSightline(sqliteUrl, { ...env, REDIS_URL: redisUrl });
     try {
       withRedis = await measure("GET /v1/projects, rate limits in Redis", `${shared.url}/v1/projects`, headers, load);
     } finally {
@@ -153,63 +158,88 @@ try {
   } else {
     console.log(`Redis at ${redisUrl} is unreachable: its row is left out (pass --redis URL).`);
   }
-  rows.push(await measureBare("bare Fastify hello-world", {}));
-  rows.push(await measureBare("bare Fastify, same body as the list, static", { BODY_FILE: bodyFile }));
-  rows.push(healthMeasurement, listMeasurement, withoutLimits);
+  const baseline = await measureBare("bare Fastify hello-world", {});
+  const rows = [
+    baseline,
+    await measureBare("bare Fastify, same body as the list, static", { BODY_FILE: bodyFile }),
+    health,
+    list,
+    withoutLimits,
+  ];
   if (withRedis !== undefined) rows.push(withRedis);
-
-  if (!values["no-postgres"]) {
-    const scratch = await createScratchDatabase(values.postgres);
-    if (scratch === null) {
-      console.log(`PostgreSQL at ${values.postgres} is unreachable: its row is left out (pass --postgres URL).`);
-    } else {
-      try {
-        const pgKey = await seed({ dialect: "postgres", url: scratch.url });
-        const server = await startSightline(scratch.url);
-        try {
-          rows.push(
-            await measure(
-              "GET /v1/projects, 20 projects (PostgreSQL)",
-              `${server.url}/v1/projects`,
-              { authorization: `Bearer ${pgKey}` },
-              load,
-            ),
-          );
-        } finally {
-          await server.stop();
-        }
-      } finally {
-        await scratch.drop();
-      }
+  const pg = await withPostgres(async (url) => {
+    const pgKey = await seed({ dialect: "postgres", url });
+    const server = await startSightline(url, env);
+    try {
+      return await measure(
+        "GET /v1/projects, 20 projects (PostgreSQL)",
+        `${server.url}/v1/projects`,
+        { authorization: `Bearer ${pgKey}` },
+        load,
+      );
+    } finally {
+      await server.stop();
     }
-  }
-} finally {
-  rmSync(dir, { recursive: true, force: true });
-}
+  });
+  if (pg !== null) rows.push(pg);
 
-const [baseline] = rows;
-if (baseline === undefined) throw new Error("no baseline measured");
-printTable(rows, baseline);
-const list = rows.find((row) => row.name.startsWith("GET /v1/projects"));
-if (list !== undefined) {
+  console.log("");
+  printTable(rows, baseline);
   console.log(
     `\nratio, authenticated GET /v1/projects (SQLite) ÷ bare Fastify hello-world: ${(list.requestsPerSecond / baseline.requestsPerSecond).toFixed(2)}`,
   );
-}
-if (list !== undefined && withoutLimits !== undefined) {
   console.log(
     `with ÷ without rate limiting and metering, same route: ${(list.requestsPerSecond / withoutLimits.requestsPerSecond).toFixed(2)}` +
       (withRedis === undefined
         ? ""
         : `; with the counts in Redis: ${(withRedis.requestsPerSecond / withoutLimits.requestsPerSecond).toFixed(2)}`),
   );
+  console.log("\nPer-request cost, measured directly (the HTTP rows cannot resolve a few µs):");
+  for (const result of await microBenchmarks(redisUp ? redisUrl : null)) {
+    console.log(`  ${result.name.padEnd(56)} ${result.microsPerOp.toFixed(2).padStart(8)} µs`);
+  }
+  const failed = rows.filter((row) => row.non2xx + row.errors > 0);
+  if (failed.length > 0)
+    console.error(`\n${failed.map((r) => r.name).join(", ")}: some responses were not 2xx; the numbers are not valid.`);
+  return failed.length === 0;
 }
-console.log("\nPer-request cost, measured directly (the HTTP rows cannot resolve a few µs):");
-for (const result of await microBenchmarks((await redisReachable(redisUrl)) ? redisUrl : null)) {
-  console.log(`  ${result.name.padEnd(56)} ${result.microsPerOp.toFixed(2).padStart(8)} µs`);
+
+async function webhookSection(dir: string, plansFile: string): Promise<void> {
+  console.log("\nWebhooks (a local receiver on 127.0.0.1 answering 200 at once; target p50 ≤ 50 ms):");
+  const path = join(dir, "webhooks.db");
+  const results = await webhookBenchmarks(
+    "SQLite, npm start (one process)",
+    { dialect: "sqlite", path },
+    `sqlite:${path}`,
+    plansFile,
+    {
+      pending: 2_000,
+      latencySamples: 300,
+      separateWorker: false,
+    },
+  );
+  const pg = await withPostgres((url) =>
+    webhookBenchmarks("PostgreSQL, API and worker processes", { dialect: "postgres", url }, url, plansFile, {
+      pending: 2_000,
+      latencySamples: 300,
+      separateWorker: true,
+    }),
+  );
+  for (const result of [...results, ...(pg ?? [])]) console.log(`  ${result.name.padEnd(58)} ${result.value}`);
 }
-const failed = rows.filter((row) => row.non2xx + row.errors > 0);
-if (failed.length > 0) {
-  console.error(`\n${failed.map((r) => r.name).join(", ")}: some responses were not 2xx; the numbers are not valid.`);
-  process.exitCode = 1;
+
+console.log(
+  `Sightline benchmark: ${load.connections} connections, ${load.durationSeconds}s per target after a ${load.warmupSeconds}s warm-up.`,
+);
+console.log("Servers run with LOG_LEVEL=warn (no access log); autocannon runs in this process.\n");
+const dir = mkdtempSync(join(tmpdir(), "sightline-bench-"));
+try {
+  // The load is far above any plan's per-minute allowance: the bench's plan allows it, so that
+  // rate limiting runs on every request without refusing any.
+  const plansFile = join(dir, "plans.json");
+  writeFileSync(plansFile, JSON.stringify({ agency: { requests_per_minute: 1_000_000_000 } }));
+  if (values.only !== "webhooks" && !(await httpSection(dir, plansFile))) process.exitCode = 1;
+  if (values.only !== "http") await webhookSection(dir, plansFile);
+} finally {
+  rmSync(dir, { recursive: true, force: true });
 }
