@@ -43,7 +43,12 @@ describeEachDialect("job queue", (h) => {
   it("wakes the worker as soon as a job is committed in this process, and runs it once", async () => {
     const kind = `test.wake.${Math.random()}`;
     const runs: string[] = [];
-    const w = worker(h, { [kind]: async (job) => (runs.push(job.id), { status: "succeeded" }) });
+    const w = worker(h, {
+      [kind]: async (job) => {
+        runs.push(job.id);
+        return { status: "succeeded" };
+      },
+    });
     w.start();
     try {
       const id = await withTransaction(h.deps.db, (trx) =>
