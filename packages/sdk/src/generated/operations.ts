@@ -9,6 +9,33 @@ export interface ListProjectsQuery {
   cursor?: string;
 }
 
+export interface ListAnalysesQuery {
+  /** Page size, 1 to 100. */
+  limit?: number;
+  /** The `next_cursor` of the previous page. */
+  cursor?: string;
+  /** Only this brand's analyses. */
+  project_id?: string;
+  status?: "queued" | "running" | "completed" | "failed";
+}
+
+export interface ListResultsQuery {
+  /** Page size, 1 to 100. */
+  limit?: number;
+  /** The `next_cursor` of the previous page. */
+  cursor?: string;
+  /** Only this brand's results. */
+  project_id?: string;
+  /** Only this analysis's results. */
+  analysis_id?: string;
+  /** Only this engine's (must be in the plan). */
+  engine?: string;
+  /** Answers at or after this time (ISO 8601). */
+  from?: string;
+  /** Answers before this time (ISO 8601): [from, to). */
+  to?: string;
+}
+
 export interface ListWebhooksQuery {
   /** Page size, 1 to 100. */
   limit?: number;
@@ -48,6 +75,36 @@ export interface Operations {
     query: undefined;
     body: S.ProjectUpdate;
     response: S.Project;
+  };
+  analyze: {
+    params: undefined;
+    query: undefined;
+    body: S.AnalyzeRequest;
+    response: S.Analysis;
+  };
+  listAnalyses: {
+    params: undefined;
+    query: ListAnalysesQuery;
+    body: undefined;
+    response: S.AnalysisList;
+  };
+  getAnalysis: {
+    params: { id: string };
+    query: undefined;
+    body: undefined;
+    response: S.Analysis;
+  };
+  listResults: {
+    params: undefined;
+    query: ListResultsQuery;
+    body: undefined;
+    response: S.ResultList;
+  };
+  getResult: {
+    params: { id: string };
+    query: undefined;
+    body: undefined;
+    response: S.Result;
   };
   getUsage: {
     params: undefined;
@@ -104,6 +161,11 @@ export const OPERATIONS = {
   createProject: { method: "POST", path: "/projects" },
   getProject: { method: "GET", path: "/projects/{id}" },
   updateProject: { method: "PATCH", path: "/projects/{id}" },
+  analyze: { method: "POST", path: "/analyze" },
+  listAnalyses: { method: "GET", path: "/analyses" },
+  getAnalysis: { method: "GET", path: "/analyses/{id}" },
+  listResults: { method: "GET", path: "/results" },
+  getResult: { method: "GET", path: "/results/{id}" },
   getUsage: { method: "GET", path: "/usage" },
   listWebhooks: { method: "GET", path: "/webhooks" },
   createWebhook: { method: "POST", path: "/webhooks" },

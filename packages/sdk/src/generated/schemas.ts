@@ -113,6 +113,201 @@ export interface ProjectUpdate {
   language?: string | null;
 }
 
+/** At most 2000 answers (prompts × engines × samples); each costs one credit. */
+export interface AnalyzeRequest {
+  /** The brand to analyse. */
+  project_id: string;
+  /** Engines to ask; the project's by default. Each must be in the plan. */
+  engines?: string[];
+  /** Prompts to ask; the project's tracked prompts by default. */
+  prompts?: string[];
+  /** Times each prompt is asked of each engine. */
+  samples?: number;
+  /** ISO 3166-1 alpha-2; the project's by default. */
+  country?: string | null;
+  /** BCP 47; the project's by default. */
+  language?: string | null;
+}
+
+/** A run of prompts × engines × samples for one brand. */
+export interface Analysis {
+  /** Prefixed `ana_`. */
+  id: string;
+  object: "analysis";
+  project_id: string;
+  /** `completed` when at least one answer succeeded; `failed` when every answer failed. */
+  status: "queued" | "running" | "completed" | "failed";
+  trigger: "api" | "monitoring" | "dashboard" | "cli";
+  /** The monitoring schedule that ran it, if one did. */
+  schedule_id: string | null;
+  engines: string[];
+  prompts: string[];
+  samples: number;
+  country: string | null;
+  language: string | null;
+  progress: {
+    /** prompts × engines × samples. */
+    total: number;
+    succeeded: number;
+    failed: number;
+    pending: number;
+  };
+  credits: {
+    /** Credits reserved when the analysis was queued. */
+    reserved: number;
+    /** Credits given back for answers that failed. */
+    released: number;
+  };
+  /** Engines that failed, with why; their other answers, and other engines', are kept. */
+  errors: Array<{
+    engine: string;
+    code: "ENGINE_FAILURE";
+    message: string;
+    /** How many of its answers failed. */
+    answers: number;
+  }>;
+  /** Null until the analysis finishes. */
+  summary: {
+    overall: Summary;
+    by_engine: {
+      [key: string]: Summary;
+    };
+    by_prompt: Array<{
+      prompt: string;
+      summary: Summary;
+    }>;
+  } | null;
+  /** The visibility score formula's version (see the docs). */
+  score_version: string;
+  /** ISO 8601 UTC timestamp. */
+  created_at: string;
+  /** ISO 8601 UTC timestamp. */
+  started_at: string | null;
+  /** ISO 8601 UTC timestamp. */
+  completed_at: string | null;
+}
+
+/** Aggregates over a set of answers (DESIGN.md §3). */
+export interface Summary {
+  /** Successful answers aggregated. */
+  answers: number;
+  visibility: Proportion;
+  /** Answers naming the brand ÷ answers naming the brand or a competitor, counted per brand. */
+  share_of_voice: number | null;
+  /** Mean rank of the brand where it is named (1 = first). */
+  average_position: number | null;
+  /** (mean sentiment / 2 + 0.5) × 100. */
+  sentiment_score: number | null;
+  /** Answers citing a brand domain ÷ answers citing anything. */
+  citation_rate: number | null;
+  /** Citations of brand domains ÷ all citations. */
+  citation_share: number | null;
+  citations: number;
+  brand_citations: number;
+  /** Mean of the answers' visibility scores. */
+  visibility_score: number | null;
+  top_cited_domains: Array<{
+    domain: string;
+    citations: number;
+    brand: boolean;
+  }>;
+  competitors: Array<{
+    name: string;
+    /** Answers naming the competitor ÷ answers. */
+    visibility: number | null;
+    mentioned: number;
+    /** The competitor's share of all tracked-brand mentions. */
+    share_of_voice: number | null;
+    average_position: number | null;
+  }>;
+}
+
+export interface Proportion {
+  /** count ÷ n; null when n is 0. */
+  value: number | null;
+  /** Answers counted. */
+  n: number;
+  /** Answers that qualify. */
+  count: number;
+  /** Lower bound of the Wilson 95% interval. */
+  ci_low: number | null;
+  /** Upper bound of the Wilson 95% interval. */
+  ci_high: number | null;
+}
+
+export interface AnalysisList {
+  data: Analysis[];
+  /** Whether another page follows this one. */
+  has_more: boolean;
+  /** Pass as `cursor` to get the next page; null on the last page. */
+  next_cursor: string | null;
+}
+
+export interface ResultList {
+  data: Result[];
+  /** Whether another page follows this one. */
+  has_more: boolean;
+  /** Pass as `cursor` to get the next page; null on the last page. */
+  next_cursor: string | null;
+}
+
+/** One answer of one engine to one prompt, measured. */
+export interface Result {
+  /** Prefixed `res_`. */
+  id: string;
+  object: "result";
+  analysis_id: string;
+  project_id: string;
+  engine: string;
+  /** The model that answered, as the vendor reports it. */
+  model: string | null;
+  prompt: string;
+  sample: number;
+  status: "succeeded" | "failed";
+  error: {
+    code: "ENGINE_FAILURE";
+    message: string;
+  } | null;
+  /** The answer as the engine gave it. */
+  text: string | null;
+  citations: Array<{
+    url: string;
+    domain: string;
+    title: string | null;
+    /** On one of the brand's domains. */
+    brand: boolean;
+    /** The competitor whose domain it is on. */
+    competitor: string | null;
+  }>;
+  /** Whether the engine gave structured sources, or links were read from the text. */
+  citation_source: "engine" | "text" | "none";
+  brand: {
+    name: string;
+    mentioned: boolean;
+    /** Rank among the tracked brands named (list order in lists). */
+    position: number | null;
+    /** Times its names appear. */
+    mentions: number;
+    sentiment: number | null;
+  } | null;
+  competitors: Array<{
+    name: string;
+    mentioned: boolean;
+    /** Rank among the tracked brands named (list order in lists). */
+    position: number | null;
+    /** Times its names appear. */
+    mentions: number;
+  }>;
+  brand_cited: boolean;
+  /** The answer's visibility score. */
+  score: number | null;
+  score_version: string;
+  attempts: number;
+  latency_ms: number;
+  /** ISO 8601 UTC timestamp. */
+  created_at: string;
+}
+
 /** API usage for the current billing period. */
 export interface Usage {
   object: "usage";

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { DatabaseConfig } from "../config/database-url.ts";
+import { defaultEngineConfig, type EngineConfig } from "../config/engines.ts";
 import { type Database, openDatabase } from "../db/database.ts";
 import { migrateToLatest } from "../db/migrate.ts";
 import { type Clock, systemClock } from "../lib/clock.ts";
@@ -7,6 +8,7 @@ import type { Logger } from "../lib/logger.ts";
 import { ApiKeyCache } from "../services/api-keys/cache.ts";
 import { LastUsedRecorder } from "../services/api-keys/last-used.ts";
 import type { Deps } from "../services/context.ts";
+import { EngineRegistry } from "../services/engines/registry.ts";
 import { JobSignal } from "../services/jobs/signal.ts";
 import { DEFAULT_PLANS, type PlanCatalog } from "../services/plans/catalog.ts";
 import { RateLimits } from "../services/rate-limits/rate-limits.ts";
@@ -38,6 +40,8 @@ export interface RuntimeConfig {
   secretKeys?: Buffer[] | null;
   dataDir?: string;
   webhookAllowPrivate?: boolean;
+  /** Engine credentials and limits; without them, only the sandbox answers. */
+  engines?: EngineConfig;
 }
 
 export interface RuntimeOptions {
@@ -86,6 +90,7 @@ export async function createRuntime(
     jobSignal: new JobSignal(),
     secrets: new SecretBox(secretKeys(config, logger)),
     webhookTargets: { allowPrivate: config.webhookAllowPrivate ?? false, resolver: systemResolver },
+    engines: new EngineRegistry(config.engines ?? defaultEngineConfig(), logger),
     db: database.db,
     dialect: database.dialect,
     clock,

@@ -1,5 +1,7 @@
 import pg from "pg";
 import type { Logger } from "../lib/logger.ts";
+import { runAnalysisHandler } from "../services/analyses/run.ts";
+import { RUN_ANALYSIS_JOB } from "../services/analyses/types.ts";
 import { PG_JOBS_CHANNEL } from "../services/jobs/store.ts";
 import type { JobHandler } from "../services/jobs/types.ts";
 import { Worker, type WorkerOptions } from "../services/jobs/worker.ts";
@@ -17,7 +19,10 @@ export interface RunningWorker {
 
 /** Every job kind and what runs it. */
 export function jobHandlers(runtime: Runtime, transport: WebhookTransport): Record<string, JobHandler> {
-  return { [DELIVER_JOB]: deliverWebhookHandler(runtime.deps, transport) };
+  return {
+    [DELIVER_JOB]: deliverWebhookHandler(runtime.deps, transport),
+    [RUN_ANALYSIS_JOB]: runAnalysisHandler(runtime.deps),
+  };
 }
 
 export function webhookTransport(runtime: Runtime): WebhookTransport {

@@ -4,6 +4,14 @@ import { DEFAULT_PLANS, type PlanCatalog } from "../services/plans/catalog.ts";
 import { loadPlanCatalog } from "../services/plans/load.ts";
 import { type DatabaseConfig, parseDatabaseUrl } from "./database-url.ts";
 import {
+  type CustomEngineSettings,
+  type EngineConfig,
+  parseCustomEngines,
+  VENDORS,
+  type VendorEngine,
+  type VendorSettings,
+} from "./engines.ts";
+import {
   ConfigValueError,
   parseBoolean,
   parseChoice,
@@ -25,6 +33,7 @@ export interface Config {
   secretKeys: Buffer[] | null;
   webhookAllowPrivate: boolean;
   worker: { concurrency: number; leaseSeconds: number; pollMs: number };
+  engines: EngineConfig;
   dataDir: string;
   logLevel: LogLevel;
   shutdownTimeoutMs: number;
@@ -109,6 +118,43 @@ export const CONFIG_VARIABLES: ConfigVariable[] = [
     description:
       "How often a worker looks for jobs enqueued by other processes (PostgreSQL also wakes it with NOTIFY).",
   },
+  ...Object.entries(VENDORS).flatMap(([engine, vendor]) => [
+    {
+      name: `${vendor.prefix}_API_KEY`,
+      default: "(none)",
+      description: `Credentials for \`${engine}\` (${vendor.vendor}); without them the engine answers ENGINE_FAILURE.`,
+    },
+    {
+      name: `${vendor.prefix}_BASE_URL`,
+      default: "(vendor's)",
+      description: `Another address for \`${engine}\`'s API: a proxy or a compatible server.`,
+    },
+    ...(engine === "google_ai_overview"
+      ? []
+      : [{ name: `${vendor.prefix}_MODEL`, default: vendor.model, description: `The model \`${engine}\` asks.` }]),
+  ]),
+  {
+    name: "SIGHTLINE_CUSTOM_ENGINES",
+    default: "(none)",
+    description:
+      'OpenAI-compatible engines (Ollama, vLLM, llama.cpp), as JSON or a JSON file: `[{"name": "llama3", "base_url": "http://localhost:11434/v1", "model": "llama3.1"}]`.',
+  },
+  { name: "SIGHTLINE_ENGINE_TIMEOUT_SECONDS", default: "90", description: "How long one engine request may take." },
+  {
+    name: "SIGHTLINE_ENGINE_MAX_RETRIES",
+    default: "2",
+    description: "Retries of an engine request after a 429, a 5xx or a timeout, honouring Retry-After.",
+  },
+  {
+    name: "SIGHTLINE_ENGINE_CONCURRENCY",
+    default: "4",
+    description: "Requests in flight at once per engine and worker.",
+  },
+  {
+    name: "SIGHTLINE_SANDBOX_LATENCY_MS",
+    default: "0",
+    description: "Simulated latency of the offline sandbox engine.",
+  },
   { name: "LOG_LEVEL", default: "info", description: "fatal, error, warn, info, debug, trace or silent." },
   {
     name: "SIGHTLINE_SHUTDOWN_TIMEOUT",
@@ -156,13 +202,6 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   const logLevel = read("LOG_LEVEL", "info" as LogLevel, (raw) => parseChoice(raw, LOG_LEVELS));
   const shutdownSeconds = read("SIGHTLINE_SHUTDOWN_TIMEOUT", 25, (raw) => parseInteger(raw, 1, 3600));
   const redisUrl = read<string | null>("REDIS_URL", null, parseRedisUrl);
-  const plans = read<PlanCatalog>("SIGHTLINE_PLANS", DEFAULT_PLANS, (raw) => {
-    try {
-      return loadPlanCatalog(resolve(cwd, raw.trim()));
-    } catch (error) {
-      throw new ConfigValueError(`(${raw.trim()}) ${(error as Error).message.replace(/^ENOENT: /, "")}`);
-    }
-  });
   const trustProxy = read("TRUST_PROXY", false, parseBoolean);
   const rateLimits = read("SIGHTLINE_RATE_LIMITS", true, parseBoolean);
   const requestMetering = read("SIGHTLINE_REQUEST_METERING", true, parseBoolean);
@@ -171,6 +210,40 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   const concurrency = read("SIGHTLINE_WORKER_CONCURRENCY", 8, (raw) => parseInteger(raw, 1, 256));
   const leaseSeconds = read("SIGHTLINE_JOB_LEASE_SECONDS", 60, (raw) => parseInteger(raw, 1, 3600));
   const pollMs = read("SIGHTLINE_JOB_POLL_MS", 1000, (raw) => parseInteger(raw, 10, 60_000));
+  const vendor = (engine: VendorEngine): VendorSettings => {
+    const { prefix, model } = VENDORS[engine];
+    return {
+      apiKey: read<string | null>(`${prefix}_API_KEY`, null, (raw) => raw.trim()),
+      baseUrl: read<string | null>(`${prefix}_BASE_URL`, null, parseHttpUrl),
+      model: read(`${prefix}_MODEL`, model, (raw) => raw.trim()),
+    };
+  };
+  const engines: EngineConfig = {
+    vendors: {
+      chatgpt: vendor("chatgpt"),
+      claude: vendor("claude"),
+      gemini: vendor("gemini"),
+      perplexity: vendor("perplexity"),
+      grok: vendor("grok"),
+      deepseek: vendor("deepseek"),
+      google_ai_overview: vendor("google_ai_overview"),
+    },
+    custom: read<CustomEngineSettings[]>("SIGHTLINE_CUSTOM_ENGINES", [], (raw) => parseCustomEngines(raw, cwd)),
+    timeoutMs: read("SIGHTLINE_ENGINE_TIMEOUT_SECONDS", 90, (raw) => parseInteger(raw, 1, 3600)) * 1000,
+    maxRetries: read("SIGHTLINE_ENGINE_MAX_RETRIES", 2, (raw) => parseInteger(raw, 0, 10)),
+    concurrency: read("SIGHTLINE_ENGINE_CONCURRENCY", 4, (raw) => parseInteger(raw, 1, 256)),
+    sandboxLatencyMs: read("SIGHTLINE_SANDBOX_LATENCY_MS", 0, (raw) => parseInteger(raw, 0, 60_000)),
+  };
+  const plans = read<PlanCatalog>("SIGHTLINE_PLANS", DEFAULT_PLANS, (raw) => {
+    try {
+      return loadPlanCatalog(
+        resolve(cwd, raw.trim()),
+        engines.custom.map((engine) => engine.name),
+      );
+    } catch (error) {
+      throw new ConfigValueError(`(${raw.trim()}) ${(error as Error).message.replace(/^ENOENT: /, "")}`);
+    }
+  });
 
   if (problems.length > 0) throw new ConfigError(problems);
   return {
@@ -183,6 +256,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     secretKeys,
     webhookAllowPrivate,
     worker: { concurrency, leaseSeconds, pollMs },
+    engines,
     dataDir,
     logLevel,
     shutdownTimeoutMs: shutdownSeconds * 1000,

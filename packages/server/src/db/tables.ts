@@ -21,6 +21,8 @@ export interface Tables {
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  analyses: AnalysesTable;
+  results: ResultsTable;
 }
 
 export interface SchemaMigrationsTable {
@@ -155,5 +157,59 @@ export interface WebhookAttemptsTable {
   latency_ms: number;
   response_excerpt: string | null;
   error: string | null;
+  created_at: string;
+}
+
+export interface AnalysesTable {
+  id: string;
+  workspace_id: string;
+  project_id: string;
+  /** queued → running → completed or failed. */
+  status: string;
+  /** api, monitoring or dashboard. */
+  trigger: string;
+  schedule_id: string | null;
+  engines: string;
+  prompts: string;
+  samples: number;
+  country: string | null;
+  language: string | null;
+  total_answers: number;
+  credits_reserved: number;
+  credits_released: number;
+  errors: string;
+  summary: string | null;
+  score_version: string;
+  created_at: string;
+  started_at: string | null;
+  completed_at: string | null;
+  updated_at: string;
+}
+
+export interface ResultsTable {
+  id: string;
+  workspace_id: string;
+  project_id: string;
+  analysis_id: string;
+  engine: string;
+  model: string | null;
+  prompt: string;
+  prompt_index: number;
+  sample: number;
+  /** succeeded or failed. */
+  status: string;
+  error: string | null;
+  text: string | null;
+  measure: string | null;
+  mentioned: DbBool;
+  position: number | null;
+  sentiment: number | null;
+  brand_cited: DbBool;
+  citation_count: number;
+  brand_citation_count: number;
+  score: number | null;
+  score_version: string;
+  attempts: number;
+  latency_ms: number;
   created_at: string;
 }

@@ -4,6 +4,7 @@ import type { Clock } from "../lib/clock.ts";
 import type { Logger } from "../lib/logger.ts";
 import type { ApiKeyCache } from "./api-keys/cache.ts";
 import type { LastUsedRecorder } from "./api-keys/last-used.ts";
+import type { EngineRegistry } from "./engines/registry.ts";
 import type { JobSignal } from "./jobs/signal.ts";
 import type { Plan, PlanCatalog } from "./plans/catalog.ts";
 import type { RateLimits } from "./rate-limits/rate-limits.ts";
@@ -30,6 +31,8 @@ export interface Deps {
   secrets: SecretBox;
   /** Where webhooks may be sent. */
   webhookTargets: TargetPolicy;
+  /** The AI engines this server can ask. */
+  engines: EngineRegistry;
 }
 
 /** Who is acting, for audit and for events. */

@@ -6,6 +6,8 @@ import { ComponentCollector, type JsonSchema } from "./schemas.ts";
 
 const TAGS: Record<string, string> = {
   Projects: "Brands that are analysed and monitored: their domains, aliases, competitors, prompts and engines.",
+  Analyses: "Runs of prompts × engines × samples for a brand: queued, executed by the worker, summarised.",
+  Results: "Each measured answer: mentions, position, sentiment, citations and a visibility score.",
   Usage: "API requests and credits of the current billing period, and the rate-limit window.",
   Webhooks:
     "Subscriptions to events, delivered as signed POSTs. Verify `X-Webhook-Signature` (hex HMAC-SHA256 of `timestamp.body` with the secret) and refuse timestamps more than five minutes away.",

@@ -1,5 +1,7 @@
 import type { Route } from "../route.ts";
+import { analyzeRoute, getAnalysisRoute, listAnalysesRoute } from "./analyses/routes.ts";
 import { createProjectRoute, getProjectRoute, listProjectsRoute, updateProjectRoute } from "./projects/routes.ts";
+import { getResultRoute, listResultsRoute } from "./results/routes.ts";
 import { getUsageRoute } from "./usage/routes.ts";
 import {
   createWebhookRoute,
@@ -17,6 +19,11 @@ export const V1_ROUTES: Route[] = [
   createProjectRoute,
   getProjectRoute,
   updateProjectRoute,
+  analyzeRoute,
+  listAnalysesRoute,
+  getAnalysisRoute,
+  listResultsRoute,
+  getResultRoute,
   getUsageRoute,
   listWebhooksRoute,
   createWebhookRoute,

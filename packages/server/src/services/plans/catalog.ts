@@ -11,7 +11,10 @@ export interface Plan {
   requestsPerMinute: number | null;
   /** Credits per billing month; one credit is one answer from one engine. */
   creditsPerMonth: number;
+  /** Built-in engines the plan includes. */
   engines: readonly EngineName[];
+  /** Whether it includes every engine, the operator's custom ones too. */
+  allEngines: boolean;
 }
 
 export type PlanCatalog = Readonly<Record<PlanName, Plan>>;
@@ -24,6 +27,7 @@ export const DEFAULT_PLANS: PlanCatalog = {
     requestsPerMinute: null,
     creditsPerMonth: 100,
     engines: ["sandbox", "chatgpt"],
+    allEngines: false,
   },
   starter: {
     name: "starter",
@@ -31,6 +35,7 @@ export const DEFAULT_PLANS: PlanCatalog = {
     requestsPerMinute: null,
     creditsPerMonth: 1_000,
     engines: ["sandbox", "chatgpt", "perplexity"],
+    allEngines: false,
   },
   growth: {
     name: "growth",
@@ -38,6 +43,7 @@ export const DEFAULT_PLANS: PlanCatalog = {
     requestsPerMinute: 300,
     creditsPerMonth: 10_000,
     engines: ["sandbox", "chatgpt", "perplexity", "gemini", "google_ai_overview"],
+    allEngines: false,
   },
   agency: {
     name: "agency",
@@ -45,6 +51,7 @@ export const DEFAULT_PLANS: PlanCatalog = {
     requestsPerMinute: 1_000,
     creditsPerMonth: 100_000,
     engines: ENGINES,
+    allEngines: true,
   },
 };
 
@@ -53,5 +60,5 @@ export function isPlanName(value: string): value is PlanName {
 }
 
 export function planAllowsEngine(plan: Plan, engine: string): boolean {
-  return (plan.engines as readonly string[]).includes(engine);
+  return plan.allEngines || (plan.engines as readonly string[]).includes(engine);
 }

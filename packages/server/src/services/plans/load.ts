@@ -11,7 +11,7 @@ const PlanOverride = Type.Object(
     requests_per_minute: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()])),
     credits_per_month: Type.Optional(Type.Integer({ minimum: 0 })),
     engines: Type.Optional(
-      Type.Union([Type.Literal("all"), Type.Array(Type.Unsafe<EngineName>({ type: "string", enum: [...ENGINES] }))]),
+      Type.Union([Type.Literal("all"), Type.Array(Type.String({ pattern: "^[a-z][a-z0-9_]{0,39}$" }))]),
     ),
   },
   { additionalProperties: false },
@@ -32,7 +32,7 @@ const validate = new Ajv({ allErrors: true, strict: false }).compile<Static<type
  * plans may override any of its fields; plans and fields left out keep DESIGN.md's defaults.
  * Throws an Error whose message says what is wrong and where.
  */
-export function loadPlanCatalog(path: string): PlanCatalog {
+export function loadPlanCatalog(path: string, customEngines: string[] = []): PlanCatalog {
   const text = readFileSync(path, "utf8");
   let data: unknown;
   try {
@@ -49,6 +49,17 @@ export function loadPlanCatalog(path: string): PlanCatalog {
     const override = data[name];
     if (override === undefined) continue;
     const base = DEFAULT_PLANS[name];
+    const unknownEngine =
+      override.engines === undefined || override.engines === "all"
+        ? undefined
+        : override.engines.find(
+            (engine) => !(ENGINES as readonly string[]).includes(engine) && !customEngines.includes(engine),
+          );
+    if (unknownEngine !== undefined) {
+      throw new Error(
+        `is not a valid plan catalog: /${name}/engines names '${unknownEngine}', which is no engine of this server`,
+      );
+    }
     const apiAccess = override.api_access ?? base.apiAccess;
     const requestsPerMinute =
       override.requests_per_minute === undefined ? base.requestsPerMinute : override.requests_per_minute;
@@ -60,7 +71,13 @@ export function loadPlanCatalog(path: string): PlanCatalog {
       apiAccess,
       requestsPerMinute,
       creditsPerMonth: override.credits_per_month ?? base.creditsPerMonth,
-      engines: override.engines === undefined ? base.engines : override.engines === "all" ? ENGINES : override.engines,
+      engines:
+        override.engines === undefined
+          ? base.engines
+          : override.engines === "all"
+            ? ENGINES
+            : (override.engines as EngineName[]),
+      allEngines: override.engines === undefined ? base.allEngines : override.engines === "all",
     };
   }
   return catalog;

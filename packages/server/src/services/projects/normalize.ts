@@ -1,7 +1,6 @@
 import { type ErrorDetail, validationError } from "../../errors/api-error.ts";
 import { normalizeDomain } from "../../lib/domains.ts";
 import { checkCountry, checkLanguage } from "../../lib/locale.ts";
-import { ENGINES, isEngineName } from "../engines/catalog.ts";
 import type { Competitor, ProjectInput, ProjectSettings } from "./types.ts";
 
 const fold = (value: string) => value.normalize("NFKC").toLocaleLowerCase("en").replace(/\s+/g, " ").trim();
@@ -11,7 +10,7 @@ const fold = (value: string) => value.normalize("NFKC").toLocaleLowerCase("en").
  * naming every problem. Duplicates are dropped rather than refused (first spelling wins);
  * contradictions (a competitor named like the brand) are refused.
  */
-export function normalizeSettings(input: Required<ProjectInput>): ProjectSettings {
+export function normalizeSettings(input: Required<ProjectInput>, knownEngines: readonly string[]): ProjectSettings {
   const details: ErrorDetail[] = [];
   const problem = (field: string, issue: string) => details.push({ field, issue });
 
@@ -77,7 +76,8 @@ export function normalizeSettings(input: Required<ProjectInput>): ProjectSetting
 
   const engines: string[] = [];
   for (const [index, engine] of input.engines.entries()) {
-    if (!isEngineName(engine)) problem(`engines[${index}]`, `unknown engine; engines are ${ENGINES.join(", ")}`);
+    if (!knownEngines.includes(engine))
+      problem(`engines[${index}]`, `unknown engine; engines are ${knownEngines.join(", ")}`);
     else if (!engines.includes(engine)) engines.push(engine);
   }
   if (input.engines.length === 0) problem("engines", "must name at least one engine");

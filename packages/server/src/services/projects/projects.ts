@@ -28,17 +28,20 @@ function checkEnginesAllowed(ctx: ServiceContext, engines: string[]): void {
 }
 
 export async function createProject(ctx: ServiceContext, input: ProjectInput): Promise<Project> {
-  const settings = normalizeSettings({
-    name: input.name,
-    primary_domain: input.primary_domain,
-    other_domains: input.other_domains ?? [],
-    aliases: input.aliases ?? [],
-    competitors: input.competitors ?? [],
-    prompts: input.prompts ?? [],
-    engines: input.engines ?? DEFAULT_PROJECT_ENGINES,
-    country: input.country ?? null,
-    language: input.language ?? null,
-  });
+  const settings = normalizeSettings(
+    {
+      name: input.name,
+      primary_domain: input.primary_domain,
+      other_domains: input.other_domains ?? [],
+      aliases: input.aliases ?? [],
+      competitors: input.competitors ?? [],
+      prompts: input.prompts ?? [],
+      engines: input.engines ?? DEFAULT_PROJECT_ENGINES,
+      country: input.country ?? null,
+      language: input.language ?? null,
+    },
+    ctx.engines.names(),
+  );
   checkEnginesAllowed(ctx, settings.engines);
   const now = ctx.clock.now().toISOString();
   const row = {
@@ -88,17 +91,20 @@ export async function updateProject(ctx: ServiceContext, id: string, patch: Proj
     const row = await select.executeTakeFirst();
     if (row === undefined) throw notFound("project", id);
     const current = rowToProject(row);
-    const next = normalizeSettings({
-      name: patch.name ?? current.name,
-      primary_domain: patch.primary_domain ?? current.primary_domain,
-      other_domains: patch.other_domains ?? current.other_domains,
-      aliases: patch.aliases ?? current.aliases,
-      competitors: patch.competitors ?? current.competitors,
-      prompts: patch.prompts ?? current.prompts,
-      engines: patch.engines ?? current.engines,
-      country: patch.country === undefined ? current.country : patch.country,
-      language: patch.language === undefined ? current.language : patch.language,
-    });
+    const next = normalizeSettings(
+      {
+        name: patch.name ?? current.name,
+        primary_domain: patch.primary_domain ?? current.primary_domain,
+        other_domains: patch.other_domains ?? current.other_domains,
+        aliases: patch.aliases ?? current.aliases,
+        competitors: patch.competitors ?? current.competitors,
+        prompts: patch.prompts ?? current.prompts,
+        engines: patch.engines ?? current.engines,
+        country: patch.country === undefined ? current.country : patch.country,
+        language: patch.language === undefined ? current.language : patch.language,
+      },
+      tx.engines.names(),
+    );
     if (patch.engines !== undefined) checkEnginesAllowed(tx, next.engines);
 
     const previous: Partial<ProjectSettings> = {};

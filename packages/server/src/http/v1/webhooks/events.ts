@@ -1,6 +1,7 @@
 import Type, { type TSchema } from "typebox";
 import type { EventType } from "../../../services/events/events.ts";
 import { component, Timestamp } from "../../schema.ts";
+import { AnalysisSchema } from "../analyses/schemas.ts";
 import { ProjectSchema } from "../projects/schemas.ts";
 
 function envelope<T extends TSchema>(name: string, type: EventType, data: T, description: string) {

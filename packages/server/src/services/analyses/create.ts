@@ -1,0 +1,138 @@
+import { ApiError, type ErrorDetail, notFound, validationError } from "../../errors/api-error.ts";
+import { newId } from "../../lib/ids.ts";
+import { toJson } from "../../lib/json.ts";
+import { checkCountry, checkLanguage } from "../../lib/locale.ts";
+import { inTransaction, type ServiceContext } from "../context.ts";
+import { enqueueJob } from "../jobs/store.ts";
+import { SCORE_VERSION } from "../measurement/score.ts";
+import { planAllowsEngine } from "../plans/catalog.ts";
+import { getProject } from "../projects/projects.ts";
+import { reserveCredits } from "../usage/credits.ts";
+import { ANALYSIS_LIMITS, type Analysis, type AnalysisTrigger, RUN_ANALYSIS_JOB } from "./types.ts";
+import { rowToAnalysis } from "./view.ts";
+
+export interface AnalyzeInput {
+  project_id: string;
+  engines?: string[];
+  prompts?: string[];
+  samples?: number;
+  country?: string | null;
+  language?: string | null;
+}
+
+export interface AnalysisOrigin {
+  trigger: AnalysisTrigger;
+  scheduleId?: string | null;
+}
+
+/** Refuses engines outside the workspace's plan, naming them and what the plan includes. */
+export function checkEnginesInPlan(ctx: ServiceContext, engines: string[], field = "engines"): void {
+  const refused = engines.filter((engine) => !planAllowsEngine(ctx.workspace.plan, engine));
+  if (refused.length === 0) return;
+  throw new ApiError(
+    "ENGINE_NOT_ALLOWED",
+    `The ${ctx.workspace.plan.name} plan does not include ${refused.join(", ")}; it includes ${ctx.workspace.plan.engines.join(", ")}.`,
+    { details: refused.map((engine) => ({ field, issue: `'${engine}' is not in the plan`, engine })) },
+  );
+}
+
+/**
+ * Queues an analysis: every prompt × engine × sample of a project is asked and measured by the
+ * worker. Checks run in the API's order (validation, then engines in the plan, then credits); the
+ * analysis, its credit reservation and its job are written in one transaction, so a refusal
+ * leaves nothing behind and an accepted analysis cannot be lost.
+ */
+export async function createAnalysis(
+  ctx: ServiceContext,
+  input: AnalyzeInput,
+  origin: AnalysisOrigin = { trigger: "api" },
+): Promise<Analysis> {
+  const project = await getProject(ctx, input.project_id).catch((error: unknown) => {
+    if (error instanceof ApiError && error.code === "NOT_FOUND") throw notFound("project", input.project_id);
+    throw error;
+  });
+  const details: ErrorDetail[] = [];
+  const engines = [...new Set(input.engines ?? project.engines)];
+  engines.forEach((engine, index) => {
+    if (!ctx.engines.isKnown(engine)) {
+      details.push({
+        field: input.engines === undefined ? "engines" : `engines[${index}]`,
+        issue: `unknown engine '${engine}'; engines are ${ctx.engines.names().join(", ")}`,
+      });
+    }
+  });
+  if (engines.length === 0) details.push({ field: "engines", issue: "must name at least one engine" });
+  const seen = new Set<string>();
+  const prompts: string[] = [];
+  for (const raw of input.prompts ?? project.prompts) {
+    const prompt = raw.trim().replace(/\s+/g, " ");
+    if (prompt !== "" && !seen.has(prompt.toLowerCase())) {
+      seen.add(prompt.toLowerCase());
+      prompts.push(prompt);
+    }
+  }
+  if (prompts.length === 0) {
+    details.push({
+      field: "prompts",
+      issue:
+        input.prompts === undefined
+          ? "the project tracks no prompts; send prompts, or add some to the project"
+          : "must hold at least one non-empty prompt",
+    });
+  }
+  const samples = input.samples ?? 1;
+  const total = prompts.length * engines.length * samples;
+  if (total > ANALYSIS_LIMITS.answers) {
+    details.push({
+      issue: `asks for ${total} answers (prompts × engines × samples); an analysis can have at most ${ANALYSIS_LIMITS.answers}`,
+    });
+  }
+  let country = project.country;
+  if (input.country !== undefined) {
+    const checked = input.country === null ? null : checkCountry(input.country);
+    if (checked !== null && !checked.ok) details.push({ field: "country", issue: checked.issue });
+    country = checked === null ? null : checked.ok ? checked.value : null;
+  }
+  let language = project.language;
+  if (input.language !== undefined) {
+    const checked = input.language === null ? null : checkLanguage(input.language);
+    if (checked !== null && !checked.ok) details.push({ field: "language", issue: checked.issue });
+    language = checked === null ? null : checked.ok ? checked.value : null;
+  }
+  if (details.length > 0) throw validationError(details);
+  checkEnginesInPlan(ctx, engines);
+
+  const now = ctx.clock.now().toISOString();
+  const row = {
+    id: newId("ana"),
+    workspace_id: ctx.workspace.id,
+    project_id: project.id,
+    status: "queued",
+    trigger: origin.trigger,
+    schedule_id: origin.scheduleId ?? null,
+    engines: toJson(engines),
+    prompts: toJson(prompts),
+    samples,
+    country,
+    language,
+    total_answers: total,
+    credits_reserved: total,
+    credits_released: 0,
+    errors: "[]",
+    summary: null,
+    score_version: SCORE_VERSION,
+    created_at: now,
+    started_at: null,
+    completed_at: null,
+    updated_at: now,
+  };
+  return inTransaction(ctx, async (tx) => {
+    await tx.db.insertInto("analyses").values(row).execute();
+    await reserveCredits(tx, {
+      charges: engines.map((engine) => ({ engine, credits: prompts.length * samples })),
+      reference: row.id,
+    });
+    await enqueueJob(tx, { kind: RUN_ANALYSIS_JOB, payload: { analysis_id: row.id }, maxAttempts: 5 });
+    return rowToAnalysis(row);
+  });
+}

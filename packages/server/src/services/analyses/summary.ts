@@ -1,0 +1,50 @@
+import type { Selectable } from "kysely";
+import { bool } from "../../db/database.ts";
+import type { ResultsTable } from "../../db/tables.ts";
+import { fromJson } from "../../lib/json.ts";
+import { type AnswerCounts, summarize } from "../measurement/aggregate.ts";
+import type { AnswerMeasure } from "../measurement/types.ts";
+import type { AnalysisSummary } from "./types.ts";
+
+type StoredResult = Pick<
+  Selectable<ResultsTable>,
+  "engine" | "prompt" | "status" | "measure" | "mentioned" | "position" | "sentiment" | "score"
+>;
+
+/** A stored answer's contribution to aggregates, read from its stored counts. */
+export function countsOf(row: StoredResult): AnswerCounts {
+  const measure = fromJson<AnswerMeasure | null>(row.measure, null);
+  return {
+    mentioned: bool(row.mentioned),
+    position: row.position,
+    sentiment: row.sentiment,
+    score: row.score ?? 0,
+    citations: (measure?.citations ?? []).map((c) => ({ domain: c.domain, brand: c.brand })),
+    competitors: (measure?.competitors ?? []).map((c) => ({
+      name: c.name,
+      mentioned: c.mentioned,
+      position: c.position,
+    })),
+  };
+}
+
+/** The analysis's aggregates, overall, per engine and per prompt, over its successful answers. */
+export function summarizeResults(
+  rows: StoredResult[],
+  competitors: string[],
+  engines: string[],
+  prompts: string[],
+): AnalysisSummary {
+  const ok = rows.filter((row) => row.status === "succeeded");
+  const counts = ok.map((row) => ({ row, counts: countsOf(row) }));
+  const of = (filter: (row: StoredResult) => boolean) =>
+    summarize(
+      counts.filter((c) => filter(c.row)).map((c) => c.counts),
+      competitors,
+    );
+  return {
+    overall: of(() => true),
+    by_engine: Object.fromEntries(engines.map((engine) => [engine, of((row) => row.engine === engine)])),
+    by_prompt: prompts.map((prompt) => ({ prompt, summary: of((row) => row.prompt === prompt) })),
+  };
+}

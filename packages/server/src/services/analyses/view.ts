@@ -1,0 +1,62 @@
+import type { Db } from "../../db/database.ts";
+import type { AnalysesTable } from "../../db/tables.ts";
+import { fromJson } from "../../lib/json.ts";
+import type { Analysis, AnalysisStatus, AnalysisSummary, AnalysisTrigger, EngineFailureSummary } from "./types.ts";
+
+export interface AnswerCounts {
+  succeeded: number;
+  failed: number;
+}
+
+export async function answerCounts(
+  db: Db,
+  workspaceId: string,
+  analysisIds: string[],
+): Promise<Map<string, AnswerCounts>> {
+  const out = new Map<string, AnswerCounts>();
+  if (analysisIds.length === 0) return out;
+  const rows = await db
+    .selectFrom("results")
+    .select(["analysis_id", "status", (eb) => eb.fn.countAll<number>().as("n")])
+    .where("workspace_id", "=", workspaceId)
+    .where("analysis_id", "in", analysisIds)
+    .groupBy(["analysis_id", "status"])
+    .execute();
+  for (const row of rows) {
+    const counts = out.get(row.analysis_id) ?? { succeeded: 0, failed: 0 };
+    if (row.status === "succeeded") counts.succeeded += Number(row.n);
+    else counts.failed += Number(row.n);
+    out.set(row.analysis_id, counts);
+  }
+  return out;
+}
+
+/** Progress is counted from the stored answers, never kept as a second copy of the truth. */
+export function rowToAnalysis(row: AnalysesTable, counts: AnswerCounts = { succeeded: 0, failed: 0 }): Analysis {
+  return {
+    id: row.id,
+    object: "analysis",
+    project_id: row.project_id,
+    status: row.status as AnalysisStatus,
+    trigger: row.trigger as AnalysisTrigger,
+    schedule_id: row.schedule_id,
+    engines: fromJson<string[]>(row.engines, []),
+    prompts: fromJson<string[]>(row.prompts, []),
+    samples: row.samples,
+    country: row.country,
+    language: row.language,
+    progress: {
+      total: row.total_answers,
+      succeeded: counts.succeeded,
+      failed: counts.failed,
+      pending: Math.max(0, row.total_answers - counts.succeeded - counts.failed),
+    },
+    credits: { reserved: row.credits_reserved, released: row.credits_released },
+    errors: fromJson<EngineFailureSummary[]>(row.errors, []),
+    summary: fromJson<AnalysisSummary | null>(row.summary, null),
+    score_version: row.score_version,
+    created_at: row.created_at,
+    started_at: row.started_at,
+    completed_at: row.completed_at,
+  };
+}

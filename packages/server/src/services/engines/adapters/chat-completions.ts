@@ -1,0 +1,72 @@
+import OpenAI from "openai";
+import type { SourceCitation } from "../../measurement/types.ts";
+import { toFailure } from "../errors.ts";
+import { type EngineAdapter, type EngineOutcome, type EngineQuery, failure } from "../types.ts";
+
+/** Fields some OpenAI-compatible vendors add to a chat completion. */
+interface VendorExtras {
+  /** Perplexity and xAI: the URLs the answer cites, in the order of its [n] markers. */
+  citations?: unknown;
+  /** Perplexity: the search results behind the answer. */
+  search_results?: unknown;
+}
+
+function sources(extras: VendorExtras): SourceCitation[] {
+  const out: SourceCitation[] = [];
+  if (Array.isArray(extras.search_results)) {
+    for (const result of extras.search_results as { url?: unknown; title?: unknown }[]) {
+      if (typeof result?.url === "string")
+        out.push({ url: result.url, title: typeof result.title === "string" ? result.title : null });
+    }
+  }
+  if (Array.isArray(extras.citations)) {
+    for (const url of extras.citations) {
+      if (typeof url === "string" && !out.some((s) => s.url === url)) out.push({ url, title: null });
+    }
+  }
+  return out;
+}
+
+export interface ChatCompletionsSettings {
+  name: string;
+  apiKey: string;
+  baseUrl: string;
+  model: string;
+}
+
+/**
+ * Any OpenAI-compatible chat API: `perplexity` (Sonar: `citations` and `search_results`), `grok`
+ * (xAI: `citations` when it searched), `deepseek`, and the operator's own endpoints (Ollama, vLLM,
+ * llama.cpp). Sources the vendor does not return are found later as links in the text.
+ */
+export class ChatCompletionsAdapter implements EngineAdapter {
+  readonly name: string;
+  readonly #client: OpenAI;
+  readonly #model: string;
+
+  constructor(settings: ChatCompletionsSettings, timeoutMs: number) {
+    this.name = settings.name;
+    this.#client = new OpenAI({
+      apiKey: settings.apiKey,
+      baseURL: settings.baseUrl,
+      timeout: timeoutMs,
+      maxRetries: 0,
+    });
+    this.#model = settings.model;
+  }
+
+  async ask(query: EngineQuery, signal: AbortSignal): Promise<EngineOutcome> {
+    let completion: OpenAI.Chat.Completions.ChatCompletion & VendorExtras;
+    try {
+      completion = await this.#client.chat.completions.create(
+        { model: this.#model, messages: [{ role: "user", content: query.prompt }] },
+        { signal },
+      );
+    } catch (error) {
+      return toFailure(this.name, error, signal.aborted);
+    }
+    const text = completion?.choices?.[0]?.message?.content;
+    if (typeof text !== "string" || text === "") return failure(`${this.name} answered with no text`);
+    return { ok: true, answer: { text, model: completion.model ?? this.#model, citations: sources(completion) } };
+  }
+}

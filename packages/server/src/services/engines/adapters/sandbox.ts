@@ -1,0 +1,185 @@
+import type { BrandSpec, SourceCitation } from "../../measurement/types.ts";
+import type { EngineAdapter, EngineOutcome, EngineQuery } from "../types.ts";
+
+/** A small seeded PRNG (mulberry32) over an FNV-1a hash: same inputs, same answer, everywhere. */
+function random(seed: string): () => number {
+  let h = 2166136261;
+  for (let i = 0; i < seed.length; i++) h = Math.imul(h ^ seed.charCodeAt(i), 16777619);
+  let state = h >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function pick<T>(rng: () => number, items: readonly T[]): T {
+  return items[Math.floor(rng() * items.length)] as T;
+}
+
+function shuffle<T>(rng: () => number, items: T[]): T[] {
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(rng() * (i + 1));
+    [out[i], out[j]] = [out[j] as T, out[i] as T];
+  }
+  return out;
+}
+
+const PRAISE = [
+  "is a strong choice for teams that want to move fast",
+  "is widely recommended for its intuitive interface",
+  "stands out for reliable support and solid integrations",
+  "is popular with growing companies and easy to set up",
+  "offers excellent value for the price",
+];
+const NEUTRAL = [
+  "covers the core features most teams need",
+  "offers a familiar feature set with several pricing tiers",
+  "is a common option in this category",
+  "integrates with the usual tools",
+];
+const CRITICISM = [
+  "can get expensive as you scale, and some users report a steep learning curve",
+  "is capable but its interface feels dated to some reviewers",
+  "has limited customization compared with the alternatives",
+  "draws complaints about slow support response times",
+];
+const REVIEW_SITES = [
+  ["g2.com", "G2 reviews"],
+  ["capterra.com", "Capterra comparison"],
+  ["reddit.com", "Reddit discussion"],
+  ["techradar.com", "TechRadar buying guide"],
+  ["forbes.com", "Forbes Advisor"],
+  ["trustradius.com", "TrustRadius"],
+  ["pcmag.com", "PCMag review"],
+  ["en.wikipedia.org", "Wikipedia"],
+] as const;
+
+function describe(rng: () => number): string {
+  const roll = rng();
+  return roll < 0.45 ? pick(rng, PRAISE) : roll < 0.8 ? pick(rng, NEUTRAL) : pick(rng, CRITICISM);
+}
+
+function nameOf(rng: () => number, brand: BrandSpec): string {
+  return brand.aliases.length > 0 && rng() < 0.25 ? pick(rng, brand.aliases) : brand.name;
+}
+
+/**
+ * `sandbox`: an offline engine that answers like a real one, deterministically for a given
+ * (prompt, sample, seed): numbered and bulleted lists, tables, paragraphs, comparisons and hedged
+ * answers, naming the project's brand and its competitors in varying order (the brand is sometimes
+ * absent), in a positive, neutral or critical tone, with citations. It needs no key and is on
+ * every plan: it makes a fresh install useful and powers tests and demos.
+ */
+export class SandboxAdapter implements EngineAdapter {
+  readonly name = "sandbox";
+
+  constructor(private readonly latencyMs = 0) {}
+
+  async ask(query: EngineQuery, signal: AbortSignal): Promise<EngineOutcome> {
+    if (this.latencyMs > 0) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, this.latencyMs);
+        signal.addEventListener("abort", () => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+    if (signal.aborted)
+      return {
+        ok: false,
+        error: {
+          code: "ENGINE_FAILURE",
+          message: "sandbox timed out",
+          retryable: true,
+          status: null,
+          retryAfter: null,
+        },
+      };
+    return { ok: true, answer: answer(query) };
+  }
+}
+
+export function answer(query: EngineQuery): { text: string; model: string; citations: SourceCitation[] } {
+  const rng = random(`${query.seed}|${query.prompt}|${query.sample}`);
+  const market = query.simulation;
+  const brands: BrandSpec[] = [];
+  if (market !== undefined) {
+    if (rng() < 0.7) brands.push(market.brand);
+    for (const competitor of market.competitors) if (rng() < 0.6) brands.push(competitor);
+  }
+  const named = shuffle(rng, brands).slice(0, 7);
+  const topic = query.prompt.replace(/[?.!]+$/, "");
+  const style = pick(rng, ["numbered", "numbered", "bullets", "table", "paragraphs", "comparison", "hedged"] as const);
+  const lines: string[] = [];
+
+  if (named.length === 0) {
+    lines.push(
+      `There is no single answer to "${topic}": it depends on your budget, team size and the tools you already use.`,
+      "",
+      "Start by listing your must-have features, shortlist three vendors, and run a two-week trial with real data before committing.",
+    );
+  } else if (style === "numbered" || style === "bullets") {
+    lines.push(`Here are options worth considering for "${topic}":`, "");
+    named.forEach((brand, i) => {
+      const marker = style === "numbered" ? `${i + 1}.` : "-";
+      lines.push(`${marker} **${nameOf(rng, brand)}** ${describe(rng)}.`);
+    });
+    lines.push("", "The best fit depends on your budget and how much setup time you can invest.");
+  } else if (style === "table") {
+    lines.push(`A quick comparison for "${topic}":`, "", "| Option | Strengths | Watch out for |", "|---|---|---|");
+    for (const brand of named) lines.push(`| ${nameOf(rng, brand)} | ${pick(rng, PRAISE)} | ${pick(rng, CRITICISM)} |`);
+  } else if (style === "comparison" && named.length >= 2) {
+    const [a, b] = named as [BrandSpec, BrandSpec];
+    lines.push(
+      `${nameOf(rng, a)} vs ${nameOf(rng, b)} is the comparison most people make for "${topic}".`,
+      "",
+      `${nameOf(rng, a)} ${describe(rng)}, while ${nameOf(rng, b)} ${describe(rng)}.`,
+    );
+    for (const brand of named.slice(2))
+      lines.push("", `${nameOf(rng, brand)} is also worth a look: it ${describe(rng)}.`);
+  } else if (style === "hedged") {
+    lines.push(
+      `I can't point to one definitive answer for "${topic}", but a few names come up often.`,
+      "",
+      `${named.map((brand) => nameOf(rng, brand)).join(", ")} are frequently mentioned; ${nameOf(rng, named[0] as BrandSpec)} ${describe(rng)}.`,
+      "",
+      "Check recent reviews before deciding, since pricing and features change often.",
+    );
+  } else {
+    lines.push(`For "${topic}", several tools are worth a look.`);
+    for (const brand of named) lines.push("", `${nameOf(rng, brand)} ${describe(rng)}.`);
+  }
+
+  const citations: SourceCitation[] = [];
+  const cited = new Set<string>();
+  const cite = (domain: string, title: string, path: string) => {
+    if (cited.has(domain)) return;
+    cited.add(domain);
+    citations.push({ url: `https://${domain}/${path}`, title });
+  };
+  for (const brand of named) {
+    const domain = brand.domains[0];
+    if (domain !== undefined && rng() < 0.35) cite(domain, `${brand.name}: official site`, "pricing");
+  }
+  const reviewCount = 1 + Math.floor(rng() * 3);
+  for (const [domain, title] of shuffle(rng, [...REVIEW_SITES]).slice(0, reviewCount)) {
+    cite(
+      domain,
+      title,
+      topic
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, "-")
+        .slice(0, 60),
+    );
+  }
+  if (citations.length > 0 && rng() < 0.3) {
+    const first = citations[0] as SourceCitation;
+    lines.push("", `Sources: [${first.title ?? first.url}](${first.url})`);
+  }
+  return { text: lines.join("\n"), model: "sandbox-1", citations };
+}

@@ -1,0 +1,45 @@
+import type { EngineOutcome } from "./types.ts";
+import { failure } from "./types.ts";
+
+function header(headers: unknown, name: string): string | null {
+  if (headers === null || headers === undefined) return null;
+  if (typeof (headers as Headers).get === "function") return (headers as Headers).get(name);
+  const value = (headers as Record<string, unknown>)[name];
+  return typeof value === "string" ? value : null;
+}
+
+/** Seconds from `retry-after-ms`, `retry-after` (seconds or an HTTP date), or null. */
+export function retryAfterSeconds(headers: unknown, now = Date.now()): number | null {
+  const ms = header(headers, "retry-after-ms");
+  if (ms !== null && Number.isFinite(Number(ms))) return Math.max(0, Number(ms) / 1000);
+  const value = header(headers, "retry-after");
+  if (value === null) return null;
+  if (/^\d+(\.\d+)?$/.test(value.trim())) return Number(value);
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? null : Math.max(0, (date - now) / 1000);
+}
+
+/**
+ * Any SDK's error as a failure value: status and Retry-After when the vendor answered, retryable
+ * for 408, 409, 429, 5xx, timeouts and lost connections; anything else (400, 401, 403, 404, a
+ * body we cannot read) is final.
+ */
+export function toFailure(engine: string, error: unknown, timedOut: boolean): EngineOutcome {
+  const e = error as { status?: unknown; code?: unknown; headers?: unknown; message?: unknown; name?: unknown };
+  const status = typeof e.status === "number" ? e.status : typeof e.code === "number" ? e.code : null;
+  const message = typeof e.message === "string" ? e.message.split("\n")[0]?.slice(0, 300) : String(error);
+  if (timedOut || e.name === "APIConnectionTimeoutError" || e.name === "AbortError" || e.name === "TimeoutError") {
+    return failure(`${engine} did not answer in time`, { retryable: true });
+  }
+  if (status === null) {
+    const connection =
+      e.name === "APIConnectionError" || /fetch failed|ECONNREFUSED|ECONNRESET|socket/i.test(message ?? "");
+    return failure(`${engine}: ${connection ? "connection failed" : message}`, { retryable: connection });
+  }
+  const retryable = status === 408 || status === 409 || status === 429 || status >= 500;
+  return failure(`${engine} answered HTTP ${status}: ${message}`, {
+    retryable,
+    status,
+    retryAfter: retryAfterSeconds(e.headers),
+  });
+}

@@ -1,0 +1,135 @@
+/** What each answer contributes to an aggregate: counts, never ratios, so sums stay exact. */
+export interface AnswerCounts {
+  mentioned: boolean;
+  position: number | null;
+  sentiment: number | null;
+  score: number;
+  citations: { domain: string; brand: boolean }[];
+  competitors: { name: string; mentioned: boolean; position: number | null }[];
+}
+
+export interface Proportion {
+  value: number | null;
+  /** Answers counted (the denominator) and how many of them qualify (the numerator). */
+  n: number;
+  count: number;
+  /** Wilson score interval, 95%. */
+  ci_low: number | null;
+  ci_high: number | null;
+}
+
+export interface CompetitorSummary {
+  name: string;
+  visibility: number | null;
+  mentioned: number;
+  share_of_voice: number | null;
+  average_position: number | null;
+}
+
+export interface Summary {
+  answers: number;
+  visibility: Proportion;
+  share_of_voice: number | null;
+  average_position: number | null;
+  /** (mean sentiment / 2 + 0.5) × 100 over the answers that mention the brand. */
+  sentiment_score: number | null;
+  /** Answers citing a brand domain ÷ answers citing anything. */
+  citation_rate: number | null;
+  /** Brand-domain citations ÷ all citations. */
+  citation_share: number | null;
+  citations: number;
+  brand_citations: number;
+  /** Mean of the answers' visibility scores (0–100). */
+  visibility_score: number | null;
+  top_cited_domains: { domain: string; citations: number; brand: boolean }[];
+  competitors: CompetitorSummary[];
+}
+
+const Z = 1.959963984540054;
+
+function round(value: number, digits = 4): number {
+  const factor = 10 ** digits;
+  return Math.round(value * factor) / factor;
+}
+
+/** Wilson score interval for k successes in n trials, 95%. */
+export function wilson(count: number, n: number): { low: number; high: number } | null {
+  if (n === 0) return null;
+  const p = count / n;
+  const z2 = Z * Z;
+  const center = (p + z2 / (2 * n)) / (1 + z2 / n);
+  const margin = (Z * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n))) / (1 + z2 / n);
+  return { low: round(Math.max(0, center - margin)), high: round(Math.min(1, center + margin)) };
+}
+
+export function proportion(count: number, n: number): Proportion {
+  const interval = wilson(count, n);
+  return {
+    value: n === 0 ? null : round(count / n),
+    n,
+    count,
+    ci_low: interval?.low ?? null,
+    ci_high: interval?.high ?? null,
+  };
+}
+
+function mean(values: number[]): number | null {
+  return values.length === 0 ? null : values.reduce((a, b) => a + b, 0) / values.length;
+}
+
+/** DESIGN.md §3's aggregates over any set of answers (an analysis, an engine, a prompt, a period). */
+export function summarize(answers: AnswerCounts[], competitorNames: string[]): Summary {
+  const n = answers.length;
+  const mentioning = answers.filter((a) => a.mentioned);
+  const competitorCounts = competitorNames.map((name) => {
+    const rows = answers.map((a) => a.competitors.find((c) => c.name === name)).filter((c) => c !== undefined);
+    const mentioned = rows.filter((c) => c.mentioned);
+    return {
+      name,
+      mentioned: mentioned.length,
+      positions: mentioned.map((c) => c.position).filter((p): p is number => p !== null),
+    };
+  });
+  const allMentions = mentioning.length + competitorCounts.reduce((sum, c) => sum + c.mentioned, 0);
+  const sentiments = mentioning.map((a) => a.sentiment).filter((s): s is number => s !== null);
+  const positions = mentioning.map((a) => a.position).filter((p): p is number => p !== null);
+  const withCitations = answers.filter((a) => a.citations.length > 0);
+  const citing = withCitations.filter((a) => a.citations.some((c) => c.brand));
+  const citations = answers.flatMap((a) => a.citations);
+  const brandCitations = citations.filter((c) => c.brand).length;
+  const domains = new Map<string, { citations: number; brand: boolean }>();
+  for (const citation of citations) {
+    const entry = domains.get(citation.domain) ?? { citations: 0, brand: citation.brand };
+    entry.citations++;
+    domains.set(citation.domain, entry);
+  }
+  const averagePosition = mean(positions);
+  const averageSentiment = mean(sentiments);
+  const averageScore = mean(answers.map((a) => a.score));
+  return {
+    answers: n,
+    visibility: proportion(mentioning.length, n),
+    share_of_voice: allMentions === 0 ? null : round(mentioning.length / allMentions),
+    average_position: averagePosition === null ? null : round(averagePosition, 2),
+    sentiment_score: averageSentiment === null ? null : round((averageSentiment / 2 + 0.5) * 100, 1),
+    citation_rate: withCitations.length === 0 ? null : round(citing.length / withCitations.length),
+    citation_share: citations.length === 0 ? null : round(brandCitations / citations.length),
+    citations: citations.length,
+    brand_citations: brandCitations,
+    visibility_score: averageScore === null ? null : round(averageScore, 1),
+    top_cited_domains: [...domains.entries()]
+      .sort((a, b) => b[1].citations - a[1].citations || a[0].localeCompare(b[0]))
+      .slice(0, 10)
+      .map(([domain, entry]) => ({ domain, citations: entry.citations, brand: entry.brand })),
+    competitors: competitorCounts.map((c) => {
+      const avg = mean(c.positions);
+      return {
+        name: c.name,
+        visibility: n === 0 ? null : round(c.mentioned / n),
+        mentioned: c.mentioned,
+        share_of_voice: allMentions === 0 ? null : round(c.mentioned / allMentions),
+        average_position: avg === null ? null : round(avg, 2),
+      };
+    }),
+  };
+}

@@ -1,0 +1,108 @@
+import { classifyCitations, linksInText } from "./citations.ts";
+import { BrandMatcher, type Occurrence } from "./mentions.ts";
+import { SCORE_VERSION, visibilityScore } from "./score.ts";
+import { scoreSentiment } from "./sentiment.ts";
+import { clauses, lineAt, splitLines } from "./structure.ts";
+import type { AnswerMeasure, BrandMeasure, MeasuredProject, SourceCitation } from "./types.ts";
+
+interface FirstSeen {
+  offset: number;
+  item: number | null;
+  offsetInItem: number;
+}
+
+/**
+ * Ranks the mentioned brands: by list order when at least two of them appear in list items (those
+ * first, by the first item each appears in), the others after by first appearance; otherwise all
+ * by first appearance.
+ */
+function rank(first: Map<number, FirstSeen>): Map<number, number> {
+  const entries = [...first.entries()];
+  const listed = entries.filter(([, seen]) => seen.item !== null);
+  const byOffset = (a: [number, FirstSeen], b: [number, FirstSeen]) => a[1].offset - b[1].offset;
+  let ordered: [number, FirstSeen][];
+  if (listed.length >= 2) {
+    listed.sort((a, b) => (a[1].item ?? 0) - (b[1].item ?? 0) || a[1].offsetInItem - b[1].offsetInItem);
+    const rest = entries.filter(([, seen]) => seen.item === null).sort(byOffset);
+    ordered = [...listed, ...rest];
+  } else {
+    ordered = entries.sort(byOffset);
+  }
+  return new Map(ordered.map(([brand], index) => [brand, index + 1]));
+}
+
+/**
+ * Measures one answer for a project (DESIGN.md §3). Pure: no I/O, no clock. The matcher is built
+ * once per project with `compileProject` and reused for every answer of an analysis.
+ */
+export function measureAnswer(
+  compiled: CompiledProject,
+  answer: { text: string; citations: SourceCitation[] },
+): AnswerMeasure {
+  const { project, matcher } = compiled;
+  const prepared = matcher.prepare(answer.text);
+  const occurrences = matcher.occurrences(prepared);
+  const lines = splitLines(prepared);
+
+  // First sighting of each brand anywhere, and in the first list item it appears in.
+  const first = new Map<number, FirstSeen>();
+  const counts = new Map<number, number>();
+  for (const occurrence of occurrences) {
+    counts.set(occurrence.brand, (counts.get(occurrence.brand) ?? 0) + 1);
+    const line = lineAt(lines, occurrence.start);
+    const seen = first.get(occurrence.brand);
+    const item = line?.item ?? null;
+    if (seen === undefined) {
+      first.set(occurrence.brand, {
+        offset: occurrence.start,
+        item,
+        offsetInItem: occurrence.start - (line?.start ?? 0),
+      });
+    } else if (seen.item === null && item !== null) {
+      seen.item = item;
+      seen.offsetInItem = occurrence.start - (line?.start ?? 0);
+    }
+  }
+  const positions = rank(first);
+  const measureOf = (index: number, name: string): BrandMeasure => ({
+    name,
+    mentioned: counts.has(index),
+    position: positions.get(index) ?? null,
+    mentions: counts.get(index) ?? 0,
+  });
+
+  const brandOccurrences = occurrences.filter((o: Occurrence) => o.brand === 0);
+  let sentiment: number | null = null;
+  if (brandOccurrences.length > 0) {
+    const spans = clauses(prepared).filter((span) =>
+      brandOccurrences.some((o) => o.start >= span.start && o.start < span.end),
+    );
+    const scores = spans
+      .map((span) => scoreSentiment(prepared.slice(span.start, span.end)))
+      .filter((s): s is number => s !== null);
+    sentiment = scores.length === 0 ? 0 : Math.round((scores.reduce((a, b) => a + b, 0) / scores.length) * 1000) / 1000;
+  }
+
+  const fromText = linksInText(answer.text);
+  const citations = classifyCitations([...answer.citations, ...fromText], project.brand, project.competitors);
+  const brandCited = citations.some((c) => c.brand);
+  const brand = { ...measureOf(0, project.brand.name), sentiment };
+  return {
+    brand,
+    competitors: project.competitors.map((competitor, i) => measureOf(i + 1, competitor.name)),
+    citations,
+    citation_source: answer.citations.length > 0 ? "engine" : fromText.length > 0 ? "text" : "none",
+    brand_cited: brandCited,
+    score: visibilityScore({ mentioned: brand.mentioned, position: brand.position, sentiment, brandCited }),
+    score_version: SCORE_VERSION,
+  };
+}
+
+export interface CompiledProject {
+  project: MeasuredProject;
+  matcher: BrandMatcher;
+}
+
+export function compileProject(project: MeasuredProject): CompiledProject {
+  return { project, matcher: new BrandMatcher([project.brand, ...project.competitors]) };
+}

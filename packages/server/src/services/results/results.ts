@@ -1,0 +1,117 @@
+import type { Selectable } from "kysely";
+import { bool } from "../../db/database.ts";
+import type { ResultsTable } from "../../db/tables.ts";
+import { notFound, validationError } from "../../errors/api-error.ts";
+import { fromJson } from "../../lib/json.ts";
+import { checkEnginesInPlan } from "../analyses/create.ts";
+import type { ServiceContext } from "../context.ts";
+import type { AnswerMeasure, BrandMeasure, CitationFound } from "../measurement/types.ts";
+import { fetchPage, type Page, type PageParams } from "../pagination.ts";
+
+/** One answer of one engine to one prompt, with what was measured in it. */
+export interface Result {
+  id: string;
+  object: "result";
+  analysis_id: string;
+  project_id: string;
+  engine: string;
+  model: string | null;
+  prompt: string;
+  sample: number;
+  status: "succeeded" | "failed";
+  error: { code: "ENGINE_FAILURE"; message: string } | null;
+  text: string | null;
+  citations: CitationFound[];
+  citation_source: "engine" | "text" | "none";
+  brand: (BrandMeasure & { sentiment: number | null }) | null;
+  competitors: BrandMeasure[];
+  brand_cited: boolean;
+  score: number | null;
+  score_version: string;
+  attempts: number;
+  latency_ms: number;
+  created_at: string;
+}
+
+export function rowToResult(row: Selectable<ResultsTable>): Result {
+  const measure = fromJson<AnswerMeasure | null>(row.measure, null);
+  return {
+    id: row.id,
+    object: "result",
+    analysis_id: row.analysis_id,
+    project_id: row.project_id,
+    engine: row.engine,
+    model: row.model,
+    prompt: row.prompt,
+    sample: row.sample,
+    status: row.status === "succeeded" ? "succeeded" : "failed",
+    error: fromJson<Result["error"]>(row.error, null),
+    text: row.text,
+    citations: measure?.citations ?? [],
+    citation_source: measure?.citation_source ?? "none",
+    brand: measure?.brand ?? null,
+    competitors: measure?.competitors ?? [],
+    brand_cited: bool(row.brand_cited),
+    score: row.score,
+    score_version: row.score_version,
+    attempts: row.attempts,
+    latency_ms: row.latency_ms,
+    created_at: row.created_at,
+  };
+}
+
+export interface ResultFilters extends PageParams {
+  project_id?: string;
+  analysis_id?: string;
+  engine?: string;
+  /** Inclusive lower bound (ISO 8601). */
+  from?: string;
+  /** Exclusive upper bound (ISO 8601). */
+  to?: string;
+}
+
+function instant(field: string, value: string): string {
+  const parsed = Date.parse(value);
+  if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(parsed)) {
+    throw validationError([
+      { field, issue: "must be an ISO 8601 date or date-time, e.g. 2026-11-01 or 2026-11-01T00:00:00Z" },
+    ]);
+  }
+  return new Date(parsed).toISOString();
+}
+
+/**
+ * Stored answers, newest first, filtered by brand, analysis, engine and a half-open time range
+ * [from, to). Naming an engine outside the plan is ENGINE_NOT_ALLOWED, like anywhere an engine is named.
+ */
+export async function listResults(ctx: ServiceContext, filters: ResultFilters): Promise<Page<Result>> {
+  if (filters.engine !== undefined && !ctx.engines.isKnown(filters.engine)) {
+    throw validationError([
+      { field: "engine", issue: `unknown engine; engines are ${ctx.engines.names().join(", ")}` },
+    ]);
+  }
+  const from = filters.from === undefined ? undefined : instant("from", filters.from);
+  const to = filters.to === undefined ? undefined : instant("to", filters.to);
+  if (from !== undefined && to !== undefined && from >= to) {
+    throw validationError([{ field: "to", issue: "must be after from (the range is [from, to))" }]);
+  }
+  if (filters.engine !== undefined) checkEnginesInPlan(ctx, [filters.engine], "engine");
+  let query = ctx.db.selectFrom("results").selectAll().where("workspace_id", "=", ctx.workspace.id);
+  if (filters.project_id !== undefined) query = query.where("project_id", "=", filters.project_id);
+  if (filters.analysis_id !== undefined) query = query.where("analysis_id", "=", filters.analysis_id);
+  if (filters.engine !== undefined) query = query.where("engine", "=", filters.engine);
+  if (from !== undefined) query = query.where("created_at", ">=", from);
+  if (to !== undefined) query = query.where("created_at", "<", to);
+  return fetchPage(query, filters, rowToResult);
+}
+
+export async function getResult(ctx: ServiceContext, id: string): Promise<Result> {
+  const row = await ctx.db
+    .selectFrom("results")
+    .selectAll()
+    .where("workspace_id", "=", ctx.workspace.id)
+    .where("id", "=", id)
+    .executeTakeFirst();
+  if (row === undefined) throw notFound("result", id);
+  return rowToResult(row);
+}
