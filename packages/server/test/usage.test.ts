@@ -117,7 +117,7 @@ describe("plan catalog file", () => {
       ["plans.yaml", "growth:\n  requests_per_minute: -1\n", "/growth/requests_per_minute"],
       ["plans.yaml", "platinum:\n  credits_per_month: 1\n", "additional properties"],
       ["plans.json", "{ not json", "cannot be parsed"],
-      ["plans.yaml", "growth:\n  engines: [sandbox, bard]\n", "/growth/engines/1"],
+      ["plans.yaml", "growth:\n  engines: [sandbox, bard]\n", "/growth/engines names 'bard'"],
       ["plans.yaml", "free:\n  api_access: true\n", "no requests_per_minute"],
     ];
     for (const [name, text, message] of cases) {
