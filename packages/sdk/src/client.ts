@@ -1,7 +1,9 @@
 import { SightlineConnectionError, SightlineError } from "./errors.ts";
 import { OPERATIONS, type OperationId, type Operations } from "./generated/operations.ts";
 import type { ErrorResponse } from "./generated/schemas.ts";
+import { Analyses } from "./resources/analyses.ts";
 import { Projects } from "./resources/projects.ts";
+import { Results } from "./resources/results.ts";
 import { UsageResource } from "./resources/usage.ts";
 import { Webhooks } from "./resources/webhooks.ts";
 
@@ -37,6 +39,8 @@ const RETRYABLE = new Set([408, 429, 500, 502, 503, 504]);
  */
 export class Sightline {
   readonly projects: Projects;
+  readonly analyses: Analyses;
+  readonly results: Results;
   readonly usage: UsageResource;
   readonly webhooks: Webhooks;
   readonly #apiKey: string;
@@ -55,6 +59,8 @@ export class Sightline {
     this.#timeoutMs = options.timeoutMs ?? 60_000;
     this.#fetch = options.fetch ?? globalThis.fetch;
     this.projects = new Projects(this);
+    this.analyses = new Analyses(this);
+    this.results = new Results(this);
     this.usage = new UsageResource(this);
     this.webhooks = new Webhooks(this);
   }

@@ -33,6 +33,18 @@ describeEachDialect("SDK against a real server", (h) => {
     getProject: (s, p) => s.projects.retrieve(p.id),
     updateProject: (s, p) => s.projects.update(p.id, { aliases: ["SDK"] }),
     getUsage: (s) => s.usage.retrieve(),
+    analyze: (s, p) => s.analyses.create({ project_id: p.id, engines: ["sandbox"], prompts: ["best tool?"] }),
+    listAnalyses: (s) => s.analyses.list({ limit: 2 }),
+    getAnalysis: async (s, p) =>
+      s.analyses.retrieve(
+        (await s.analyses.create({ project_id: p.id, engines: ["sandbox"], prompts: ["which one?"] })).id,
+      ),
+    listResults: (s) => s.results.list({ limit: 2 }),
+    getResult: async (s) => {
+      const page = await s.results.list({ limit: 1 });
+      const first = page.data[0];
+      return first === undefined ? s.results.list() : s.results.retrieve(first.id);
+    },
     listWebhooks: (s) => s.webhooks.list(),
     createWebhook: (s) => s.webhooks.create({ url: PUBLIC_URL, events: ["project.created"] }),
     getWebhook: async (s) =>

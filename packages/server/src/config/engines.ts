@@ -40,7 +40,7 @@ export type VendorEngine = keyof EngineConfig["vendors"];
 /** Each vendor engine: its variables' prefix and default model. */
 export const VENDORS: Record<VendorEngine, { prefix: string; model: string; vendor: string }> = {
   chatgpt: { prefix: "OPENAI", model: "gpt-5-mini", vendor: "OpenAI Responses API with web search" },
-  claude: { prefix: "ANTHROPIC", model: "claude-sonnet-4-5", vendor: "Anthropic Messages API with web search" },
+  claude: { prefix: "ANTHROPIC", model: "claude-sonnet-4-6", vendor: "Anthropic Messages API with web search" },
   gemini: { prefix: "GEMINI", model: "gemini-2.5-flash", vendor: "Gemini API with Google Search grounding" },
   perplexity: { prefix: "PERPLEXITY", model: "sonar", vendor: "Perplexity Sonar" },
   grok: { prefix: "XAI", model: "grok-4", vendor: "xAI Grok" },

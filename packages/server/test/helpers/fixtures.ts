@@ -1,3 +1,4 @@
+import { createAnalysis } from "../../src/services/analyses/create.ts";
 import { createProject } from "../../src/services/projects/projects.ts";
 import { createEndpoint } from "../../src/services/webhooks/endpoints.ts";
 import { workspaceContext } from "../../src/services/workspaces/workspaces.ts";
@@ -19,6 +20,50 @@ async function project(h: Harness, tenant: Tenant): Promise<string> {
 /** A public address (documentation would refuse it): subscriptions accept it without DNS. */
 export const PUBLIC_URL = "https://93.184.216.34/sightline-hooks";
 
+async function analysis(h: Harness, tenant: Tenant): Promise<string> {
+  const ctx = await workspaceContext(h.deps, tenant.workspace.id);
+  const id = await project(h, tenant);
+  return (await createAnalysis(ctx, { project_id: id, engines: ["sandbox"], prompts: ["best tool?"] })).id;
+}
+
+async function result(h: Harness, tenant: Tenant): Promise<string> {
+  const analysisId = await analysis(h, tenant);
+  const now = h.clock.now().toISOString();
+  const row = await h.deps.db.selectFrom("analyses").selectAll().where("id", "=", analysisId).executeTakeFirstOrThrow();
+  const id = `res_${analysisId.slice(4)}`;
+  // A stored answer, as the worker writes it (no worker runs in the security suite).
+  await h.deps.db
+    .insertInto("results")
+    .values({
+      id,
+      workspace_id: row.workspace_id,
+      project_id: row.project_id,
+      analysis_id: analysisId,
+      engine: "sandbox",
+      model: "sandbox-1",
+      prompt: "best tool?",
+      prompt_index: 0,
+      sample: 1,
+      status: "succeeded",
+      error: null,
+      text: "Fixture answer.",
+      measure: null,
+      mentioned: 0,
+      position: null,
+      sentiment: null,
+      brand_cited: 0,
+      citation_count: 0,
+      brand_citation_count: 0,
+      score: 0,
+      score_version: "1",
+      attempts: 1,
+      latency_ms: 1,
+      created_at: now,
+    })
+    .execute();
+  return id;
+}
+
 async function endpoint(h: Harness, tenant: Tenant): Promise<string> {
   const ctx = await workspaceContext(h.deps, tenant.workspace.id);
   return (await createEndpoint(ctx, { url: PUBLIC_URL, events: ["project.created"] })).id;
@@ -35,6 +80,13 @@ export const ROUTE_FIXTURES: Record<string, (h: Harness, tenant: Tenant) => Prom
   getProject: async (h, t) => ({ params: { id: await project(h, t) } }),
   updateProject: async (h, t) => ({ params: { id: await project(h, t) }, body: { name: "Renamed" } }),
   getUsage: async () => ({}),
+  analyze: async (h, t) => ({
+    body: { project_id: await project(h, t), engines: ["sandbox"], prompts: ["best tool?"] },
+  }),
+  listAnalyses: async () => ({ query: { limit: 5 } }),
+  getAnalysis: async (h, t) => ({ params: { id: await analysis(h, t) } }),
+  listResults: async () => ({ query: { limit: 5 } }),
+  getResult: async (h, t) => ({ params: { id: await result(h, t) } }),
   listWebhooks: async () => ({ query: { limit: 5 } }),
   createWebhook: async () => ({ body: { url: PUBLIC_URL, events: ["project.created"] } }),
   getWebhook: async (h, t) => ({ params: { id: await endpoint(h, t) } }),

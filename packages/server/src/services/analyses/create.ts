@@ -7,7 +7,7 @@ import { enqueueJob } from "../jobs/store.ts";
 import { SCORE_VERSION } from "../measurement/score.ts";
 import { planAllowsEngine } from "../plans/catalog.ts";
 import { getProject } from "../projects/projects.ts";
-import { reserveCredits } from "../usage/credits.ts";
+import { reserveCredits, unavailable } from "../usage/credits.ts";
 import { ANALYSIS_LIMITS, type Analysis, type AnalysisTrigger, RUN_ANALYSIS_JOB } from "./types.ts";
 import { rowToAnalysis } from "./view.ts";
 
@@ -126,6 +126,8 @@ export async function createAnalysis(
     completed_at: null,
     updated_at: now,
   };
+  // The reservation is the point of this transaction: if the database cannot take it (busy, down),
+  // the quota cannot be read either, and the answer is BILLING_UNAVAILABLE, never a silent pass.
   return inTransaction(ctx, async (tx) => {
     await tx.db.insertInto("analyses").values(row).execute();
     await reserveCredits(tx, {
@@ -134,5 +136,5 @@ export async function createAnalysis(
     });
     await enqueueJob(tx, { kind: RUN_ANALYSIS_JOB, payload: { analysis_id: row.id }, maxAttempts: 5 });
     return rowToAnalysis(row);
-  });
+  }).catch((error: unknown) => unavailable(ctx, error));
 }

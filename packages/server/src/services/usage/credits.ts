@@ -26,7 +26,7 @@ function total(charges: CreditCharge[]): number {
  * Anything but our own refusals means the quota could not be read or written (store down,
  * lock or statement timeout): refuse with BILLING_UNAVAILABLE rather than spend blindly.
  */
-function unavailable(ctx: ServiceContext, error: unknown): never {
+export function unavailable(ctx: ServiceContext, error: unknown): never {
   if (error instanceof ApiError) throw error;
   ctx.logger.error({ err: error, workspace: ctx.workspace.id }, "quota store unavailable");
   throw new ApiError("BILLING_UNAVAILABLE", "The plan's quota could not be read; nothing was spent. Retry shortly.", {
