@@ -34,7 +34,13 @@ export class GeminiAdapter implements EngineAdapter {
         config: { tools: [{ googleSearch: {} }], abortSignal: signal },
       });
     } catch (error) {
-      return toFailure(this.name, error, signal.aborted);
+      const outcome = toFailure(this.name, error, signal.aborted);
+      // The Gemini SDK exposes no response headers; the wait is in the error body's RetryInfo.
+      const delay = /"retryDelay"\s*:\s*"(\d+(?:\.\d+)?)s"/.exec(String((error as Error)?.message ?? ""));
+      if (!outcome.ok && outcome.error.retryAfter === null && delay?.[1] !== undefined) {
+        outcome.error.retryAfter = Number(delay[1]);
+      }
+      return outcome;
     }
     const candidate = response?.candidates?.[0];
     const text = (candidate?.content?.parts ?? [])

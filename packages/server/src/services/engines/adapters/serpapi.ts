@@ -59,7 +59,10 @@ export class SerpApiAdapter implements EngineAdapter {
     this.#timeoutMs = timeoutMs;
   }
 
-  async #get(params: Record<string, string>, signal: AbortSignal): Promise<{ ai_overview?: AiOverview }> {
+  async #get(
+    params: Record<string, string>,
+    signal: AbortSignal,
+  ): Promise<{ search_metadata?: unknown; ai_overview?: AiOverview }> {
     const url = new URL(`${this.#baseUrl}/search.json`);
     for (const [key, value] of Object.entries({ ...params, api_key: this.#apiKey })) url.searchParams.set(key, value);
     const response = await fetch(url, { signal: AbortSignal.any([signal, AbortSignal.timeout(this.#timeoutMs)]) });
@@ -73,7 +76,7 @@ export class SerpApiAdapter implements EngineAdapter {
       }
       throw Object.assign(new Error(message), { status: response.status, headers: response.headers });
     }
-    return JSON.parse(body) as { ai_overview?: AiOverview };
+    return JSON.parse(body) as { search_metadata?: unknown; ai_overview?: AiOverview };
   }
 
   async ask(query: EngineQuery, signal: AbortSignal): Promise<EngineOutcome> {
@@ -88,7 +91,10 @@ export class SerpApiAdapter implements EngineAdapter {
         },
         signal,
       );
-      if (typeof search !== "object" || search === null) return failure(`${this.name} answered an unreadable body`);
+      // Every SerpApi answer has search_metadata; without it this is not a SerpApi answer at all.
+      if (typeof search !== "object" || search === null || search.search_metadata === undefined) {
+        return failure(`${this.name} answered an unreadable body`);
+      }
       overview = search.ai_overview;
       if (overview?.page_token !== undefined && overview.text_blocks === undefined) {
         overview = (await this.#get({ engine: "google_ai_overview", page_token: overview.page_token }, signal))
