@@ -9,6 +9,7 @@ import type { DatabaseConfig } from "../src/config/database-url.ts";
 import { createApiKey } from "../src/services/api-keys/api-keys.ts";
 import { createProject } from "../src/services/projects/projects.ts";
 import { createWorkspace, workspaceContext } from "../src/services/workspaces/workspaces.ts";
+import { analysisThroughput, measurementCost } from "./analyses.ts";
 import { type LoadOptions, type Measurement, measure, printTable } from "./measure.ts";
 import { microBenchmarks } from "./micro.ts";
 import { createScratchDatabase } from "./postgres.ts";
@@ -21,7 +22,7 @@ import { webhookBenchmarks } from "./webhooks.ts";
  * through --postgres, default the local server; --no-postgres leaves it out). Two reference rows
  * explain the ratio: bare Fastify sending the very same body, and Sightline's /healthz. Then the
  * cost of rate limiting and metering, and webhook delivery throughput and latency.
- * `--only http` or `--only webhooks` runs one part.
+ * `--only http|webhooks|analyses` runs one part.
  */
 const { values } = parseArgs({
   options: {
@@ -238,8 +239,13 @@ try {
   // rate limiting runs on every request without refusing any.
   const plansFile = join(dir, "plans.json");
   writeFileSync(plansFile, JSON.stringify({ agency: { requests_per_minute: 1_000_000_000 } }));
-  if (values.only !== "webhooks" && !(await httpSection(dir, plansFile))) process.exitCode = 1;
-  if (values.only !== "http") await webhookSection(dir, plansFile);
+  if ((values.only === undefined || values.only === "http") && !(await httpSection(dir, plansFile)))
+    process.exitCode = 1;
+  if (values.only === undefined || values.only === "webhooks") await webhookSection(dir, plansFile);
+  if (values.only === undefined || values.only === "analyses") {
+    console.log("\nAnalyses:");
+    for (const line of [...measurementCost(), ...(await analysisThroughput(dir))]) console.log(`  ${line}`);
+  }
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

@@ -1,4 +1,8 @@
+import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createRuntime } from "../src/app/runtime.ts";
+import { createProject } from "../src/services/projects/projects.ts";
+import { workspaceContext } from "../src/services/workspaces/workspaces.ts";
 import { createTestDatabase, DIALECTS, type TestDatabase } from "./helpers/databases.ts";
 import { runCli } from "./helpers/processes.ts";
 
@@ -57,6 +61,35 @@ describe.each(DIALECTS)("operator CLI [%s]", (dialect) => {
       env,
     );
     expect(key.stdout.trim()).toMatch(/^sl_live_[0-9A-Za-z]{32}$/);
+  });
+
+  it("runs an analysis and waits for its summary", async () => {
+    const ws = (
+      await runCli(["workspace", "create", "--name", "Analyst", "--plan", "growth", "--quiet"], env)
+    ).stdout.trim();
+    const runtime = await createRuntime({ database: db.config }, pino({ level: "silent" }));
+    let projectId: string;
+    try {
+      const ctx = await workspaceContext(runtime.deps, ws);
+      projectId = (
+        await createProject(ctx, { name: "Acme", primary_domain: "acme.io", prompts: ["best tool?", "cheapest tool?"] })
+      ).id;
+    } finally {
+      await runtime.close();
+    }
+    const json = await runCli(
+      ["analyze", "--project", projectId, "--engines", "sandbox", "--samples", "2", "--json"],
+      env,
+    );
+    expect(json.code, json.stderr).toBe(0);
+    const analysis = JSON.parse(json.stdout);
+    expect(analysis).toMatchObject({ status: "completed", trigger: "cli", progress: { total: 4, succeeded: 4 } });
+    expect(analysis.summary.overall.answers).toBe(4);
+    const human = await runCli(["analyze", "--project", projectId, "--engines", "sandbox"], env);
+    expect(human.stdout).toContain("VISIBILITY");
+    const missing = await runCli(["analyze", "--project", "prj_nope"], env);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain("No project with id 'prj_nope'");
   });
 
   it("explains errors and exits non-zero", async () => {

@@ -1,6 +1,7 @@
 import { createRuntime, type Runtime } from "../app/runtime.ts";
 import { ConfigError, loadConfig } from "../config/config.ts";
 import { createLogger, type LogLevel } from "../lib/logger.ts";
+import { ANALYZE_USAGE, analyzeCommand } from "./commands/analyze.ts";
 import { KEY_USAGE, keyCommand } from "./commands/key.ts";
 import { USAGE_USAGE, usageCommand } from "./commands/usage.ts";
 import { WORKSPACE_USAGE, workspaceCommand } from "./commands/workspace.ts";
@@ -21,6 +22,7 @@ Operator commands (against DATABASE_URL):
 ${WORKSPACE_USAGE.replace("Usage:\n", "")}
 ${KEY_USAGE.replace("Usage:\n", "")}
 ${USAGE_USAGE.replace("Usage:\n", "")}
+${ANALYZE_USAGE.replace("Usage:\n", "")}
 
 Configuration is read from the environment; see the README.`;
 
@@ -34,7 +36,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
   try {
     const config = loadConfig(io.env, io.cwd);
     if (command === "serve" || command === "all" || command === "worker") return await runProcess(config, command);
-    if (command !== "workspace" && command !== "key" && command !== "usage" && command !== "migrate") {
+    if (!["workspace", "key", "usage", "analyze", "migrate"].includes(command)) {
       throw new UsageError(`unknown command "${command}"`);
     }
     // Operator commands keep stdout for their output; logs go to stderr, quietly.
@@ -49,6 +51,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
       }
       if (command === "workspace") return await workspaceCommand(runtime.deps, args, io);
       if (command === "usage") return await usageCommand(runtime.deps, args, io);
+      if (command === "analyze") return await analyzeCommand(runtime, args, io, logger);
       return await keyCommand(runtime.deps, args, io);
     } finally {
       await runtime.close();

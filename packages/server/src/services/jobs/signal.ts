@@ -20,8 +20,8 @@ export class JobSignal {
       return Promise.resolve();
     }
     return new Promise((resolve) => {
+      // Not unref'd: a waiting worker is what keeps a `sightline worker` process alive.
       const timer = setTimeout(done, ms);
-      timer.unref();
       const waiters = this.#waiters;
       function done() {
         clearTimeout(timer);

@@ -1,0 +1,171 @@
+import { createServer } from "node:http";
+import { join } from "node:path";
+import pino from "pino";
+import { createRuntime } from "../src/app/runtime.ts";
+import { defaultEngineConfig } from "../src/config/engines.ts";
+import { createAnalysis } from "../src/services/analyses/create.ts";
+import { compileProject, measureAnswer } from "../src/services/measurement/measure.ts";
+import type { MeasuredProject } from "../src/services/measurement/types.ts";
+import { createProject } from "../src/services/projects/projects.ts";
+import { createWorkspace, workspaceContext } from "../src/services/workspaces/workspaces.ts";
+import { spawnServer } from "./processes.ts";
+
+const LATENCY_MS = 200;
+const CONCURRENCY = 32;
+const ANSWER =
+  "Here are the CRMs agencies use most:\n\n1. **HubSpot** – free tier, great marketing tools.\n2. **Acme CRM** – affordable and easy to set up.\n3. **Pipedrive** – a clean sales pipeline.\n\nSee https://www.g2.com/categories/crm for reviews.";
+
+/** An OpenAI-compatible chat server that answers every request after LATENCY_MS. */
+async function slowEngine(): Promise<{ url: string; requests: () => number; stop(): Promise<void> }> {
+  let requests = 0;
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on("end", () => {
+      requests++;
+      setTimeout(() => {
+        res.writeHead(200, { "content-type": "application/json" }).end(
+          JSON.stringify({
+            id: `chatcmpl-${requests}`,
+            object: "chat.completion",
+            created: Math.floor(Date.now() / 1000),
+            model: "bench-model",
+            choices: [{ index: 0, finish_reason: "stop", message: { role: "assistant", content: ANSWER } }],
+          }),
+        );
+      }, LATENCY_MS);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  const port = typeof address === "object" && address !== null ? address.port : 0;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests: () => requests,
+    stop: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+/**
+ * 1,000 answers (100 prompts × 10 samples) from an engine answering in 200 ms, 32 at a time,
+ * through a worker process: the ideal is 1,000 / 32 × 0.2 s = 6.25 s.
+ */
+export async function analysisThroughput(dir: string): Promise<string[]> {
+  const engine = await slowEngine();
+  const path = join(dir, "analyses.db");
+  const custom = [{ name: "bench_engine", base_url: engine.url, model: "bench-model" }];
+  const engines = {
+    ...defaultEngineConfig(),
+    custom: [{ name: "bench_engine", baseUrl: engine.url, model: "bench-model", apiKey: null }],
+  };
+  const runtime = await createRuntime(
+    { database: { dialect: "sqlite", path }, dataDir: dir, engines },
+    pino({ level: "silent" }),
+  );
+  const worker = await spawnServer(
+    "packages/server/src/bin/sightline.ts",
+    ["worker"],
+    {
+      DATABASE_URL: `sqlite:${path}`,
+      SIGHTLINE_DATA_DIR: dir,
+      SIGHTLINE_CUSTOM_ENGINES: JSON.stringify(custom),
+      SIGHTLINE_ENGINE_CONCURRENCY: String(CONCURRENCY),
+      SIGHTLINE_JOB_POLL_MS: "50",
+      LOG_LEVEL: "info",
+    },
+    { stdout: /Sightline worker (\S+) running/ },
+  );
+  try {
+    const workspace = await createWorkspace(runtime.deps, { name: "Throughput", plan: "agency" });
+    const ctx = await workspaceContext(runtime.deps, workspace.id);
+    const project = await createProject(ctx, {
+      name: "Acme CRM",
+      primary_domain: "acmecrm.com",
+      competitors: [{ name: "HubSpot" }, { name: "Pipedrive" }],
+      prompts: Array.from({ length: 100 }, (_, i) => `best CRM for agencies, question ${i}`),
+      engines: ["bench_engine"],
+    });
+    const queued = await createAnalysis(ctx, { project_id: project.id, samples: 10 });
+    let row = await runtime.deps.db
+      .selectFrom("analyses")
+      .selectAll()
+      .where("id", "=", queued.id)
+      .executeTakeFirstOrThrow();
+    const deadline = Date.now() + 120_000;
+    while (row.status !== "completed" && row.status !== "failed" && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      row = await runtime.deps.db
+        .selectFrom("analyses")
+        .selectAll()
+        .where("id", "=", queued.id)
+        .executeTakeFirstOrThrow();
+    }
+    if (row.started_at === null || row.completed_at === null) throw new Error(`analysis ended ${row.status}`);
+    const seconds = (Date.parse(row.completed_at) - Date.parse(row.started_at)) / 1000;
+    const ideal = (1_000 / CONCURRENCY) * (LATENCY_MS / 1000);
+    return [
+      `1,000 answers, engine latency ${LATENCY_MS} ms, ${CONCURRENCY} at a time: ${seconds.toFixed(2)} s (ideal ${ideal.toFixed(2)} s, ratio ${(seconds / ideal).toFixed(2)}; target ≤ 1.2), ${engine.requests()} engine requests, status ${row.status}`,
+    ];
+  } finally {
+    await worker.stop();
+    await runtime.close();
+    await engine.stop();
+  }
+}
+
+/** A 3,000-character answer naming a brand and 10 competitors, in list, table and prose form. */
+export function measurementCost(): string[] {
+  const competitors = [
+    "HubSpot",
+    "Salesforce",
+    "Pipedrive",
+    "Zoho CRM",
+    "Monday.com",
+    "Freshsales",
+    "Copper",
+    "Insightly",
+    "Close",
+    "Nimble",
+  ];
+  const project: MeasuredProject = {
+    brand: { name: "Acme CRM", aliases: ["Acme"], domains: ["acmecrm.com"] },
+    competitors: competitors.map((name) => ({
+      name,
+      aliases: [],
+      domains: [`${name.toLowerCase().replace(/[^a-z]/g, "")}.com`],
+    })),
+  };
+  const lines = [
+    "Choosing a CRM for a small agency depends on budget, integrations and how much setup you can afford. Here are the strongest options in 2026:",
+    "",
+    ...competitors
+      .slice(0, 6)
+      .map(
+        (name, i) =>
+          `${i + 1}. **${name}** – a solid, popular choice with good integrations, though pricing can get expensive as you grow.`,
+      ),
+    "7. **Acme CRM** – affordable, intuitive and praised for its support; see https://acmecrm.com/pricing.",
+    "",
+    "| Tool | Best for | Watch out for |",
+    "|---|---|---|",
+    ...competitors.slice(6).map((name) => `| ${name} | small teams | limited reporting |`),
+    "",
+    "If you already live in Google Workspace, Copper is the natural fit, whereas HubSpot wins on marketing automation. Acme is the budget pick, but its reporting is basic. Read https://www.g2.com/categories/crm and [Capterra](https://www.capterra.com/crm-software/) before deciding; Salesforce remains the enterprise default but is complicated for a five-person agency.",
+  ];
+  let text = lines.join("\n");
+  while (text.length < 3_000)
+    text += `\n\nIn short: compare ${competitors.join(", ")} and Acme CRM on a two-week trial with real client data.`;
+  text = text.slice(0, 3_000);
+  const compiled = compileProject(project);
+  const citations = [{ url: "https://www.techradar.com/best/crm", title: "TechRadar" }];
+  for (let i = 0; i < 500; i++) measureAnswer(compiled, { text, citations });
+  const runs = 5_000;
+  const start = process.hrtime.bigint();
+  for (let i = 0; i < runs; i++) measureAnswer(compiled, { text, citations });
+  const micros = Number(process.hrtime.bigint() - start) / runs / 1_000;
+  const compileStart = process.hrtime.bigint();
+  for (let i = 0; i < 1_000; i++) compileProject(project);
+  const compileMicros = Number(process.hrtime.bigint() - compileStart) / 1_000 / 1_000;
+  return [
+    `measuring one ${text.length}-character answer with 10 competitors: ${micros.toFixed(1)} µs of CPU (target ≤ 1,000 µs); compiling the project's matcher once per analysis: ${compileMicros.toFixed(1)} µs`,
+  ];
+}
