@@ -61,12 +61,13 @@ describe("README", () => {
       cwd: REPO_ROOT,
       env: { ...process.env, DATABASE_URL: db.url, LOG_LEVEL: "" },
     });
-    const [created, listed] = stdout
+    const [analysis, results] = stdout
       .trim()
       .split("\n")
       .map((line) => JSON.parse(line));
-    expect(created).toMatchObject({ object: "project", name: "Acme", primary_domain: "acme.com" });
-    expect(created.competitors).toEqual([{ name: "Globex", domains: ["globex.com"], aliases: [] }]);
-    expect(listed.data).toEqual([created]);
+    expect(analysis).toMatchObject({ object: "analysis", status: "completed", engines: ["sandbox"], progress: { total: 6, succeeded: 6 } });
+    expect(analysis.summary.overall.competitors.map((c: { name: string }) => c.name)).toEqual(["Globex"]);
+    expect(results.data).toHaveLength(1);
+    expect(results.data[0]).toMatchObject({ object: "result", analysis_id: analysis.id, status: "succeeded" });
   });
 });
