@@ -65,7 +65,12 @@ describe("README", () => {
       .trim()
       .split("\n")
       .map((line) => JSON.parse(line));
-    expect(analysis).toMatchObject({ object: "analysis", status: "completed", engines: ["sandbox"], progress: { total: 6, succeeded: 6 } });
+    expect(analysis).toMatchObject({
+      object: "analysis",
+      status: "completed",
+      engines: ["sandbox"],
+      progress: { total: 6, succeeded: 6 },
+    });
     expect(analysis.summary.overall.competitors.map((c: { name: string }) => c.name)).toEqual(["Globex"]);
     expect(results.data).toHaveLength(1);
     expect(results.data[0]).toMatchObject({ object: "result", analysis_id: analysis.id, status: "succeeded" });

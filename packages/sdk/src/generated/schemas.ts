@@ -533,10 +533,7 @@ export interface AnalysisCompletedEvent {
   created_at: string;
   workspace_id: string;
   data: {
-    /** The analysis. */
-    object: {
-      [key: string]: unknown;
-    };
+    object: Analysis;
   };
 }
 

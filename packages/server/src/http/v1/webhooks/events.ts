@@ -54,10 +54,7 @@ export const EVENT_SCHEMAS: Record<EventType, { schema: TSchema; summary: string
     schema: envelope(
       "AnalysisCompletedEvent",
       "analysis.completed",
-      Type.Object(
-        { object: Type.Object({}, { additionalProperties: true, description: "The analysis." }) },
-        { additionalProperties: false },
-      ),
+      Type.Object({ object: AnalysisSchema }, { additionalProperties: false }),
       "Sent when an analysis run finishes, whatever its outcome.",
     ),
   },
