@@ -2,7 +2,9 @@ import { SightlineConnectionError, SightlineError } from "./errors.ts";
 import { OPERATIONS, type OperationId, type Operations } from "./generated/operations.ts";
 import type { ErrorResponse } from "./generated/schemas.ts";
 import { Analyses } from "./resources/analyses.ts";
+import { Monitoring } from "./resources/monitoring.ts";
 import { Projects } from "./resources/projects.ts";
+import { Reports } from "./resources/reports.ts";
 import { Results } from "./resources/results.ts";
 import { UsageResource } from "./resources/usage.ts";
 import { Webhooks } from "./resources/webhooks.ts";
@@ -41,6 +43,8 @@ export class Sightline {
   readonly projects: Projects;
   readonly analyses: Analyses;
   readonly results: Results;
+  readonly monitoring: Monitoring;
+  readonly reports: Reports;
   readonly usage: UsageResource;
   readonly webhooks: Webhooks;
   readonly #apiKey: string;
@@ -61,6 +65,8 @@ export class Sightline {
     this.projects = new Projects(this);
     this.analyses = new Analyses(this);
     this.results = new Results(this);
+    this.monitoring = new Monitoring(this);
+    this.reports = new Reports(this);
     this.usage = new UsageResource(this);
     this.webhooks = new Webhooks(this);
   }

@@ -8,6 +8,7 @@ import { ERROR_STATUS } from "../src/errors/codes.ts";
 import { buildOpenApiDocument } from "../src/http/openapi/build.ts";
 import { COMMON_ERRORS } from "../src/http/route.ts";
 import { V1_ROUTES } from "../src/http/v1/routes.ts";
+import { escapeHtml } from "../src/lib/html.ts";
 import { useHarness } from "./helpers/harness.ts";
 import { REPO_ROOT } from "./helpers/processes.ts";
 
@@ -79,7 +80,7 @@ describe("served documentation", () => {
     expect(res.headers["content-type"]).toContain("text/html");
     for (const route of V1_ROUTES) {
       expect(res.body).toContain(`id="${route.operationId}"`);
-      expect(res.body).toContain(route.summary);
+      expect(res.body).toContain(escapeHtml(route.summary));
     }
     expect(res.body).toContain("primary_domain");
     expect(res.body).not.toContain("<script");

@@ -40,6 +40,35 @@ describeEachDialect("SDK against a real server", (h) => {
         (await s.analyses.create({ project_id: p.id, engines: ["sandbox"], prompts: ["which one?"] })).id,
       ),
     listResults: (s) => s.results.list({ limit: 2 }),
+    listMonitoring: (s) => s.monitoring.list(),
+    createMonitoring: (s, p) => s.monitoring.create({ project_id: p.id, prompts: ["x?"], schedule: { every: "day" } }),
+    getMonitoring: async (s, p) =>
+      s.monitoring.retrieve(
+        (await s.monitoring.create({ project_id: p.id, prompts: ["x?"], schedule: { every: "day" } })).id,
+      ),
+    updateMonitoring: async (s, p) =>
+      s.monitoring.update(
+        (await s.monitoring.create({ project_id: p.id, prompts: ["x?"], schedule: { every: "day" } })).id,
+        { samples: 2 },
+      ),
+    deleteMonitoring: async (s, p) =>
+      s.monitoring.delete(
+        (await s.monitoring.create({ project_id: p.id, prompts: ["x?"], schedule: { every: "day" } })).id,
+      ),
+    runMonitoring: async (s, p) =>
+      s.monitoring.run(
+        (await s.monitoring.create({ project_id: p.id, prompts: ["x?"], schedule: { every: "day" } })).id,
+      ),
+    listMonitoringRuns: async (s, p) =>
+      s.monitoring.runs(
+        (await s.monitoring.create({ project_id: p.id, prompts: ["x?"], schedule: { every: "day" } })).id,
+      ),
+    listAlerts: (s) => s.monitoring.alerts(),
+    listReports: (s) => s.reports.list(),
+    getReport: async (s) => {
+      const first = (await s.reports.list({ limit: 1 })).data[0];
+      return first === undefined ? s.reports.list() : s.reports.retrieve(first.id);
+    },
     getResult: async (s) => {
       const page = await s.results.list({ limit: 1 });
       const first = page.data[0];

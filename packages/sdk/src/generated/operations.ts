@@ -36,6 +36,49 @@ export interface ListResultsQuery {
   to?: string;
 }
 
+export interface ListMonitoringQuery {
+  /** Page size, 1 to 100. */
+  limit?: number;
+  /** The `next_cursor` of the previous page. */
+  cursor?: string;
+  /** Only this brand's schedules. */
+  project_id?: string;
+}
+
+export interface ListMonitoringRunsQuery {
+  /** Page size, 1 to 100. */
+  limit?: number;
+  /** The `next_cursor` of the previous page. */
+  cursor?: string;
+}
+
+export interface ListAlertsQuery {
+  /** Page size, 1 to 100. */
+  limit?: number;
+  /** The `next_cursor` of the previous page. */
+  cursor?: string;
+  project_id?: string;
+  schedule_id?: string;
+}
+
+export interface ListReportsQuery {
+  /** Page size, 1 to 100. */
+  limit?: number;
+  /** The `next_cursor` of the previous page. */
+  cursor?: string;
+  project_id?: string;
+  type?: "analysis" | "monitoring_run" | "weekly_digest";
+  /** Generated at or after (ISO 8601). */
+  from?: string;
+  /** Generated before (ISO 8601): [from, to). */
+  to?: string;
+}
+
+export interface GetReportQuery {
+  /** `json` (default); `csv`: the results table; `html`: a printable page with charts. */
+  format?: "json" | "csv" | "html";
+}
+
 export interface ListWebhooksQuery {
   /** Page size, 1 to 100. */
   limit?: number;
@@ -106,6 +149,66 @@ export interface Operations {
     body: undefined;
     response: S.Result;
   };
+  listMonitoring: {
+    params: undefined;
+    query: ListMonitoringQuery;
+    body: undefined;
+    response: S.MonitoringScheduleList;
+  };
+  createMonitoring: {
+    params: undefined;
+    query: undefined;
+    body: S.MonitoringScheduleCreate;
+    response: S.MonitoringSchedule;
+  };
+  getMonitoring: {
+    params: { id: string };
+    query: undefined;
+    body: undefined;
+    response: S.MonitoringSchedule;
+  };
+  updateMonitoring: {
+    params: { id: string };
+    query: undefined;
+    body: S.MonitoringScheduleUpdate;
+    response: S.MonitoringSchedule;
+  };
+  deleteMonitoring: {
+    params: { id: string };
+    query: undefined;
+    body: undefined;
+    response: S.MonitoringScheduleDeleted;
+  };
+  runMonitoring: {
+    params: { id: string };
+    query: undefined;
+    body: undefined;
+    response: S.MonitoringRun;
+  };
+  listMonitoringRuns: {
+    params: { id: string };
+    query: ListMonitoringRunsQuery;
+    body: undefined;
+    response: S.MonitoringRunList;
+  };
+  listAlerts: {
+    params: undefined;
+    query: ListAlertsQuery;
+    body: undefined;
+    response: S.AlertList;
+  };
+  listReports: {
+    params: undefined;
+    query: ListReportsQuery;
+    body: undefined;
+    response: S.ReportList;
+  };
+  getReport: {
+    params: { id: string };
+    query: GetReportQuery;
+    body: undefined;
+    response: S.Report;
+  };
   getUsage: {
     params: undefined;
     query: undefined;
@@ -166,6 +269,16 @@ export const OPERATIONS = {
   getAnalysis: { method: "GET", path: "/analyses/{id}" },
   listResults: { method: "GET", path: "/results" },
   getResult: { method: "GET", path: "/results/{id}" },
+  listMonitoring: { method: "GET", path: "/monitoring" },
+  createMonitoring: { method: "POST", path: "/monitoring" },
+  getMonitoring: { method: "GET", path: "/monitoring/{id}" },
+  updateMonitoring: { method: "PATCH", path: "/monitoring/{id}" },
+  deleteMonitoring: { method: "DELETE", path: "/monitoring/{id}" },
+  runMonitoring: { method: "POST", path: "/monitoring/{id}/run" },
+  listMonitoringRuns: { method: "GET", path: "/monitoring/{id}/runs" },
+  listAlerts: { method: "GET", path: "/alerts" },
+  listReports: { method: "GET", path: "/reports" },
+  getReport: { method: "GET", path: "/reports/{id}" },
   getUsage: { method: "GET", path: "/usage" },
   listWebhooks: { method: "GET", path: "/webhooks" },
   createWebhook: { method: "POST", path: "/webhooks" },

@@ -167,16 +167,7 @@ export interface Analysis {
     answers: number;
   }>;
   /** Null until the analysis finishes. */
-  summary: {
-    overall: Summary;
-    by_engine: {
-      [key: string]: Summary;
-    };
-    by_prompt: Array<{
-      prompt: string;
-      summary: Summary;
-    }>;
-  } | null;
+  summary: AnalysisSummary | null;
   /** The visibility score formula's version (see the docs). */
   score_version: string;
   /** ISO 8601 UTC timestamp. */
@@ -185,6 +176,18 @@ export interface Analysis {
   started_at: string | null;
   /** ISO 8601 UTC timestamp. */
   completed_at: string | null;
+}
+
+/** Aggregates overall, per engine and per prompt. */
+export interface AnalysisSummary {
+  overall: Summary;
+  by_engine: {
+    [key: string]: Summary;
+  };
+  by_prompt: Array<{
+    prompt: string;
+    summary: Summary;
+  }>;
 }
 
 /** Aggregates over a set of answers (DESIGN.md §3). */
@@ -306,6 +309,356 @@ export interface Result {
   latency_ms: number;
   /** ISO 8601 UTC timestamp. */
   created_at: string;
+}
+
+export interface MonitoringScheduleList {
+  data: MonitoringSchedule[];
+  /** Whether another page follows this one. */
+  has_more: boolean;
+  /** Pass as `cursor` to get the next page; null on the last page. */
+  next_cursor: string | null;
+}
+
+/** A recurring analysis of a brand. */
+export interface MonitoringSchedule {
+  /** Prefixed `mon_`. */
+  id: string;
+  object: "monitoring_schedule";
+  project_id: string;
+  /** Null: the project's engines at each run. */
+  engines: string[] | null;
+  /** Null: the project's prompts at each run. */
+  prompts: string[] | null;
+  samples: number;
+  schedule: ScheduleSpec;
+  timezone: string;
+  alert_rules: AlertRule[];
+  active: boolean;
+  /** ISO 8601 UTC timestamp. */
+  next_run_at: string | null;
+  last_run: {
+    /** Prefixed `run_`. */
+    id: string;
+    object: "monitoring_run";
+    schedule_id: string;
+    project_id: string;
+    /** ISO 8601 UTC timestamp. */
+    slot: string | null;
+    status: "queued" | "running" | "completed" | "failed" | "skipped";
+    /** Why a slot did not run (credits exhausted, engine no longer in the plan…). */
+    skip_reason: string | null;
+    analysis_id: string | null;
+    summary: AnalysisSummary | null;
+    /** Against the schedule's previous completed run. */
+    change: {
+      previous_run_id: string;
+      visibility: {
+        current: number | null;
+        previous: number | null;
+        delta: number | null;
+        significant: boolean;
+      };
+      share_of_voice: {
+        current: number | null;
+        previous: number | null;
+        delta: number | null;
+      };
+      average_position: {
+        current: number | null;
+        previous: number | null;
+        delta: number | null;
+      };
+      sentiment_score: {
+        current: number | null;
+        previous: number | null;
+        delta: number | null;
+      };
+      citation_rate: {
+        current: number | null;
+        previous: number | null;
+        delta: number | null;
+      };
+      visibility_score: {
+        current: number | null;
+        previous: number | null;
+        delta: number | null;
+      };
+    } | null;
+    /** ISO 8601 UTC timestamp. */
+    created_at: string;
+    /** ISO 8601 UTC timestamp. */
+    completed_at: string | null;
+  } | null;
+  /** ISO 8601 UTC timestamp. */
+  created_at: string;
+  /** ISO 8601 UTC timestamp. */
+  updated_at: string;
+}
+
+/** When runs happen, in the schedule's `timezone`: `{every}` or `{cron}`. */
+export interface ScheduleSpec {
+  /** A simple schedule; or give `cron`. */
+  every?: "hour" | "day" | "week";
+  /** Time of day for `day` and `week`, HH:MM (00:00 by default). */
+  at?: string;
+  /** Day for `week` (monday by default). */
+  weekday?: "sunday" | "monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday";
+  /** Five-field cron expression, at most hourly, e.g. `0 9 * * 1-5`. */
+  cron?: string;
+}
+
+export interface AlertRule {
+  /** rule_1, rule_2… */
+  id: string;
+  /** `visibility_below` (threshold 0–1), `visibility_drop` (points, statistically real unless `require_significance` is false), `competitor_overtakes` (competitor), `brand_disappeared`, `sentiment_below` (threshold 0–100), `domain_not_cited`. */
+  type: "visibility_below" | "visibility_drop" | "competitor_overtakes" | "brand_disappeared" | "sentiment_below" | "domain_not_cited";
+  threshold?: number;
+  /** Percentage points of visibility. */
+  points?: number;
+  /** Fire only when the two runs' 95% intervals do not overlap (default true). */
+  require_significance?: boolean;
+  competitor?: string;
+  /** Judge each of these engines on its own; all engines together when absent. */
+  engines?: string[];
+}
+
+export interface MonitoringScheduleCreate {
+  project_id: string;
+  schedule: ScheduleSpec;
+  engines?: string[] | null;
+  prompts?: string[] | null;
+  samples?: number;
+  /** IANA time zone of the schedule (UTC by default). */
+  timezone?: string;
+  alert_rules?: AlertRuleInput[];
+  active?: boolean;
+}
+
+/** A condition checked after each run; it fires when it starts to hold. */
+export interface AlertRuleInput {
+  /** `visibility_below` (threshold 0–1), `visibility_drop` (points, statistically real unless `require_significance` is false), `competitor_overtakes` (competitor), `brand_disappeared`, `sentiment_below` (threshold 0–100), `domain_not_cited`. */
+  type: "visibility_below" | "visibility_drop" | "competitor_overtakes" | "brand_disappeared" | "sentiment_below" | "domain_not_cited";
+  threshold?: number;
+  /** Percentage points of visibility. */
+  points?: number;
+  /** Fire only when the two runs' 95% intervals do not overlap (default true). */
+  require_significance?: boolean;
+  competitor?: string;
+  /** Judge each of these engines on its own; all engines together when absent. */
+  engines?: string[];
+}
+
+/** Fields to change. */
+export interface MonitoringScheduleUpdate {
+  /** When runs happen, in the schedule's `timezone`: `{every}` or `{cron}`. */
+  schedule?: {
+    /** A simple schedule; or give `cron`. */
+    every?: "hour" | "day" | "week";
+    /** Time of day for `day` and `week`, HH:MM (00:00 by default). */
+    at?: string;
+    /** Day for `week` (monday by default). */
+    weekday?: "sunday" | "monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday";
+    /** Five-field cron expression, at most hourly, e.g. `0 9 * * 1-5`. */
+    cron?: string;
+  };
+  engines?: string[] | null;
+  prompts?: string[] | null;
+  samples?: number;
+  /** IANA time zone of the schedule (UTC by default). */
+  timezone?: string;
+  alert_rules?: AlertRuleInput[];
+  active?: boolean;
+}
+
+export interface MonitoringScheduleDeleted {
+  id: string;
+  object: "monitoring_schedule";
+  deleted: true;
+}
+
+export interface MonitoringRun {
+  /** Prefixed `run_`. */
+  id: string;
+  object: "monitoring_run";
+  schedule_id: string;
+  project_id: string;
+  /** ISO 8601 UTC timestamp. */
+  slot: string | null;
+  status: "queued" | "running" | "completed" | "failed" | "skipped";
+  /** Why a slot did not run (credits exhausted, engine no longer in the plan…). */
+  skip_reason: string | null;
+  analysis_id: string | null;
+  summary: AnalysisSummary | null;
+  /** Against the schedule's previous completed run. */
+  change: {
+    previous_run_id: string;
+    visibility: {
+      current: number | null;
+      previous: number | null;
+      delta: number | null;
+      significant: boolean;
+    };
+    share_of_voice: {
+      current: number | null;
+      previous: number | null;
+      delta: number | null;
+    };
+    average_position: {
+      current: number | null;
+      previous: number | null;
+      delta: number | null;
+    };
+    sentiment_score: {
+      current: number | null;
+      previous: number | null;
+      delta: number | null;
+    };
+    citation_rate: {
+      current: number | null;
+      previous: number | null;
+      delta: number | null;
+    };
+    visibility_score: {
+      current: number | null;
+      previous: number | null;
+      delta: number | null;
+    };
+  } | null;
+  /** ISO 8601 UTC timestamp. */
+  created_at: string;
+  /** ISO 8601 UTC timestamp. */
+  completed_at: string | null;
+}
+
+export interface MonitoringRunList {
+  data: MonitoringRun[];
+  /** Whether another page follows this one. */
+  has_more: boolean;
+  /** Pass as `cursor` to get the next page; null on the last page. */
+  next_cursor: string | null;
+}
+
+export interface AlertList {
+  data: Alert[];
+  /** Whether another page follows this one. */
+  has_more: boolean;
+  /** Pass as `cursor` to get the next page; null on the last page. */
+  next_cursor: string | null;
+}
+
+export interface Alert {
+  /** Prefixed `alt_`. */
+  id: string;
+  object: "alert";
+  project_id: string;
+  schedule_id: string;
+  run_id: string;
+  rule: AlertRule;
+  /** The engine judged, or null for all engines together. */
+  engine: string | null;
+  observed: number | null;
+  previous: number | null;
+  message: string;
+  /** ISO 8601 UTC timestamp. */
+  created_at: string;
+}
+
+export interface ReportList {
+  data: ReportListItem[];
+  /** Whether another page follows this one. */
+  has_more: boolean;
+  /** Pass as `cursor` to get the next page; null on the last page. */
+  next_cursor: string | null;
+}
+
+/** A report, without its data (read it singly). */
+export interface ReportListItem {
+  /** Prefixed `rpt_`. */
+  id: string;
+  object: "report";
+  /** Of one analysis, of one monitoring run, or a brand's week. */
+  type: "analysis" | "monitoring_run" | "weekly_digest";
+  project_id: string;
+  title: string;
+  period: {
+    /** ISO 8601 UTC timestamp. */
+    start: string;
+    /** ISO 8601 UTC timestamp. */
+    end: string;
+  };
+  analysis_id: string | null;
+  run_id: string | null;
+  schedule_id: string | null;
+  /** ISO 8601 UTC timestamp. */
+  created_at: string;
+}
+
+export interface Report {
+  /** Prefixed `rpt_`. */
+  id: string;
+  object: "report";
+  /** Of one analysis, of one monitoring run, or a brand's week. */
+  type: "analysis" | "monitoring_run" | "weekly_digest";
+  project_id: string;
+  title: string;
+  period: {
+    /** ISO 8601 UTC timestamp. */
+    start: string;
+    /** ISO 8601 UTC timestamp. */
+    end: string;
+  };
+  analysis_id: string | null;
+  run_id: string | null;
+  schedule_id: string | null;
+  /** ISO 8601 UTC timestamp. */
+  created_at: string;
+  /** Frozen when the report was generated; recomputed from stored counts. */
+  data: {
+    project: {
+      id: string;
+      name: string;
+      primary_domain: string;
+      competitors: string[];
+    };
+    source: {
+      analysis_id: string | null;
+      run_id: string | null;
+      schedule_id: string | null;
+    };
+    summary: AnalysisSummary;
+    /** Earlier analyses of the same kind, oldest first, this one last. */
+    history: Array<{
+      /** ISO 8601 UTC timestamp. */
+      at: string;
+      analysis_id: string;
+      visibility: number | null;
+      share_of_voice: number | null;
+      average_position: number | null;
+      visibility_score: number | null;
+      by_engine: {
+        [key: string]: number | null;
+      };
+    }>;
+    alerts: Alert[];
+    /** Every answer: the table `format=csv` returns. */
+    results: Array<{
+      id: string;
+      /** ISO 8601 UTC timestamp. */
+      created_at: string;
+      engine: string;
+      model: string | null;
+      prompt: string;
+      sample: number;
+      status: string;
+      mentioned: boolean;
+      position: number | null;
+      sentiment: number | null;
+      brand_cited: boolean;
+      score: number | null;
+      cited_domains: string[];
+      competitors_mentioned: string[];
+    }>;
+  };
 }
 
 /** API usage for the current billing period. */
@@ -546,10 +899,7 @@ export interface MonitoringCompletedEvent {
   created_at: string;
   workspace_id: string;
   data: {
-    /** The monitoring run. */
-    object: {
-      [key: string]: unknown;
-    };
+    object: MonitoringRun;
   };
 }
 
@@ -562,9 +912,6 @@ export interface AlertTriggeredEvent {
   created_at: string;
   workspace_id: string;
   data: {
-    /** The alert. */
-    object: {
-      [key: string]: unknown;
-    };
+    object: Alert;
   };
 }

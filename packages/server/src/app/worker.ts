@@ -5,6 +5,7 @@ import { RUN_ANALYSIS_JOB } from "../services/analyses/types.ts";
 import { PG_JOBS_CHANNEL } from "../services/jobs/store.ts";
 import type { JobHandler } from "../services/jobs/types.ts";
 import { Worker, type WorkerOptions } from "../services/jobs/worker.ts";
+import { startScheduler } from "../services/monitoring/scheduler.ts";
 import { deliverWebhookHandler } from "../services/webhooks/deliver.ts";
 import { DELIVER_JOB } from "../services/webhooks/fanout.ts";
 import { HttpTransport, type WebhookTransport } from "../services/webhooks/transport.ts";
@@ -63,14 +64,18 @@ async function listenForJobs(url: string, wake: () => void, logger: Logger): Pro
 }
 
 /** Starts this process's worker: claims jobs of every kind and runs them until stopped. */
+/** How often a worker looks for monitoring slots that are due. */
+export const SCHEDULER_INTERVAL_MS = 15_000;
+
 export async function startWorker(
   runtime: Runtime,
   databaseUrl: string | null,
   logger: Logger,
-  options: Partial<WorkerOptions> = {},
+  options: Partial<WorkerOptions> & { scheduler?: boolean } = {},
   transport: WebhookTransport = webhookTransport(runtime),
 ): Promise<RunningWorker> {
   const worker = new Worker(runtime.deps, jobHandlers(runtime, transport), options);
+  const scheduler = options.scheduler === false ? null : startScheduler(runtime.deps, SCHEDULER_INTERVAL_MS);
   const unlisten =
     databaseUrl === null
       ? async () => {}
@@ -79,6 +84,7 @@ export async function startWorker(
   return {
     worker,
     async stop(timeoutMs) {
+      scheduler?.stop();
       await unlisten();
       await worker.stop(timeoutMs);
     },

@@ -23,6 +23,11 @@ export interface Tables {
   webhook_attempts: WebhookAttemptsTable;
   analyses: AnalysesTable;
   results: ResultsTable;
+  monitoring_schedules: MonitoringSchedulesTable;
+  monitoring_runs: MonitoringRunsTable;
+  alerts: AlertsTable;
+  alert_states: AlertStatesTable;
+  reports: ReportsTable;
 }
 
 export interface SchemaMigrationsTable {
@@ -211,5 +216,84 @@ export interface ResultsTable {
   score_version: string;
   attempts: number;
   latency_ms: number;
+  created_at: string;
+}
+
+export interface MonitoringSchedulesTable {
+  id: string;
+  workspace_id: string;
+  project_id: string;
+  /** Null: the project's at each run. */
+  engines: string | null;
+  prompts: string | null;
+  samples: number;
+  /** The schedule as the client gave it ({every, at, weekday} or {cron}). */
+  schedule: string;
+  /** The same as a cron expression, evaluated in `timezone`. */
+  cron: string;
+  timezone: string;
+  alert_rules: string;
+  active: DbBool;
+  next_run_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface MonitoringRunsTable {
+  id: string;
+  workspace_id: string;
+  schedule_id: string;
+  project_id: string;
+  /** The slot's time (ISO), or `manual:<id>` for a run asked for by hand. */
+  slot: string;
+  /** queued, running, completed, failed or skipped. */
+  status: string;
+  skip_reason: string | null;
+  analysis_id: string | null;
+  summary: string | null;
+  change: string | null;
+  created_at: string;
+  completed_at: string | null;
+}
+
+export interface AlertsTable {
+  id: string;
+  workspace_id: string;
+  project_id: string;
+  schedule_id: string;
+  run_id: string;
+  rule_id: string;
+  rule: string;
+  engine: string | null;
+  observed: number | null;
+  previous: number | null;
+  message: string;
+  created_at: string;
+}
+
+export interface AlertStatesTable {
+  schedule_id: string;
+  rule_id: string;
+  /** "all" or an engine's name. */
+  scope: string;
+  active: DbBool;
+  updated_at: string;
+}
+
+export interface ReportsTable {
+  id: string;
+  workspace_id: string;
+  project_id: string;
+  /** analysis, monitoring_run or weekly_digest. */
+  type: string;
+  analysis_id: string | null;
+  run_id: string | null;
+  schedule_id: string | null;
+  period_start: string;
+  period_end: string;
+  /** What a report is of, once: an analysis, a run, or a project's week. */
+  dedupe_key: string;
+  title: string;
+  data: string;
   created_at: string;
 }

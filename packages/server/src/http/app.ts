@@ -13,7 +13,7 @@ import { renderDocsPage } from "./docs/render.ts";
 import { makeErrorHandler, sendError, toApiError } from "./errors.ts";
 import { limitAnonymous, makeGate } from "./gate.ts";
 import { buildOpenApiDocument } from "./openapi/build.ts";
-import type { Route } from "./route.ts";
+import { RawResponse, type Route } from "./route.ts";
 import { rejectUnstorableText } from "./text-guard.ts";
 import { V1_ROUTES } from "./v1/routes.ts";
 import { validatorCompiler } from "./validation.ts";
@@ -124,6 +124,11 @@ export async function buildHttpApp(deps: Deps, options: HttpOptions): Promise<Fa
           request,
         });
         reply.code(route.success.status);
+        if (result instanceof RawResponse) {
+          if (result.filename !== undefined)
+            reply.header("content-disposition", `inline; filename="${result.filename}"`);
+          return reply.type(result.contentType).send(result.body);
+        }
         return result;
       },
     });

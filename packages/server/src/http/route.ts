@@ -6,6 +6,20 @@ import type { ServiceContext } from "../services/context.ts";
 
 export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE";
 
+/** A response in another format than JSON (CSV, HTML): sent as is, past the JSON serializer. */
+export class RawResponse {
+  constructor(
+    readonly contentType: string,
+    readonly body: string,
+    readonly filename?: string,
+  ) {}
+}
+
+export interface AlternativeFormat {
+  contentType: string;
+  description: string;
+}
+
 type In<S> = S extends TSchema ? Static<S> : undefined;
 
 export interface HandlerInput<P, Q, B> {
@@ -32,10 +46,10 @@ export interface RouteSpec<P, Q, B, R extends TSchema> {
   params?: P;
   query?: Q;
   body?: B;
-  success: { status: 200 | 201 | 202; description: string; schema: R };
+  success: { status: 200 | 201 | 202; description: string; schema: R; alternatives?: AlternativeFormat[] };
   /** Error codes this endpoint can return beyond those every authenticated endpoint can. */
   errors?: ErrorCode[];
-  handler(input: HandlerInput<P, Q, B>): Promise<Static<R>>;
+  handler(input: HandlerInput<P, Q, B>): Promise<Static<R> | RawResponse>;
 }
 
 /** A route with its types erased, as the registry, the app and the OpenAPI builder see it. */
@@ -51,7 +65,7 @@ export interface Route {
   params?: TSchema;
   query?: TSchema;
   body?: TSchema;
-  success: { status: 200 | 201 | 202; description: string; schema: TSchema };
+  success: { status: 200 | 201 | 202; description: string; schema: TSchema; alternatives?: AlternativeFormat[] };
   errors?: ErrorCode[];
   handler(input: {
     params: unknown;

@@ -27,7 +27,23 @@ export function randomBase62(length: number): string {
   return out;
 }
 
-export type IdPrefix = "ws" | "key" | "prj" | "evt" | "req" | "cre" | "job" | "whk" | "whd" | "wha" | "ana" | "res";
+export type IdPrefix =
+  | "ws"
+  | "key"
+  | "prj"
+  | "evt"
+  | "req"
+  | "cre"
+  | "job"
+  | "whk"
+  | "whd"
+  | "wha"
+  | "ana"
+  | "res"
+  | "mon"
+  | "run"
+  | "alt"
+  | "rpt";
 
 /** Prefixed ids, 24 random base62 characters (about 143 bits): `prj_3kTq…`. */
 export function newId(prefix: IdPrefix): string {

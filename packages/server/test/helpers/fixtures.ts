@@ -1,5 +1,7 @@
 import { createAnalysis } from "../../src/services/analyses/create.ts";
+import { createSchedule } from "../../src/services/monitoring/schedules.ts";
 import { createProject } from "../../src/services/projects/projects.ts";
+import { reportForAnalysis } from "../../src/services/reports/generate.ts";
 import { createEndpoint } from "../../src/services/webhooks/endpoints.ts";
 import { workspaceContext } from "../../src/services/workspaces/workspaces.ts";
 import type { Harness, Tenant } from "./harness.ts";
@@ -64,6 +66,31 @@ async function result(h: Harness, tenant: Tenant): Promise<string> {
   return id;
 }
 
+async function schedule(h: Harness, tenant: Tenant): Promise<string> {
+  const ctx = await workspaceContext(h.deps, tenant.workspace.id);
+  const projectId = await project(h, tenant);
+  return (await createSchedule(ctx, { project_id: projectId, prompts: ["best tool?"], schedule: { every: "day" } })).id;
+}
+
+async function report(h: Harness, tenant: Tenant): Promise<string> {
+  const analysisId = await analysis(h, tenant);
+  const ctx = await workspaceContext(h.deps, tenant.workspace.id);
+  const now = h.clock.now().toISOString();
+  await h.deps.db
+    .updateTable("analyses")
+    .set({ status: "completed", completed_at: now, summary: null })
+    .where("id", "=", analysisId)
+    .execute();
+  const row = await h.deps.db.selectFrom("analyses").selectAll().where("id", "=", analysisId).executeTakeFirstOrThrow();
+  await reportForAnalysis(ctx, row);
+  const created = await h.deps.db
+    .selectFrom("reports")
+    .select("id")
+    .where("analysis_id", "=", analysisId)
+    .executeTakeFirstOrThrow();
+  return created.id;
+}
+
 async function endpoint(h: Harness, tenant: Tenant): Promise<string> {
   const ctx = await workspaceContext(h.deps, tenant.workspace.id);
   return (await createEndpoint(ctx, { url: PUBLIC_URL, events: ["project.created"] })).id;
@@ -87,6 +114,22 @@ export const ROUTE_FIXTURES: Record<string, (h: Harness, tenant: Tenant) => Prom
   getAnalysis: async (h, t) => ({ params: { id: await analysis(h, t) } }),
   listResults: async () => ({ query: { limit: 5 } }),
   getResult: async (h, t) => ({ params: { id: await result(h, t) } }),
+  listMonitoring: async () => ({ query: { limit: 5 } }),
+  createMonitoring: async (h, t) => ({
+    body: {
+      project_id: await project(h, t),
+      prompts: ["best tool?"],
+      schedule: { every: "week", weekday: "monday", at: "08:00" },
+    },
+  }),
+  getMonitoring: async (h, t) => ({ params: { id: await schedule(h, t) } }),
+  updateMonitoring: async (h, t) => ({ params: { id: await schedule(h, t) }, body: { samples: 2 } }),
+  deleteMonitoring: async (h, t) => ({ params: { id: await schedule(h, t) } }),
+  runMonitoring: async (h, t) => ({ params: { id: await schedule(h, t) } }),
+  listMonitoringRuns: async (h, t) => ({ params: { id: await schedule(h, t) } }),
+  listAlerts: async () => ({ query: { limit: 5 } }),
+  listReports: async () => ({ query: { limit: 5 } }),
+  getReport: async (h, t) => ({ params: { id: await report(h, t) } }),
   listWebhooks: async () => ({ query: { limit: 5 } }),
   createWebhook: async () => ({ body: { url: PUBLIC_URL, events: ["project.created"] } }),
   getWebhook: async (h, t) => ({ params: { id: await endpoint(h, t) } }),

@@ -87,7 +87,7 @@ export async function analyzeCommand(runtime: Runtime, args: string[], io: Io, l
     { trigger: "cli" },
   );
   if (mode !== "json") io.out(`Queued ${queued.id} (${queued.progress.total} answers); waiting…`);
-  const worker = await startWorker(runtime, null, logger, { pollIntervalMs: 200 });
+  const worker = await startWorker(runtime, null, logger, { pollIntervalMs: 200, scheduler: false });
   try {
     const deadline = Date.now() + timeoutMs;
     for (;;) {

@@ -1,6 +1,6 @@
-export function escapeHtml(text: string): string {
-  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
-}
+import { escapeHtml } from "../../lib/html.ts";
+
+export { escapeHtml };
 
 /** The little markdown our own descriptions use: paragraphs, **bold**, *italic*, `code`. */
 export function inlineMarkdown(text: string): string {

@@ -16,6 +16,12 @@ export function resolve(schema: Schema, components: Record<string, Schema>): Sch
 }
 
 function typeLabel(schema: Schema, components: Record<string, Schema>): string {
+  if (typeof schema.$ref === "string") {
+    const name = schema.$ref.replace("#/components/schemas/", "");
+    if (name in components) return name;
+  }
+  const variants = schema.anyOf ?? schema.oneOf;
+  if (Array.isArray(variants)) return variants.map((v) => typeLabel(v as Schema, components)).join(" | ");
   const s = resolve(schema, components);
   if ("const" in s) return JSON.stringify(s.const);
   const type = Array.isArray(s.type) ? s.type.join(" | ") : String(s.type ?? "any");

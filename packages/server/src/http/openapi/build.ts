@@ -8,6 +8,8 @@ const TAGS: Record<string, string> = {
   Projects: "Brands that are analysed and monitored: their domains, aliases, competitors, prompts and engines.",
   Analyses: "Runs of prompts × engines × samples for a brand: queued, executed by the worker, summarised.",
   Results: "Each measured answer: mentions, position, sentiment, citations and a visibility score.",
+  Monitoring: "Recurring analyses of a brand on a schedule, their runs, and the alert rules evaluated after each run.",
+  Reports: "Reports generated for every finished analysis and monitoring run, and a weekly digest per monitored brand.",
   Usage: "API requests and credits of the current billing period, and the rate-limit window.",
   Webhooks:
     "Subscriptions to events, delivered as signed POSTs. Verify `X-Webhook-Signature` (hex HMAC-SHA256 of `timestamp.body` with the secret) and refuse timestamps more than five minutes away.",
@@ -137,7 +139,15 @@ function operation(route: Route, components: ComponentCollector): JsonSchema {
       [String(route.success.status)]: {
         description: route.success.description,
         headers: HEADERS,
-        content: { "application/json": { schema: components.ref(route.success.schema) } },
+        content: {
+          "application/json": { schema: components.ref(route.success.schema) },
+          ...Object.fromEntries(
+            (route.success.alternatives ?? []).map((alt) => [
+              alt.contentType,
+              { schema: { type: "string", description: alt.description } },
+            ]),
+          ),
+        },
       },
       ...errorResponses(codes, components),
     },

@@ -1,6 +1,17 @@
 import type { Route } from "../route.ts";
 import { analyzeRoute, getAnalysisRoute, listAnalysesRoute } from "./analyses/routes.ts";
+import {
+  createMonitoringRoute,
+  deleteMonitoringRoute,
+  getMonitoringRoute,
+  listAlertsRoute,
+  listMonitoringRoute,
+  listMonitoringRunsRoute,
+  runMonitoringRoute,
+  updateMonitoringRoute,
+} from "./monitoring/routes.ts";
 import { createProjectRoute, getProjectRoute, listProjectsRoute, updateProjectRoute } from "./projects/routes.ts";
+import { getReportRoute, listReportsRoute } from "./reports/routes.ts";
 import { getResultRoute, listResultsRoute } from "./results/routes.ts";
 import { getUsageRoute } from "./usage/routes.ts";
 import {
@@ -24,6 +35,16 @@ export const V1_ROUTES: Route[] = [
   getAnalysisRoute,
   listResultsRoute,
   getResultRoute,
+  listMonitoringRoute,
+  createMonitoringRoute,
+  getMonitoringRoute,
+  updateMonitoringRoute,
+  deleteMonitoringRoute,
+  runMonitoringRoute,
+  listMonitoringRunsRoute,
+  listAlertsRoute,
+  listReportsRoute,
+  getReportRoute,
   getUsageRoute,
   listWebhooksRoute,
   createWebhookRoute,

@@ -129,11 +129,12 @@ export async function createAnalysis(
   // The reservation is the point of this transaction: if the database cannot take it (busy, down),
   // the quota cannot be read either, and the answer is BILLING_UNAVAILABLE, never a silent pass.
   return inTransaction(ctx, async (tx) => {
-    await tx.db.insertInto("analyses").values(row).execute();
+    // Credits first: a refusal then leaves nothing of the analysis in the caller's transaction.
     await reserveCredits(tx, {
       charges: engines.map((engine) => ({ engine, credits: prompts.length * samples })),
       reference: row.id,
     });
+    await tx.db.insertInto("analyses").values(row).execute();
     await enqueueJob(tx, { kind: RUN_ANALYSIS_JOB, payload: { analysis_id: row.id }, maxAttempts: 5 });
     return rowToAnalysis(row);
   }).catch((error: unknown) => unavailable(ctx, error));

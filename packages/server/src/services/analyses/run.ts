@@ -6,7 +6,9 @@ import { recordEvent } from "../events/events.ts";
 import type { ClaimedJob, JobHandler, JobOutcome } from "../jobs/types.ts";
 import { compileProject, measureAnswer } from "../measurement/measure.ts";
 import type { MeasuredProject } from "../measurement/types.ts";
+import { finishRun } from "../monitoring/runs.ts";
 import { rowToProject } from "../projects/row.ts";
+import { reportForAnalysis } from "../reports/generate.ts";
 import { releaseCredits } from "../usage/credits.ts";
 import { workspaceContext } from "../workspaces/workspaces.ts";
 import { summarizeResults } from "./summary.ts";
@@ -211,6 +213,8 @@ export function runAnalysisHandler(deps: Deps): JobHandler {
         .executeTakeFirstOrThrow();
       const counts = await answerCounts(tx.db, row.workspace_id, [analysisId]);
       await recordEvent(tx, "analysis.completed", { object: rowToAnalysis(final, counts.get(analysisId)) });
+      if (final.schedule_id !== null) await finishRun(tx, final, summary);
+      if (final.status === "completed") await reportForAnalysis(tx, final);
     });
     return { status: "succeeded" };
   };

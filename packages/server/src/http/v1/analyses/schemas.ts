@@ -59,6 +59,20 @@ export const SummarySchema = component(
   ),
 );
 
+export const AnalysisSummarySchema = component(
+  "AnalysisSummary",
+  Type.Object(
+    {
+      overall: SummarySchema,
+      by_engine: Type.Object({}, { additionalProperties: SummarySchema }),
+      by_prompt: Type.Array(
+        Type.Object({ prompt: Type.String(), summary: SummarySchema }, { additionalProperties: false }),
+      ),
+    },
+    { additionalProperties: false, description: "Aggregates overall, per engine and per prompt." },
+  ),
+);
+
 export const AnalysisSchema = component(
   "Analysis",
   Type.Object(
@@ -104,18 +118,7 @@ export const AnalysisSchema = component(
         ),
         { description: "Engines that failed, with why; their other answers, and other engines', are kept." },
       ),
-      summary: Nullable(
-        Type.Object(
-          {
-            overall: SummarySchema,
-            by_engine: Type.Object({}, { additionalProperties: SummarySchema }),
-            by_prompt: Type.Array(
-              Type.Object({ prompt: Type.String(), summary: SummarySchema }, { additionalProperties: false }),
-            ),
-          },
-          { additionalProperties: false, description: "Null until the analysis finishes." },
-        ),
-      ),
+      summary: Type.Union([AnalysisSummarySchema, Type.Null()], { description: "Null until the analysis finishes." }),
       score_version: Type.String({ description: "The visibility score formula's version (see the docs)." }),
       created_at: Timestamp,
       started_at: Nullable(Timestamp),

@@ -2,6 +2,7 @@ import Type, { type TSchema } from "typebox";
 import type { EventType } from "../../../services/events/events.ts";
 import { component, Timestamp } from "../../schema.ts";
 import { AnalysisSchema } from "../analyses/schemas.ts";
+import { AlertSchema, MonitoringRunSchema } from "../monitoring/schemas.ts";
 import { ProjectSchema } from "../projects/schemas.ts";
 
 function envelope<T extends TSchema>(name: string, type: EventType, data: T, description: string) {
@@ -63,10 +64,7 @@ export const EVENT_SCHEMAS: Record<EventType, { schema: TSchema; summary: string
     schema: envelope(
       "MonitoringCompletedEvent",
       "monitoring.completed",
-      Type.Object(
-        { object: Type.Object({}, { additionalProperties: true, description: "The monitoring run." }) },
-        { additionalProperties: false },
-      ),
+      Type.Object({ object: MonitoringRunSchema }, { additionalProperties: false }),
       "Sent when a scheduled monitoring run finishes, whatever its outcome.",
     ),
   },
@@ -75,10 +73,7 @@ export const EVENT_SCHEMAS: Record<EventType, { schema: TSchema; summary: string
     schema: envelope(
       "AlertTriggeredEvent",
       "alert.triggered",
-      Type.Object(
-        { object: Type.Object({}, { additionalProperties: true, description: "The alert." }) },
-        { additionalProperties: false },
-      ),
+      Type.Object({ object: AlertSchema }, { additionalProperties: false }),
       "Sent when an alert rule of a monitoring schedule fires.",
     ),
   },

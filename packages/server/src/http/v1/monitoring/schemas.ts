@@ -1,0 +1,222 @@
+import Type from "typebox";
+import { WEEKDAYS } from "../../../services/monitoring/types.ts";
+import { component, ListOf, Nullable, PageQuery, StringEnum, Timestamp } from "../../schema.ts";
+import { AnalysisSummarySchema } from "../analyses/schemas.ts";
+
+export const ScheduleSpecSchema = component(
+  "ScheduleSpec",
+  Type.Object(
+    {
+      every: Type.Optional(
+        StringEnum(["hour", "day", "week"] as const, { description: "A simple schedule; or give `cron`." }),
+      ),
+      at: Type.Optional(
+        Type.String({
+          pattern: "^([01]\\d|2[0-3]):[0-5]\\d$",
+          description: "Time of day for `day` and `week`, HH:MM (00:00 by default).",
+        }),
+      ),
+      weekday: Type.Optional(StringEnum(WEEKDAYS, { description: "Day for `week` (monday by default)." })),
+      cron: Type.Optional(
+        Type.String({ maxLength: 100, description: "Five-field cron expression, at most hourly, e.g. `0 9 * * 1-5`." }),
+      ),
+    },
+    {
+      additionalProperties: false,
+      description: "When runs happen, in the schedule's `timezone`: `{every}` or `{cron}`.",
+    },
+  ),
+);
+
+const RULE_TYPES = [
+  "visibility_below",
+  "visibility_drop",
+  "competitor_overtakes",
+  "brand_disappeared",
+  "sentiment_below",
+  "domain_not_cited",
+] as const;
+
+const ruleFields = {
+  type: StringEnum(RULE_TYPES, {
+    description:
+      "`visibility_below` (threshold 0–1), `visibility_drop` (points, statistically real unless `require_significance` is false), `competitor_overtakes` (competitor), `brand_disappeared`, `sentiment_below` (threshold 0–100), `domain_not_cited`.",
+  }),
+  threshold: Type.Optional(Type.Number({ minimum: 0, maximum: 100 })),
+  points: Type.Optional(
+    Type.Number({ exclusiveMinimum: 0, maximum: 100, description: "Percentage points of visibility." }),
+  ),
+  require_significance: Type.Optional(
+    Type.Boolean({ description: "Fire only when the two runs' 95% intervals do not overlap (default true)." }),
+  ),
+  competitor: Type.Optional(Type.String({ maxLength: 200 })),
+  engines: Type.Optional(
+    Type.Array(Type.String({ maxLength: 40 }), {
+      maxItems: 32,
+      description: "Judge each of these engines on its own; all engines together when absent.",
+    }),
+  ),
+};
+
+export const AlertRuleInputSchema = component(
+  "AlertRuleInput",
+  Type.Object(ruleFields, {
+    additionalProperties: false,
+    description: "A condition checked after each run; it fires when it starts to hold.",
+  }),
+);
+
+export const AlertRuleSchema = component(
+  "AlertRule",
+  Type.Object({ id: Type.String({ description: "rule_1, rule_2…" }), ...ruleFields }, { additionalProperties: false }),
+);
+
+const ChangeMetric = Type.Object(
+  { current: Nullable(Type.Number()), previous: Nullable(Type.Number()), delta: Nullable(Type.Number()) },
+  { additionalProperties: false },
+);
+
+export const MonitoringRunSchema = component(
+  "MonitoringRun",
+  Type.Object(
+    {
+      id: Type.String({ description: "Prefixed `run_`." }),
+      object: Type.Literal("monitoring_run"),
+      schedule_id: Type.String(),
+      project_id: Type.String(),
+      slot: Nullable(Timestamp),
+      status: StringEnum(["queued", "running", "completed", "failed", "skipped"] as const),
+      skip_reason: Nullable(
+        Type.String({ description: "Why a slot did not run (credits exhausted, engine no longer in the plan…)." }),
+      ),
+      analysis_id: Nullable(Type.String()),
+      summary: Type.Union([AnalysisSummarySchema, Type.Null()]),
+      change: Nullable(
+        Type.Object(
+          {
+            previous_run_id: Type.String(),
+            visibility: Type.Object(
+              {
+                current: Nullable(Type.Number()),
+                previous: Nullable(Type.Number()),
+                delta: Nullable(Type.Number()),
+                significant: Type.Boolean(),
+              },
+              { additionalProperties: false },
+            ),
+            share_of_voice: ChangeMetric,
+            average_position: ChangeMetric,
+            sentiment_score: ChangeMetric,
+            citation_rate: ChangeMetric,
+            visibility_score: ChangeMetric,
+          },
+          { additionalProperties: false, description: "Against the schedule's previous completed run." },
+        ),
+      ),
+      created_at: Timestamp,
+      completed_at: Nullable(Timestamp),
+    },
+    { additionalProperties: false },
+  ),
+);
+
+export const ScheduleSchema = component(
+  "MonitoringSchedule",
+  Type.Object(
+    {
+      id: Type.String({ description: "Prefixed `mon_`." }),
+      object: Type.Literal("monitoring_schedule"),
+      project_id: Type.String(),
+      engines: Nullable(Type.Array(Type.String(), { description: "Null: the project's engines at each run." })),
+      prompts: Nullable(Type.Array(Type.String(), { description: "Null: the project's prompts at each run." })),
+      samples: Type.Integer({ minimum: 1 }),
+      schedule: ScheduleSpecSchema,
+      timezone: Type.String(),
+      alert_rules: Type.Array(AlertRuleSchema),
+      active: Type.Boolean(),
+      next_run_at: Nullable(Timestamp),
+      last_run: Nullable(MonitoringRunSchema),
+      created_at: Timestamp,
+      updated_at: Timestamp,
+    },
+    { additionalProperties: false, description: "A recurring analysis of a brand." },
+  ),
+);
+
+const common = {
+  engines: Type.Optional(Nullable(Type.Array(Type.String({ maxLength: 40 }), { minItems: 1, maxItems: 32 }))),
+  prompts: Type.Optional(
+    Nullable(Type.Array(Type.String({ minLength: 1, maxLength: 2_000 }), { minItems: 1, maxItems: 200 })),
+  ),
+  samples: Type.Optional(Type.Integer({ minimum: 1, maximum: 10 })),
+  timezone: Type.Optional(
+    Type.String({ maxLength: 64, description: "IANA time zone of the schedule (UTC by default)." }),
+  ),
+  alert_rules: Type.Optional(Type.Array(AlertRuleInputSchema, { maxItems: 20 })),
+  active: Type.Optional(Type.Boolean()),
+};
+
+export const ScheduleCreateSchema = component(
+  "MonitoringScheduleCreate",
+  Type.Object(
+    { project_id: Type.String({ maxLength: 100 }), schedule: ScheduleSpecSchema, ...common },
+    { additionalProperties: false },
+  ),
+);
+
+export const ScheduleUpdateSchema = component(
+  "MonitoringScheduleUpdate",
+  Type.Object(
+    { schedule: Type.Optional(ScheduleSpecSchema), ...common },
+    { additionalProperties: false, description: "Fields to change." },
+  ),
+);
+
+export const ScheduleDeletedSchema = component(
+  "MonitoringScheduleDeleted",
+  Type.Object(
+    { id: Type.String(), object: Type.Literal("monitoring_schedule"), deleted: Type.Literal(true) },
+    { additionalProperties: false },
+  ),
+);
+
+export const AlertSchema = component(
+  "Alert",
+  Type.Object(
+    {
+      id: Type.String({ description: "Prefixed `alt_`." }),
+      object: Type.Literal("alert"),
+      project_id: Type.String(),
+      schedule_id: Type.String(),
+      run_id: Type.String(),
+      rule: AlertRuleSchema,
+      engine: Nullable(Type.String({ description: "The engine judged, or null for all engines together." })),
+      observed: Nullable(Type.Number()),
+      previous: Nullable(Type.Number()),
+      message: Type.String(),
+      created_at: Timestamp,
+    },
+    { additionalProperties: false },
+  ),
+);
+
+export const ScheduleListSchema = ListOf("MonitoringScheduleList", ScheduleSchema);
+export const RunListSchema = ListOf("MonitoringRunList", MonitoringRunSchema);
+export const AlertListSchema = ListOf("AlertList", AlertSchema);
+
+export const ScheduleListQuery = Type.Object(
+  {
+    ...PageQuery,
+    project_id: Type.Optional(Type.String({ maxLength: 100, description: "Only this brand's schedules." })),
+  },
+  { additionalProperties: false },
+);
+export const RunListQuery = Type.Object(PageQuery, { additionalProperties: false });
+export const AlertListQuery = Type.Object(
+  {
+    ...PageQuery,
+    project_id: Type.Optional(Type.String({ maxLength: 100 })),
+    schedule_id: Type.Optional(Type.String({ maxLength: 100 })),
+  },
+  { additionalProperties: false },
+);

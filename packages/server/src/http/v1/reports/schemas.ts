@@ -1,0 +1,124 @@
+import Type from "typebox";
+import { REPORT_TYPES } from "../../../services/reports/types.ts";
+import { component, ListOf, Nullable, PageQuery, StringEnum, Timestamp } from "../../schema.ts";
+import { AnalysisSummarySchema } from "../analyses/schemas.ts";
+import { AlertSchema } from "../monitoring/schemas.ts";
+
+const reportFields = {
+  id: Type.String({ description: "Prefixed `rpt_`." }),
+  object: Type.Literal("report"),
+  type: StringEnum(REPORT_TYPES, { description: "Of one analysis, of one monitoring run, or a brand's week." }),
+  project_id: Type.String(),
+  title: Type.String(),
+  period: Type.Object({ start: Timestamp, end: Timestamp }, { additionalProperties: false }),
+  analysis_id: Nullable(Type.String()),
+  run_id: Nullable(Type.String()),
+  schedule_id: Nullable(Type.String()),
+  created_at: Timestamp,
+};
+
+export const ReportSummarySchema = component(
+  "ReportListItem",
+  Type.Object(reportFields, {
+    additionalProperties: false,
+    description: "A report, without its data (read it singly).",
+  }),
+);
+
+const HistoryPoint = Type.Object(
+  {
+    at: Timestamp,
+    analysis_id: Type.String(),
+    visibility: Nullable(Type.Number()),
+    share_of_voice: Nullable(Type.Number()),
+    average_position: Nullable(Type.Number()),
+    visibility_score: Nullable(Type.Number()),
+    by_engine: Type.Object({}, { additionalProperties: Nullable(Type.Number()) }),
+  },
+  { additionalProperties: false },
+);
+
+const ResultRow = Type.Object(
+  {
+    id: Type.String(),
+    created_at: Timestamp,
+    engine: Type.String(),
+    model: Nullable(Type.String()),
+    prompt: Type.String(),
+    sample: Type.Integer(),
+    status: Type.String(),
+    mentioned: Type.Boolean(),
+    position: Nullable(Type.Integer()),
+    sentiment: Nullable(Type.Number()),
+    brand_cited: Type.Boolean(),
+    score: Nullable(Type.Number()),
+    cited_domains: Type.Array(Type.String()),
+    competitors_mentioned: Type.Array(Type.String()),
+  },
+  { additionalProperties: false },
+);
+
+export const ReportSchema = component(
+  "Report",
+  Type.Object(
+    {
+      ...reportFields,
+      data: Type.Object(
+        {
+          project: Type.Object(
+            {
+              id: Type.String(),
+              name: Type.String(),
+              primary_domain: Type.String(),
+              competitors: Type.Array(Type.String()),
+            },
+            { additionalProperties: false },
+          ),
+          source: Type.Object(
+            {
+              analysis_id: Nullable(Type.String()),
+              run_id: Nullable(Type.String()),
+              schedule_id: Nullable(Type.String()),
+            },
+            { additionalProperties: false },
+          ),
+          summary: AnalysisSummarySchema,
+          history: Type.Array(HistoryPoint, {
+            description: "Earlier analyses of the same kind, oldest first, this one last.",
+          }),
+          alerts: Type.Array(AlertSchema),
+          results: Type.Array(ResultRow, { description: "Every answer: the table `format=csv` returns." }),
+        },
+        {
+          additionalProperties: false,
+          description: "Frozen when the report was generated; recomputed from stored counts.",
+        },
+      ),
+    },
+    { additionalProperties: false },
+  ),
+);
+
+export const ReportListSchema = ListOf("ReportList", ReportSummarySchema);
+
+export const ReportListQuery = Type.Object(
+  {
+    ...PageQuery,
+    project_id: Type.Optional(Type.String({ maxLength: 100 })),
+    type: Type.Optional(StringEnum(REPORT_TYPES)),
+    from: Type.Optional(Type.String({ maxLength: 40, description: "Generated at or after (ISO 8601)." })),
+    to: Type.Optional(Type.String({ maxLength: 40, description: "Generated before (ISO 8601): [from, to)." })),
+  },
+  { additionalProperties: false },
+);
+
+export const ReportQuery = Type.Object(
+  {
+    format: Type.Optional(
+      StringEnum(["json", "csv", "html"] as const, {
+        description: "`json` (default); `csv`: the results table; `html`: a printable page with charts.",
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);

@@ -1,0 +1,210 @@
+import type { ErrorDetail } from "../../errors/api-error.ts";
+import type { AnalysisSummary } from "../analyses/types.ts";
+import type { Summary } from "../measurement/aggregate.ts";
+import type { AlertRule, AlertRuleInput } from "./types.ts";
+
+export const MAX_RULES = 20;
+
+/** Checks rules against the project and the engines the server knows; gives them stable ids. */
+export function checkRules(
+  inputs: AlertRuleInput[],
+  competitors: string[],
+  knownEngines: string[],
+  details: ErrorDetail[],
+): AlertRule[] {
+  if (inputs.length > MAX_RULES) details.push({ field: "alert_rules", issue: `at most ${MAX_RULES} rules` });
+  return inputs.map((input, index) => {
+    const field = `alert_rules[${index}]`;
+    for (const [i, engine] of (input.engines ?? []).entries()) {
+      if (!knownEngines.includes(engine))
+        details.push({ field: `${field}.engines[${i}]`, issue: `unknown engine '${engine}'` });
+    }
+    const need = (name: string, ok: boolean, issue: string) => {
+      if (!ok) details.push({ field: `${field}.${name}`, issue });
+    };
+    const value = input as unknown as Record<string, unknown>;
+    if (input.type === "visibility_below") {
+      need(
+        "threshold",
+        typeof value.threshold === "number" && value.threshold >= 0 && value.threshold <= 1,
+        "is required: a visibility between 0 and 1",
+      );
+    }
+    if (input.type === "visibility_drop") {
+      need(
+        "points",
+        typeof value.points === "number" && value.points > 0 && value.points <= 100,
+        "is required: percentage points between 0 and 100",
+      );
+    }
+    if (input.type === "sentiment_below") {
+      need(
+        "threshold",
+        typeof value.threshold === "number" && value.threshold >= 0 && value.threshold <= 100,
+        "is required: a sentiment score between 0 and 100",
+      );
+    }
+    const allowed: Record<string, string[]> = {
+      visibility_below: ["threshold"],
+      visibility_drop: ["points", "require_significance"],
+      competitor_overtakes: ["competitor"],
+      brand_disappeared: [],
+      sentiment_below: ["threshold"],
+      domain_not_cited: [],
+    };
+    for (const key of Object.keys(value)) {
+      if (key !== "type" && key !== "engines" && !(allowed[input.type] ?? []).includes(key)) {
+        details.push({ field: `${field}.${key}`, issue: `does not apply to ${input.type} rules` });
+      }
+    }
+    if (input.type === "competitor_overtakes") {
+      need("competitor", typeof value.competitor === "string", "is required: one of the project's competitors");
+      const wanted = typeof value.competitor === "string" ? value.competitor.trim().toLowerCase() : "";
+      const match = competitors.find((name) => name.toLowerCase() === wanted);
+      if (match === undefined && typeof value.competitor === "string") {
+        details.push({
+          field: `${field}.competitor`,
+          issue: `is not one of the project's competitors (${competitors.join(", ") || "none"})`,
+        });
+      }
+      return {
+        ...input,
+        type: "competitor_overtakes",
+        competitor: match ?? String(value.competitor ?? ""),
+        id: `rule_${index + 1}`,
+      };
+    }
+    return { ...input, id: `rule_${index + 1}` } as AlertRule;
+  });
+}
+
+export interface Evaluation {
+  rule: AlertRule;
+  /** "all" or an engine. */
+  scope: string;
+  holds: boolean;
+  observed: number | null;
+  previous: number | null;
+  message: string;
+}
+
+const pct = (value: number | null) => (value === null ? "n/a" : `${(value * 100).toFixed(1)}%`);
+
+function scopes(rule: AlertRule, current: AnalysisSummary): string[] {
+  if (rule.engines !== undefined && rule.engines.length > 0)
+    return rule.engines.filter((e) => current.by_engine[e] !== undefined);
+  if (rule.type === "brand_disappeared") return Object.keys(current.by_engine);
+  return ["all"];
+}
+
+function pick(summary: AnalysisSummary | null, scope: string): Summary | null {
+  if (summary === null) return null;
+  return scope === "all" ? summary.overall : (summary.by_engine[scope] ?? null);
+}
+
+/**
+ * Whether each rule's condition holds after a run, per scope. `wasActive` says whether it held
+ * after the previous run: an alert fires only when a condition starts to hold.
+ */
+export function evaluateRules(
+  rules: AlertRule[],
+  current: AnalysisSummary,
+  previous: AnalysisSummary | null,
+  wasActive: (ruleId: string, scope: string) => boolean,
+): Evaluation[] {
+  const out: Evaluation[] = [];
+  for (const rule of rules) {
+    for (const scope of scopes(rule, current)) {
+      const now = pick(current, scope);
+      const before = pick(previous, scope);
+      if (now === null || now.answers === 0) continue;
+      const where = scope === "all" ? "across engines" : `on ${scope}`;
+      switch (rule.type) {
+        case "visibility_below": {
+          const value = now.visibility.value;
+          out.push({
+            rule,
+            scope,
+            holds: value !== null && value < rule.threshold,
+            observed: value,
+            previous: before?.visibility.value ?? null,
+            message: `Visibility ${where} is ${pct(value)}, below ${pct(rule.threshold)}.`,
+          });
+          break;
+        }
+        case "visibility_drop": {
+          const value = now.visibility.value;
+          const prior = before?.visibility.value ?? null;
+          const drop = value !== null && prior !== null ? (prior - value) * 100 : null;
+          const significant =
+            rule.require_significance === false ||
+            (now.visibility.ci_high !== null &&
+              before?.visibility.ci_low !== null &&
+              before !== null &&
+              now.visibility.ci_high < (before.visibility.ci_low ?? 0));
+          out.push({
+            rule,
+            scope,
+            holds: drop !== null && drop >= rule.points && significant,
+            observed: value,
+            previous: prior,
+            message: `Visibility ${where} fell from ${pct(prior)} to ${pct(value)} (${drop?.toFixed(1) ?? "?"} points).`,
+          });
+          break;
+        }
+        case "competitor_overtakes": {
+          const theirs = now.competitors.find((c) => c.name === rule.competitor)?.share_of_voice ?? null;
+          const ours = now.share_of_voice;
+          out.push({
+            rule,
+            scope,
+            holds: theirs !== null && ours !== null && theirs > ours,
+            observed: theirs,
+            previous: ours,
+            message: `${rule.competitor}'s share of voice ${where} (${pct(theirs)}) is above the brand's (${pct(ours)}).`,
+          });
+          break;
+        }
+        case "brand_disappeared": {
+          const gone = now.visibility.count === 0;
+          const wasThere = (before?.visibility.count ?? 0) > 0;
+          out.push({
+            rule,
+            scope,
+            holds: gone && (wasThere || wasActive(rule.id, scope)),
+            observed: now.visibility.value,
+            previous: before?.visibility.value ?? null,
+            message: `The brand is no longer named ${where} (it was in ${before?.visibility.count ?? 0} answers last run).`,
+          });
+          break;
+        }
+        case "sentiment_below": {
+          const value = now.sentiment_score;
+          out.push({
+            rule,
+            scope,
+            holds: value !== null && value < rule.threshold,
+            observed: value,
+            previous: before?.sentiment_score ?? null,
+            message: `Sentiment ${where} is ${value?.toFixed(1) ?? "n/a"}, below ${rule.threshold}.`,
+          });
+          break;
+        }
+        case "domain_not_cited": {
+          const uncited = now.brand_citations === 0;
+          const wasCited = (before?.brand_citations ?? 0) > 0;
+          out.push({
+            rule,
+            scope,
+            holds: uncited && (wasCited || wasActive(rule.id, scope)),
+            observed: now.brand_citations,
+            previous: before?.brand_citations ?? null,
+            message: `The brand's domains are no longer cited ${where} (${before?.brand_citations ?? 0} citations last run).`,
+          });
+          break;
+        }
+      }
+    }
+  }
+  return out;
+}

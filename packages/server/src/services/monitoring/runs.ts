@@ -1,0 +1,268 @@
+import type { Selectable } from "kysely";
+import type { AnalysesTable, MonitoringRunsTable } from "../../db/tables.ts";
+import { ApiError, notFound } from "../../errors/api-error.ts";
+import { newId } from "../../lib/ids.ts";
+import { fromJson, toJson } from "../../lib/json.ts";
+import { createAnalysis } from "../analyses/create.ts";
+import type { AnalysisSummary } from "../analyses/types.ts";
+import { inTransaction, type ServiceContext } from "../context.ts";
+import { recordEvent } from "../events/events.ts";
+import type { Summary } from "../measurement/aggregate.ts";
+import { fetchPage, type Page, type PageParams } from "../pagination.ts";
+import { evaluateRules } from "./alerts.ts";
+import type { AlertRule, MetricChange, RunChange, RunView } from "./types.ts";
+
+export function rowToRun(row: Selectable<MonitoringRunsTable>): RunView {
+  return {
+    id: row.id,
+    object: "monitoring_run",
+    schedule_id: row.schedule_id,
+    project_id: row.project_id,
+    slot: row.slot.startsWith("manual:") ? null : row.slot,
+    status: row.status as RunView["status"],
+    skip_reason: row.skip_reason,
+    analysis_id: row.analysis_id,
+    summary: fromJson<AnalysisSummary | null>(row.summary, null),
+    change: fromJson<RunChange | null>(row.change, null),
+    created_at: row.created_at,
+    completed_at: row.completed_at,
+  };
+}
+
+/** Why a run cannot start, among the refusals an analysis can meet; anything else is a fault. */
+const SKIPPABLE = new Set(["BILLING_LIMIT_EXCEEDED", "ENGINE_NOT_ALLOWED", "VALIDATION_ERROR", "NOT_FOUND"]);
+
+/**
+ * Starts the run of one slot: records it (at most once per slot and schedule: the unique slot wins
+ * any race between workers) and queues its analysis. A run whose analysis is refused (credits
+ * exhausted, an engine no longer in the plan, no prompts) is recorded as skipped with the reason.
+ *
+ * @returns the run, or null when the slot had already been taken.
+ */
+export async function startRun(
+  ctx: ServiceContext,
+  schedule: { id: string; project_id: string; engines: string | null; prompts: string | null; samples: number },
+  slot: string,
+): Promise<RunView | null> {
+  return inTransaction(ctx, async (tx) => {
+    const now = tx.clock.now().toISOString();
+    const id = newId("run");
+    const inserted = await tx.db
+      .insertInto("monitoring_runs")
+      .values({
+        id,
+        workspace_id: tx.workspace.id,
+        schedule_id: schedule.id,
+        project_id: schedule.project_id,
+        slot,
+        status: "queued",
+        skip_reason: null,
+        analysis_id: null,
+        summary: null,
+        change: null,
+        created_at: now,
+        completed_at: null,
+      })
+      .onConflict((oc) => oc.columns(["schedule_id", "slot"]).doNothing())
+      .executeTakeFirst();
+    if (inserted.numInsertedOrUpdatedRows === 0n) return null;
+    const engines = fromJson<string[] | null>(schedule.engines, null);
+    const prompts = fromJson<string[] | null>(schedule.prompts, null);
+    try {
+      const analysis = await createAnalysis(
+        tx,
+        {
+          project_id: schedule.project_id,
+          ...(engines === null ? {} : { engines }),
+          ...(prompts === null ? {} : { prompts }),
+          samples: schedule.samples,
+        },
+        { trigger: "monitoring", scheduleId: schedule.id },
+      );
+      await tx.db.updateTable("monitoring_runs").set({ analysis_id: analysis.id }).where("id", "=", id).execute();
+    } catch (error) {
+      if (!(error instanceof ApiError) || !SKIPPABLE.has(error.code)) throw error;
+      await tx.db
+        .updateTable("monitoring_runs")
+        .set({ status: "skipped", skip_reason: `${error.code}: ${error.message}`, completed_at: now })
+        .where("id", "=", id)
+        .execute();
+      const skipped = await tx.db
+        .selectFrom("monitoring_runs")
+        .selectAll()
+        .where("id", "=", id)
+        .executeTakeFirstOrThrow();
+      await recordEvent(tx, "monitoring.completed", { object: rowToRun(skipped) });
+    }
+    return rowToRun(
+      await tx.db.selectFrom("monitoring_runs").selectAll().where("id", "=", id).executeTakeFirstOrThrow(),
+    );
+  });
+}
+
+function change(current: number | null, previous: number | null, digits = 4): MetricChange {
+  const delta =
+    current === null || previous === null ? null : Math.round((current - previous) * 10 ** digits) / 10 ** digits;
+  return { current, previous, delta };
+}
+
+export function compareRuns(previousRunId: string, now: Summary, before: Summary): RunChange {
+  const significant =
+    now.visibility.ci_low !== null &&
+    now.visibility.ci_high !== null &&
+    before.visibility.ci_low !== null &&
+    before.visibility.ci_high !== null &&
+    (now.visibility.ci_high < before.visibility.ci_low || now.visibility.ci_low > before.visibility.ci_high);
+  return {
+    previous_run_id: previousRunId,
+    visibility: { ...change(now.visibility.value, before.visibility.value), significant },
+    share_of_voice: change(now.share_of_voice, before.share_of_voice),
+    average_position: change(now.average_position, before.average_position, 2),
+    sentiment_score: change(now.sentiment_score, before.sentiment_score, 1),
+    citation_rate: change(now.citation_rate, before.citation_rate),
+    visibility_score: change(now.visibility_score, before.visibility_score, 1),
+  };
+}
+
+/**
+ * Closes a monitoring run, in its analysis's final transaction: its summary and change against the
+ * previous completed run of the schedule, the alerts whose conditions start to hold (each with an
+ * `alert.triggered` event; a condition still holding does not fire again until it has cleared), and
+ * `monitoring.completed`.
+ */
+export async function finishRun(
+  ctx: ServiceContext,
+  analysis: Selectable<AnalysesTable>,
+  summary: AnalysisSummary,
+): Promise<void> {
+  const run = await ctx.db
+    .selectFrom("monitoring_runs")
+    .selectAll()
+    .where("workspace_id", "=", ctx.workspace.id)
+    .where("analysis_id", "=", analysis.id)
+    .executeTakeFirst();
+  if (run === undefined || run.status === "completed" || run.status === "failed") return;
+  const schedule = await ctx.db
+    .selectFrom("monitoring_schedules")
+    .select(["id", "alert_rules"])
+    .where("id", "=", run.schedule_id)
+    .executeTakeFirst();
+  const previous = await ctx.db
+    .selectFrom("monitoring_runs")
+    .selectAll()
+    .where("schedule_id", "=", run.schedule_id)
+    .where("status", "=", "completed")
+    .where("id", "!=", run.id)
+    .orderBy("completed_at", "desc")
+    .limit(1)
+    .executeTakeFirst();
+  const previousSummary = fromJson<AnalysisSummary | null>(previous?.summary, null);
+  const completed = analysis.status === "completed";
+  const now = ctx.clock.now().toISOString();
+  const runChange =
+    completed && previous !== undefined && previousSummary !== null
+      ? compareRuns(previous.id, summary.overall, previousSummary.overall)
+      : null;
+
+  if (completed && schedule !== undefined) {
+    const rules = fromJson<AlertRule[]>(schedule.alert_rules, []);
+    const states = await ctx.db.selectFrom("alert_states").selectAll().where("schedule_id", "=", schedule.id).execute();
+    const active = (ruleId: string, scope: string) =>
+      states.some((s) => s.rule_id === ruleId && s.scope === scope && (s.active === true || s.active === 1));
+    for (const evaluation of evaluateRules(rules, summary, previousSummary, active)) {
+      const wasActive = active(evaluation.rule.id, evaluation.scope);
+      await ctx.db
+        .insertInto("alert_states")
+        .values({
+          schedule_id: schedule.id,
+          rule_id: evaluation.rule.id,
+          scope: evaluation.scope,
+          active: evaluation.holds ? 1 : 0,
+          updated_at: now,
+        })
+        .onConflict((oc) =>
+          oc
+            .columns(["schedule_id", "rule_id", "scope"])
+            .doUpdateSet({ active: evaluation.holds ? 1 : 0, updated_at: now }),
+        )
+        .execute();
+      if (!evaluation.holds || wasActive) continue;
+      const alert = {
+        id: newId("alt"),
+        workspace_id: ctx.workspace.id,
+        project_id: run.project_id,
+        schedule_id: schedule.id,
+        run_id: run.id,
+        rule_id: evaluation.rule.id,
+        rule: toJson(evaluation.rule),
+        engine: evaluation.scope === "all" ? null : evaluation.scope,
+        observed: evaluation.observed,
+        previous: evaluation.previous,
+        message: evaluation.message,
+        created_at: now,
+      };
+      await ctx.db.insertInto("alerts").values(alert).execute();
+      await recordEvent(ctx, "alert.triggered", { object: rowToAlert(alert) });
+    }
+  }
+
+  await ctx.db
+    .updateTable("monitoring_runs")
+    .set({
+      status: completed ? "completed" : "failed",
+      summary: toJson(summary),
+      change: runChange === null ? null : toJson(runChange),
+      completed_at: now,
+    })
+    .where("id", "=", run.id)
+    .execute();
+  const finished = await ctx.db
+    .selectFrom("monitoring_runs")
+    .selectAll()
+    .where("id", "=", run.id)
+    .executeTakeFirstOrThrow();
+  await recordEvent(ctx, "monitoring.completed", { object: rowToRun(finished) });
+}
+
+export function rowToAlert(row: {
+  id: string;
+  project_id: string;
+  schedule_id: string;
+  run_id: string;
+  rule: string;
+  engine: string | null;
+  observed: number | null;
+  previous: number | null;
+  message: string;
+  created_at: string;
+}) {
+  return {
+    id: row.id,
+    object: "alert" as const,
+    project_id: row.project_id,
+    schedule_id: row.schedule_id,
+    run_id: row.run_id,
+    rule: fromJson<AlertRule>(row.rule, { id: "unknown", type: "brand_disappeared" }),
+    engine: row.engine,
+    observed: row.observed,
+    previous: row.previous,
+    message: row.message,
+    created_at: row.created_at,
+  };
+}
+
+export async function listRuns(ctx: ServiceContext, scheduleId: string, params: PageParams): Promise<Page<RunView>> {
+  const exists = await ctx.db
+    .selectFrom("monitoring_schedules")
+    .select("id")
+    .where("workspace_id", "=", ctx.workspace.id)
+    .where("id", "=", scheduleId)
+    .executeTakeFirst();
+  if (exists === undefined) throw notFound("monitoring schedule", scheduleId);
+  const query = ctx.db
+    .selectFrom("monitoring_runs")
+    .selectAll()
+    .where("workspace_id", "=", ctx.workspace.id)
+    .where("schedule_id", "=", scheduleId);
+  return fetchPage(query, params, rowToRun);
+}

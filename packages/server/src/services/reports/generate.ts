@@ -1,0 +1,258 @@
+import type { Selectable } from "kysely";
+import { bool } from "../../db/database.ts";
+import type { AnalysesTable, ResultsTable } from "../../db/tables.ts";
+import { newId } from "../../lib/ids.ts";
+import { fromJson, toJson } from "../../lib/json.ts";
+import { summarizeResults } from "../analyses/summary.ts";
+import type { AnalysisSummary } from "../analyses/types.ts";
+import type { Deps, ServiceContext } from "../context.ts";
+import type { AnswerMeasure } from "../measurement/types.ts";
+import { rowToAlert } from "../monitoring/runs.ts";
+import { rowToProject } from "../projects/row.ts";
+import { workspaceContext } from "../workspaces/workspaces.ts";
+import type { HistoryPoint, ReportData, ReportType, ResultRow } from "./types.ts";
+
+const HISTORY_POINTS = 30;
+
+function resultRow(row: Selectable<ResultsTable>): ResultRow {
+  const measure = fromJson<AnswerMeasure | null>(row.measure, null);
+  return {
+    id: row.id,
+    created_at: row.created_at,
+    engine: row.engine,
+    model: row.model,
+    prompt: row.prompt,
+    sample: row.sample,
+    status: row.status,
+    mentioned: bool(row.mentioned),
+    position: row.position,
+    sentiment: row.sentiment,
+    brand_cited: bool(row.brand_cited),
+    score: row.score,
+    cited_domains: [...new Set((measure?.citations ?? []).map((c) => c.domain))],
+    competitors_mentioned: (measure?.competitors ?? []).filter((c) => c.mentioned).map((c) => c.name),
+  };
+}
+
+function point(analysis: Selectable<AnalysesTable>): HistoryPoint | null {
+  const summary = fromJson<AnalysisSummary | null>(analysis.summary, null);
+  if (summary === null || analysis.completed_at === null) return null;
+  return {
+    at: analysis.completed_at,
+    analysis_id: analysis.id,
+    visibility: summary.overall.visibility.value,
+    share_of_voice: summary.overall.share_of_voice,
+    average_position: summary.overall.average_position,
+    visibility_score: summary.overall.visibility_score,
+    by_engine: Object.fromEntries(Object.entries(summary.by_engine).map(([engine, s]) => [engine, s.visibility.value])),
+  };
+}
+
+async function build(
+  ctx: ServiceContext,
+  projectId: string,
+  analyses: Selectable<AnalysesTable>[],
+  history: Selectable<AnalysesTable>[],
+  alertFilter: { runId?: string; from?: string; to?: string },
+  source: ReportData["source"],
+): Promise<ReportData> {
+  const projectRow = await ctx.db
+    .selectFrom("projects")
+    .selectAll()
+    .where("workspace_id", "=", ctx.workspace.id)
+    .where("id", "=", projectId)
+    .executeTakeFirstOrThrow();
+  const project = rowToProject(projectRow);
+  const ids = analyses.map((a) => a.id);
+  const rows =
+    ids.length === 0
+      ? []
+      : await ctx.db
+          .selectFrom("results")
+          .selectAll()
+          .where("workspace_id", "=", ctx.workspace.id)
+          .where("analysis_id", "in", ids)
+          .orderBy("created_at")
+          .orderBy("id")
+          .execute();
+  const engines = [...new Set(analyses.flatMap((a) => fromJson<string[]>(a.engines, [])))];
+  const prompts = [...new Set(analyses.flatMap((a) => fromJson<string[]>(a.prompts, [])))];
+  let alerts = ctx.db
+    .selectFrom("alerts")
+    .selectAll()
+    .where("workspace_id", "=", ctx.workspace.id)
+    .where("project_id", "=", projectId);
+  if (alertFilter.runId !== undefined) alerts = alerts.where("run_id", "=", alertFilter.runId);
+  if (alertFilter.from !== undefined) alerts = alerts.where("created_at", ">=", alertFilter.from);
+  if (alertFilter.to !== undefined) alerts = alerts.where("created_at", "<", alertFilter.to);
+  return {
+    project: {
+      id: project.id,
+      name: project.name,
+      primary_domain: project.primary_domain,
+      competitors: project.competitors.map((c) => c.name),
+    },
+    source,
+    // Recomputed from the stored per-answer counts, never averaged from stored percentages.
+    summary: summarizeResults(
+      rows,
+      project.competitors.map((c) => c.name),
+      engines,
+      prompts,
+    ),
+    history: history.map(point).filter((p): p is HistoryPoint => p !== null),
+    alerts: (await alerts.orderBy("created_at").execute()).map(rowToAlert),
+    results: rows.map(resultRow),
+  };
+}
+
+async function store(
+  ctx: ServiceContext,
+  report: {
+    type: ReportType;
+    projectId: string;
+    title: string;
+    start: string;
+    end: string;
+    dedupeKey: string;
+    data: ReportData;
+  },
+): Promise<void> {
+  await ctx.db
+    .insertInto("reports")
+    .values({
+      id: newId("rpt"),
+      workspace_id: ctx.workspace.id,
+      project_id: report.projectId,
+      type: report.type,
+      analysis_id: report.data.source.analysis_id,
+      run_id: report.data.source.run_id,
+      schedule_id: report.data.source.schedule_id,
+      period_start: report.start,
+      period_end: report.end,
+      dedupe_key: report.dedupeKey,
+      title: report.title,
+      data: toJson(report.data),
+      created_at: ctx.clock.now().toISOString(),
+    })
+    .onConflict((oc) => oc.column("dedupe_key").doNothing())
+    .execute();
+}
+
+/**
+ * The report of a finished analysis or monitoring run, written in its final transaction and never
+ * changed afterwards. Its history is the brand's previous analyses of the same kind (the same
+ * schedule for a run), up to 30.
+ */
+export async function reportForAnalysis(ctx: ServiceContext, analysis: Selectable<AnalysesTable>): Promise<void> {
+  if (analysis.completed_at === null) return;
+  let history = ctx.db
+    .selectFrom("analyses")
+    .selectAll()
+    .where("workspace_id", "=", ctx.workspace.id)
+    .where("project_id", "=", analysis.project_id)
+    .where("status", "=", "completed")
+    .where("created_at", "<=", analysis.created_at);
+  history =
+    analysis.schedule_id === null
+      ? history.where("schedule_id", "is", null)
+      : history.where("schedule_id", "=", analysis.schedule_id);
+  const points = (await history.orderBy("created_at", "desc").limit(HISTORY_POINTS).execute()).reverse();
+  const run =
+    analysis.schedule_id === null
+      ? undefined
+      : await ctx.db
+          .selectFrom("monitoring_runs")
+          .select("id")
+          .where("analysis_id", "=", analysis.id)
+          .executeTakeFirst();
+  const data = await build(
+    ctx,
+    analysis.project_id,
+    [analysis],
+    points,
+    run === undefined ? { runId: "none" } : { runId: run.id },
+    {
+      analysis_id: analysis.id,
+      run_id: run?.id ?? null,
+      schedule_id: analysis.schedule_id,
+    },
+  );
+  const type: ReportType = run === undefined ? "analysis" : "monitoring_run";
+  await store(ctx, {
+    type,
+    projectId: analysis.project_id,
+    title: `${data.project.name}: ${type === "analysis" ? "analysis" : "monitoring run"} of ${analysis.completed_at.slice(0, 10)}`,
+    start: analysis.created_at,
+    end: analysis.completed_at,
+    dedupeKey: `${type}:${analysis.id}`,
+    data,
+  });
+}
+
+/** Monday 00:00 UTC of the week containing `at`. */
+export function weekStart(at: Date): Date {
+  const day = at.getUTCDay();
+  const monday = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate() - ((day + 6) % 7)));
+  return monday;
+}
+
+/**
+ * For every brand with monitoring, the digest of the last complete week (Monday to Monday, UTC),
+ * once: over every monitoring answer of that week, its runs as history, and its alerts.
+ */
+export async function generateWeeklyDigests(deps: Deps, now: Date): Promise<number> {
+  const end = weekStart(now);
+  const start = new Date(end.getTime() - 7 * 86_400_000);
+  const projects = await deps.db
+    .selectFrom("monitoring_schedules")
+    .select(["workspace_id", "project_id"])
+    .where("created_at", "<", end.toISOString())
+    .groupBy(["workspace_id", "project_id"])
+    .execute();
+  let made = 0;
+  for (const { workspace_id: workspaceId, project_id: projectId } of projects) {
+    const dedupeKey = `weekly_digest:${projectId}:${start.toISOString()}`;
+    const exists = await deps.db
+      .selectFrom("reports")
+      .select("id")
+      .where("dedupe_key", "=", dedupeKey)
+      .executeTakeFirst();
+    if (exists !== undefined) continue;
+    const ctx = await workspaceContext(deps, workspaceId, { type: "system" });
+    const analyses = await ctx.db
+      .selectFrom("analyses")
+      .selectAll()
+      .where("workspace_id", "=", workspaceId)
+      .where("project_id", "=", projectId)
+      .where("trigger", "=", "monitoring")
+      .where("status", "=", "completed")
+      .where("created_at", ">=", start.toISOString())
+      .where("created_at", "<", end.toISOString())
+      .orderBy("created_at")
+      .execute();
+    const data = await build(
+      ctx,
+      projectId,
+      analyses,
+      analyses,
+      { from: start.toISOString(), to: end.toISOString() },
+      {
+        analysis_id: null,
+        run_id: null,
+        schedule_id: null,
+      },
+    );
+    await store(ctx, {
+      type: "weekly_digest",
+      projectId,
+      title: `${data.project.name}: week of ${start.toISOString().slice(0, 10)}`,
+      start: start.toISOString(),
+      end: end.toISOString(),
+      dedupeKey,
+      data,
+    });
+    made++;
+  }
+  return made;
+}

@@ -1,0 +1,51 @@
+import type { Report } from "../types.ts";
+
+const COLUMNS = [
+  "result_id",
+  "created_at",
+  "engine",
+  "model",
+  "prompt",
+  "sample",
+  "status",
+  "mentioned",
+  "position",
+  "sentiment",
+  "brand_cited",
+  "score",
+  "cited_domains",
+  "competitors_mentioned",
+] as const;
+
+/** RFC 4180 field; a leading =, +, - or @ is prefixed with ' so spreadsheets never run it as a formula. */
+function field(value: unknown): string {
+  if (value === null || value === undefined) return "";
+  let text = Array.isArray(value) ? value.join(";") : String(value);
+  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/** The report's results table, one row per answer. */
+export function reportCsv(report: Report): string {
+  const rows = report.data.results.map((r) =>
+    [
+      r.id,
+      r.created_at,
+      r.engine,
+      r.model,
+      r.prompt,
+      r.sample,
+      r.status,
+      r.mentioned,
+      r.position,
+      r.sentiment,
+      r.brand_cited,
+      r.score,
+      r.cited_domains,
+      r.competitors_mentioned,
+    ]
+      .map(field)
+      .join(","),
+  );
+  return `${[COLUMNS.join(","), ...rows].join("\r\n")}\r\n`;
+}

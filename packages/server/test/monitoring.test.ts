@@ -1,0 +1,353 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RunningWorker } from "../src/app/worker.ts";
+import { defaultEngineConfig } from "../src/config/engines.ts";
+import type { EngineAdapter } from "../src/services/engines/types.ts";
+import { latestSlot, nextSlot } from "../src/services/monitoring/schedule-spec.ts";
+import { runDueSchedules } from "../src/services/monitoring/scheduler.ts";
+import { DEFAULT_PLANS } from "../src/services/plans/catalog.ts";
+import { describeEachDialect, type Harness } from "./helpers/harness.ts";
+import { Receiver } from "./helpers/receiver.ts";
+
+/** A stand-in engine whose answers name the brand or not, as the test decides (the vendor is not ours). */
+class ScriptedEngine implements EngineAdapter {
+  readonly name = "scripted";
+  mentionBrand = true;
+  async ask() {
+    const text = this.mentionBrand
+      ? "The best options are Acme CRM and HubSpot. See https://acmecrm.com/pricing."
+      : "Most teams pick HubSpot; Pipedrive is also good.";
+    return { ok: true as const, answer: { text, model: "scripted-1", citations: [] } };
+  }
+}
+
+const DAY = 86_400_000;
+
+async function until<T>(read: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (ok(value)) return value;
+    if (Date.now() > deadline) throw new Error(`timed out: ${JSON.stringify(value).slice(0, 300)}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+async function runsOf(h: Harness, scheduleId: string) {
+  return h.deps.db
+    .selectFrom("monitoring_runs")
+    .selectAll()
+    .where("schedule_id", "=", scheduleId)
+    .orderBy("created_at")
+    .execute();
+}
+
+/** Waits until no analysis of the workspace is queued or running. */
+async function settle(h: Harness, workspaceId: string) {
+  await until(
+    () =>
+      h.deps.db
+        .selectFrom("analyses")
+        .select("status")
+        .where("workspace_id", "=", workspaceId)
+        .where("status", "in", ["queued", "running"])
+        .execute(),
+    (rows) => rows.length === 0,
+  );
+}
+
+describe("schedule slots", () => {
+  it("follow the time zone across daylight-saving changes", () => {
+    // 09:00 in New York is 14:00 UTC in winter and 13:00 UTC in summer (DST began 2026-03-08).
+    const before = nextSlot("0 9 * * *", "America/New_York", new Date("2026-03-07T15:00:00Z"));
+    const after = nextSlot("0 9 * * *", "America/New_York", before);
+    expect(before.toISOString()).toBe("2026-03-08T13:00:00.000Z");
+    expect(nextSlot("0 9 * * *", "America/New_York", new Date("2026-03-06T15:00:00Z")).toISOString()).toBe(
+      "2026-03-07T14:00:00.000Z",
+    );
+    expect(after.toISOString()).toBe("2026-03-09T13:00:00.000Z");
+    expect(latestSlot("0 9 * * *", "Europe/Paris", new Date("2026-10-25T12:00:00Z")).toISOString()).toBe(
+      "2026-10-25T08:00:00.000Z",
+    );
+    expect(latestSlot("0 9 * * *", "Europe/Paris", new Date("2026-10-24T12:00:00Z")).toISOString()).toBe(
+      "2026-10-24T07:00:00.000Z",
+    );
+  });
+});
+
+describeEachDialect(
+  "monitoring schedules",
+  (h) => {
+    let receiver: Receiver;
+    let worker: RunningWorker;
+    const engine = new ScriptedEngine();
+    beforeAll(async () => {
+      h.deps.engines.use(engine, 8);
+      receiver = await new Receiver().start();
+      worker = await h.startWorker(undefined, { pollIntervalMs: 20 });
+    });
+    afterAll(async () => {
+      await worker.stop(1_000);
+      await receiver.stop();
+    });
+
+    async function setup(plan: "agency" | "growth" = "agency", engines = ["sandbox"]) {
+      const t = await h.tenant(plan);
+      const project = (
+        await h.call("createProject", {
+          key: t.key,
+          body: {
+            name: "Acme CRM",
+            primary_domain: "acmecrm.com",
+            competitors: [{ name: "HubSpot", domains: ["hubspot.com"] }, { name: "Pipedrive" }],
+            prompts: ["best CRM?", "CRM for agencies?"],
+            engines,
+          },
+        })
+      ).json();
+      return { t, project };
+    }
+
+    it("runs a daily schedule exactly once a day over 30 simulated days, with two schedulers racing", async () => {
+      const { t, project } = await setup();
+      const start = h.clock.now();
+      const created = await h.call("createMonitoring", {
+        key: t.key,
+        body: { project_id: project.id, schedule: { every: "day", at: "06:00" } },
+      });
+      expect(created.statusCode, created.body).toBe(201);
+      const schedule = created.json();
+      expect(Date.parse(schedule.next_run_at)).toBeGreaterThan(start.getTime());
+      try {
+        for (let hour = 0; hour < 30 * 24; hour += 3) {
+          h.clock.set(start.getTime() + hour * 3_600_000);
+          await Promise.all([runDueSchedules(h.deps), runDueSchedules(h.deps)]);
+        }
+        await settle(h, t.workspace.id);
+        const runs = (await runsOf(h, schedule.id)).filter((r) => r.schedule_id === schedule.id);
+        const slots = runs.map((r) => r.slot);
+        expect(new Set(slots).size).toBe(slots.length);
+        expect(runs).toHaveLength(30);
+        for (const slot of slots) expect(slot.slice(11, 16)).toBe("06:00");
+        expect(runs.every((r) => r.status === "completed")).toBe(true);
+      } finally {
+        h.clock.set(start.getTime() + 31 * DAY);
+      }
+    });
+
+    it("after a three-day outage runs once to catch up, not once per missed day", async () => {
+      const { t, project } = await setup();
+      const schedule = (
+        await h.call("createMonitoring", { key: t.key, body: { project_id: project.id, schedule: { every: "day" } } })
+      ).json();
+      h.clock.set(Date.parse(schedule.next_run_at) + 3 * DAY + 3_600_000);
+      expect(await runDueSchedules(h.deps)).toBeGreaterThanOrEqual(1);
+      await runDueSchedules(h.deps);
+      await settle(h, t.workspace.id);
+      const runs = await runsOf(h, schedule.id);
+      expect(runs).toHaveLength(1);
+      const after = (await h.call("getMonitoring", { key: t.key, params: { id: schedule.id } })).json();
+      expect(Date.parse(after.next_run_at)).toBeGreaterThan(h.clock.now().getTime());
+      expect(after.last_run).toMatchObject({ id: runs[0]?.id, status: "completed" });
+    });
+
+    it("fires an alert once on a real drop, not again while it holds, and again after it clears; delivers both events", async () => {
+      const { t, project } = await setup("agency", ["scripted"]);
+      await h.call("createWebhook", {
+        key: t.key,
+        body: { url: `${receiver.url}/monitoring`, events: ["monitoring.completed", "alert.triggered"] },
+      });
+      const schedule = (
+        await h.call("createMonitoring", {
+          key: t.key,
+          body: {
+            project_id: project.id,
+            samples: 5,
+            schedule: { every: "day" },
+            alert_rules: [
+              { type: "visibility_below", threshold: 0.5 },
+              { type: "visibility_drop", points: 30 },
+            ],
+          },
+        })
+      ).json();
+      const runNow = async (mention: boolean) => {
+        engine.mentionBrand = mention;
+        const run = await h.call("runMonitoring", { key: t.key, params: { id: schedule.id } });
+        expect(run.statusCode, run.body).toBe(202);
+        await settle(h, t.workspace.id);
+        h.clock.advance(60_000);
+      };
+      const alerts = async () =>
+        (await h.call("listAlerts", { key: t.key, query: { schedule_id: schedule.id } })).json().data;
+
+      await runNow(true); // visibility 100%
+      expect(await alerts()).toHaveLength(0);
+      await runNow(false); // 0%: below the threshold, and a drop of 100 points with disjoint intervals
+      const fired = await alerts();
+      expect(fired.map((a: { rule: { type: string } }) => a.rule.type).sort()).toEqual([
+        "visibility_below",
+        "visibility_drop",
+      ]);
+      await runNow(false); // still 0%: the condition holds; nothing new fires
+      expect(await alerts()).toHaveLength(2);
+      await runNow(true); // clears
+      await runNow(false); // recurs: both fire again
+      expect(await alerts()).toHaveLength(4);
+
+      const runs = (await h.call("listMonitoringRuns", { key: t.key, params: { id: schedule.id } })).json().data;
+      expect(runs).toHaveLength(5);
+      expect(runs[0].change).toMatchObject({ visibility: { current: 0, previous: 1, delta: -1, significant: true } });
+
+      // Deliveries are at least once (and this test's clock jumps past leases): count events, not requests.
+      const distinct = () =>
+        new Map(receiver.on("/monitoring").map((r) => [String(r.headers["x-webhook-id"]), JSON.parse(r.body)]));
+      await until(
+        async () => distinct().size,
+        (size) => size >= 9,
+      );
+      const events = [...distinct().values()];
+      expect(events.filter((e) => e.type === "monitoring.completed")).toHaveLength(5);
+      const alertEvents = events.filter((e) => e.type === "alert.triggered");
+      expect(alertEvents).toHaveLength(4);
+      expect(alertEvents[0].data.object).toMatchObject({
+        schedule_id: schedule.id,
+        project_id: project.id,
+        observed: 0,
+        previous: 1,
+      });
+      expect(alertEvents[0].data.object.run_id).toMatch(/^run_/);
+    });
+
+    it("does not fire a drop that is not statistically real, unless the rule opts out", async () => {
+      const { t, project } = await setup("agency", ["scripted"]);
+      const schedule = (
+        await h.call("createMonitoring", {
+          key: t.key,
+          body: {
+            project_id: project.id,
+            prompts: ["one prompt"],
+            schedule: { every: "day" },
+            alert_rules: [
+              { type: "visibility_drop", points: 50 },
+              { type: "visibility_drop", points: 50, require_significance: false },
+            ],
+          },
+        })
+      ).json();
+      for (const mention of [true, false]) {
+        engine.mentionBrand = mention;
+        await h.call("runMonitoring", { key: t.key, params: { id: schedule.id } });
+        await settle(h, t.workspace.id);
+        h.clock.advance(60_000);
+      }
+      // One answer per run: 1/1 then 0/1, intervals overlap; only the rule that opted out fires.
+      const alerts = (await h.call("listAlerts", { key: t.key, query: { schedule_id: schedule.id } })).json().data;
+      expect(alerts.map((a: { rule: { id: string } }) => a.rule.id)).toEqual(["rule_2"]);
+    });
+
+    it("records a run the allowance cannot pay for as skipped, and the next slot still comes", async () => {
+      const { t, project } = await setup("growth");
+      const schedule = (
+        await h.call("createMonitoring", {
+          key: t.key,
+          body: { project_id: project.id, schedule: { every: "hour" }, samples: 3 },
+        })
+      ).json();
+      h.clock.set(Date.parse(schedule.next_run_at) + 60_000);
+      await runDueSchedules(h.deps);
+      await settle(h, t.workspace.id);
+      const [run] = await runsOf(h, schedule.id);
+      expect(run).toMatchObject({ status: "skipped", analysis_id: null });
+      expect(run?.skip_reason).toContain("BILLING_LIMIT_EXCEEDED");
+      const after = (await h.call("getMonitoring", { key: t.key, params: { id: schedule.id } })).json();
+      expect(Date.parse(after.next_run_at)).toBeGreaterThan(h.clock.now().getTime());
+      expect(after.active).toBe(true);
+    });
+
+    it("generates a report for every finished analysis and run, and a weekly digest", async () => {
+      const { t, project } = await setup();
+      const schedule = (
+        await h.call("createMonitoring", { key: t.key, body: { project_id: project.id, schedule: { every: "day" } } })
+      ).json();
+      await h.call("runMonitoring", { key: t.key, params: { id: schedule.id } });
+      const analysis = (await h.call("analyze", { key: t.key, body: { project_id: project.id } })).json();
+      await settle(h, t.workspace.id);
+      const reports = (await h.call("listReports", { key: t.key, query: { project_id: project.id } })).json().data;
+      expect(reports.map((r: { type: string }) => r.type).sort()).toEqual(["analysis", "monitoring_run"]);
+      const analysisReport = reports.find((r: { type: string }) => r.type === "analysis");
+      expect(analysisReport.analysis_id).toBe(analysis.id);
+
+      const full = (await h.call("getReport", { key: t.key, params: { id: analysisReport.id } })).json();
+      const stored = (await h.call("getAnalysis", { key: t.key, params: { id: analysis.id } })).json();
+      expect(full.data.summary).toEqual(stored.summary);
+      expect(full.data.results).toHaveLength(2);
+
+      const csv = await h.call("getReport", {
+        key: t.key,
+        params: { id: analysisReport.id },
+        query: { format: "csv" },
+      });
+      expect(csv.headers["content-type"]).toContain("text/csv");
+      const lines = csv.body.trim().split("\r\n");
+      expect(lines[0]).toBe(
+        "result_id,created_at,engine,model,prompt,sample,status,mentioned,position,sentiment,brand_cited,score,cited_domains,competitors_mentioned",
+      );
+      expect(lines).toHaveLength(3);
+      const html = await h.call("getReport", {
+        key: t.key,
+        params: { id: analysisReport.id },
+        query: { format: "html" },
+      });
+      expect(html.headers["content-type"]).toContain("text/html");
+      expect(html.body).toContain("<svg");
+      expect(html.body).not.toContain("<script");
+
+      h.clock.advance(8 * DAY);
+      await runDueSchedules(h.deps);
+      await settle(h, t.workspace.id);
+      const digests = (
+        await h.call("listReports", { key: t.key, query: { project_id: project.id, type: "weekly_digest" } })
+      ).json().data;
+      expect(digests).toHaveLength(1);
+      await runDueSchedules(h.deps);
+      expect(
+        (await h.call("listReports", { key: t.key, query: { project_id: project.id, type: "weekly_digest" } })).json()
+          .data,
+      ).toHaveLength(1);
+    });
+
+    it("refuses bad schedules, time zones, rules and engines outside the plan", async () => {
+      const { t, project } = await setup("growth");
+      const cases: [Record<string, unknown>, number, string][] = [
+        [{ schedule: {} }, 400, "schedule"],
+        [{ schedule: { every: "day", cron: "0 * * * *" } }, 400, "schedule"],
+        [{ schedule: { cron: "*/5 * * * *" } }, 400, "schedule.cron"],
+        [{ schedule: { cron: "61 * * * *" } }, 400, "schedule.cron"],
+        [{ schedule: { every: "day", at: "25:00" } }, 400, "schedule.at"],
+        [{ schedule: { every: "day" }, timezone: "Mars/Olympus" }, 400, "timezone"],
+        [{ schedule: { every: "day" }, alert_rules: [{ type: "visibility_below" }] }, 400, "alert_rules[0].threshold"],
+        [
+          { schedule: { every: "day" }, alert_rules: [{ type: "competitor_overtakes", competitor: "Globex" }] },
+          400,
+          "alert_rules[0].competitor",
+        ],
+        [{ schedule: { every: "day" }, engines: ["claude"] }, 403, "engines"],
+      ];
+      for (const [body, status, field] of cases) {
+        const res = await h.call("createMonitoring", { key: t.key, body: { project_id: project.id, ...body } });
+        expect(res.statusCode, JSON.stringify(body)).toBe(status);
+        expect(res.json().error.details[0].field).toBe(field);
+      }
+    });
+  },
+  {
+    config: {
+      webhookAllowPrivate: true,
+      plans: { ...DEFAULT_PLANS, growth: { ...DEFAULT_PLANS.growth, creditsPerMonth: 5 } },
+      engines: {
+        ...defaultEngineConfig(),
+        custom: [{ name: "scripted", baseUrl: "http://127.0.0.1:9", model: "scripted-1", apiKey: null }],
+      },
+    },
+  },
+);
