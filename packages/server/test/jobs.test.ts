@@ -104,7 +104,11 @@ describeEachDialect("job queue", (h) => {
     w.start();
     try {
       const id = await enqueueJob(h.deps, { kind, payload: {} });
-      await until(async () => (await jobRow(h, id)).status === "pending" && (await jobRow(h, id)).attempts === 1);
+      // One read per check: two reads could see "pending" before the claim and attempt 1 after it.
+      await until(async () => {
+        const row = await jobRow(h, id);
+        return row.status === "pending" && row.attempts === 1;
+      });
       const row = await jobRow(h, id);
       expect(row.last_error).toBe("kaboom");
       const delay = Date.parse(row.run_at) - h.clock.now().getTime();

@@ -1,22 +1,42 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningWorker } from "../src/app/worker.ts";
 import { defaultEngineConfig } from "../src/config/engines.ts";
-import type { EngineAdapter } from "../src/services/engines/types.ts";
+import { ChatCompletionsAdapter } from "../src/services/engines/adapters/chat-completions.ts";
 import { latestSlot, nextSlot } from "../src/services/monitoring/schedule-spec.ts";
 import { runDueSchedules } from "../src/services/monitoring/scheduler.ts";
 import { DEFAULT_PLANS } from "../src/services/plans/catalog.ts";
+import { weekStart } from "../src/services/reports/generate.ts";
+import { type FakeChatCompletions, startFakeChatCompletions } from "./helpers/fake-vendors/index.ts";
 import { describeEachDialect, type Harness } from "./helpers/harness.ts";
 import { Receiver } from "./helpers/receiver.ts";
 
-/** A stand-in engine whose answers name the brand or not, as the test decides (the vendor is not ours). */
-class ScriptedEngine implements EngineAdapter {
-  readonly name = "scripted";
-  mentionBrand = true;
-  async ask() {
-    const text = this.mentionBrand
-      ? "The best options are Acme CRM and HubSpot. See https://acmecrm.com/pricing."
-      : "Most teams pick HubSpot; Pipedrive is also good.";
-    return { ok: true as const, answer: { text, model: "scripted-1", citations: [] } };
+/**
+ * An OpenAI-compatible engine ("scripted", a custom engine) answering from a local fake vendor,
+ * through our real adapter and the official SDK; the test decides whether answers name the brand.
+ */
+class ScriptedVendor {
+  #fake: FakeChatCompletions | undefined;
+  async start(h: Harness) {
+    this.#fake = await startFakeChatCompletions({ flavour: "plain" });
+    h.deps.engines.use(
+      new ChatCompletionsAdapter(
+        { name: "scripted", apiKey: "test-key", baseUrl: this.#fake.url, model: "scripted-1" },
+        5_000,
+      ),
+      8,
+    );
+    this.mentionBrand = true;
+  }
+  set mentionBrand(mention: boolean) {
+    this.#fake?.setAnswer({
+      text: mention
+        ? "The best options are Acme CRM and HubSpot. See https://acmecrm.com/pricing."
+        : "Most teams pick HubSpot; Pipedrive is also good.",
+      citations: [],
+    });
+  }
+  async stop() {
+    await this.#fake?.stop();
   }
 }
 
@@ -79,15 +99,16 @@ describeEachDialect(
   (h) => {
     let receiver: Receiver;
     let worker: RunningWorker;
-    const engine = new ScriptedEngine();
+    const engine = new ScriptedVendor();
     beforeAll(async () => {
-      h.deps.engines.use(engine, 8);
+      await engine.start(h);
       receiver = await new Receiver().start();
       worker = await h.startWorker(undefined, { pollIntervalMs: 20 });
     });
     afterAll(async () => {
       await worker.stop(1_000);
       await receiver.stop();
+      await engine.stop();
     });
 
     async function setup(plan: "agency" | "growth" = "agency", engines = ["sandbox"]) {
@@ -314,6 +335,87 @@ describeEachDialect(
         (await h.call("listReports", { key: t.key, query: { project_id: project.id, type: "weekly_digest" } })).json()
           .data,
       ).toHaveLength(1);
+    });
+
+    it("sums a weekly digest from the answers' counts, never by averaging the runs' percentages", async () => {
+      const { t, project } = await setup("agency", ["scripted"]);
+      const schedule = (
+        await h.call("createMonitoring", {
+          key: t.key,
+          body: { project_id: project.id, samples: 1, schedule: { every: "week" }, active: false },
+        })
+      ).json();
+      engine.mentionBrand = true; // 2 prompts × 1 sample, both name the brand
+      await h.call("runMonitoring", { key: t.key, params: { id: schedule.id } });
+      await settle(h, t.workspace.id);
+      await h.call("updateMonitoring", { key: t.key, params: { id: schedule.id }, body: { samples: 3 } });
+      engine.mentionBrand = false; // 2 prompts × 3 samples, none names it
+      await h.call("runMonitoring", { key: t.key, params: { id: schedule.id } });
+      await settle(h, t.workspace.id);
+
+      h.clock.set(weekStart(h.clock.now()).getTime() + 7 * DAY + 3_600_000);
+      await runDueSchedules(h.deps);
+      const [digest] = (
+        await h.call("listReports", { key: t.key, query: { project_id: project.id, type: "weekly_digest" } })
+      ).json().data;
+      const full = (await h.call("getReport", { key: t.key, params: { id: digest.id } })).json();
+      // 2 of 8 answers (0.25), where the mean of the two runs' visibility would say 0.5.
+      expect(full.data.summary.overall.visibility.value).toBe(0.25);
+      expect(full.data.results).toHaveLength(8);
+      expect(full.data.history).toHaveLength(2);
+    });
+
+    it("keeps what answers and brands hold inert in CSV and HTML", async () => {
+      const t = await h.tenant("agency");
+      const project = (
+        await h.call("createProject", {
+          key: t.key,
+          body: {
+            name: "Acme CRM",
+            primary_domain: "acmecrm.com",
+            competitors: [{ name: "HubSpot <script>alert(1)</script>" }],
+            prompts: ['=HYPERLINK("https://evil.example","click")', "-2+3"],
+            engines: ["sandbox"],
+          },
+        })
+      ).json();
+      const analysis = (await h.call("analyze", { key: t.key, body: { project_id: project.id } })).json();
+      await settle(h, t.workspace.id);
+      const [report] = (await h.call("listReports", { key: t.key, query: { project_id: project.id } })).json().data;
+      expect(report.analysis_id).toBe(analysis.id);
+
+      const csv = await h.call("getReport", { key: t.key, params: { id: report.id }, query: { format: "csv" } });
+      // The formula is quoted (RFC 4180) and prefixed with ', so a spreadsheet shows it as text.
+      expect(csv.body).toContain(`,"'=HYPERLINK(""https://evil.example"",""click"")",`);
+      expect(csv.body).toContain(",'-2+3,");
+      expect(csv.body).not.toMatch(/,"?(=|-2)/);
+
+      const html = await h.call("getReport", { key: t.key, params: { id: report.id }, query: { format: "html" } });
+      expect(html.body).not.toContain("<script>alert(1)</script>");
+      expect(html.body).toContain("&lt;script&gt;");
+      expect(html.headers["content-security-policy"]).toContain("default-src 'none'");
+      expect(html.headers["x-content-type-options"]).toBe("nosniff");
+    });
+
+    it("deletes a schedule with its runs; its analyses and reports stay", async () => {
+      const { t, project } = await setup();
+      const schedule = (
+        await h.call("createMonitoring", { key: t.key, body: { project_id: project.id, schedule: { every: "day" } } })
+      ).json();
+      await h.call("runMonitoring", { key: t.key, params: { id: schedule.id } });
+      await settle(h, t.workspace.id);
+      const [run] = await runsOf(h, schedule.id);
+      const other = await h.tenant("agency");
+      expect((await h.call("deleteMonitoring", { key: other.key, params: { id: schedule.id } })).statusCode).toBe(404);
+
+      const deleted = await h.call("deleteMonitoring", { key: t.key, params: { id: schedule.id } });
+      expect(deleted.json()).toEqual({ id: schedule.id, object: "monitoring_schedule", deleted: true });
+      expect((await h.call("getMonitoring", { key: t.key, params: { id: schedule.id } })).statusCode).toBe(404);
+      expect(await runsOf(h, schedule.id)).toHaveLength(0);
+      const analysis = await h.call("getAnalysis", { key: t.key, params: { id: String(run?.analysis_id) } });
+      expect(analysis.json()).toMatchObject({ status: "completed", schedule_id: schedule.id });
+      const reports = (await h.call("listReports", { key: t.key, query: { project_id: project.id } })).json().data;
+      expect(reports.map((r: { type: string }) => r.type)).toEqual(["monitoring_run"]);
     });
 
     it("refuses bad schedules, time zones, rules and engines outside the plan", async () => {

@@ -127,6 +127,8 @@ export async function buildHttpApp(deps: Deps, options: HttpOptions): Promise<Fa
         if (result instanceof RawResponse) {
           if (result.filename !== undefined)
             reply.header("content-disposition", `inline; filename="${result.filename}"`);
+          reply.header("x-content-type-options", "nosniff");
+          for (const [name, value] of Object.entries(result.headers)) reply.header(name, value);
           return reply.type(result.contentType).send(result.body);
         }
         return result;

@@ -145,11 +145,13 @@ export async function finishRun(
   const schedule = await ctx.db
     .selectFrom("monitoring_schedules")
     .select(["id", "alert_rules"])
+    .where("workspace_id", "=", ctx.workspace.id)
     .where("id", "=", run.schedule_id)
     .executeTakeFirst();
   const previous = await ctx.db
     .selectFrom("monitoring_runs")
     .selectAll()
+    .where("workspace_id", "=", ctx.workspace.id)
     .where("schedule_id", "=", run.schedule_id)
     .where("status", "=", "completed")
     .where("id", "!=", run.id)

@@ -45,7 +45,12 @@ export const getReportRoute = defineRoute({
     const report = await getReport(ctx, params.id);
     if (query.format === "csv")
       return new RawResponse("text/csv; charset=utf-8", reportCsv(report), `${report.id}.csv`);
-    if (query.format === "html") return new RawResponse("text/html; charset=utf-8", reportHtml(report));
+    if (query.format === "html") {
+      // The page is self-contained: no script and nothing fetched, whatever an answer's text holds.
+      return new RawResponse("text/html; charset=utf-8", reportHtml(report), undefined, {
+        "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; img-src data:",
+      });
+    }
     return report;
   },
 });

@@ -17,9 +17,13 @@ const COLUMNS = [
   "competitors_mentioned",
 ] as const;
 
-/** RFC 4180 field; a leading =, +, - or @ is prefixed with ' so spreadsheets never run it as a formula. */
+/**
+ * RFC 4180 field. Text starting with =, +, -, @, tab or CR is prefixed with ' so that spreadsheets
+ * never run it as a formula; numbers (a sentiment of -0.5) are written as they are.
+ */
 function field(value: unknown): string {
   if (value === null || value === undefined) return "";
+  if (typeof value === "number" || typeof value === "boolean") return String(value);
   let text = Array.isArray(value) ? value.join(";") : String(value);
   if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
