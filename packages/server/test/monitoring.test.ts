@@ -85,6 +85,14 @@ describe("schedule slots", () => {
       "2026-03-07T14:00:00.000Z",
     );
     expect(after.toISOString()).toBe("2026-03-09T13:00:00.000Z");
+    // 02:30 does not exist on 2026-03-08 in New York: that day's run is at 03:30 EDT, then 02:30 again.
+    const spring = nextSlot("30 2 * * *", "America/New_York", new Date("2026-03-07T12:00:00Z"));
+    expect(spring.toISOString()).toBe("2026-03-08T07:30:00.000Z");
+    expect(nextSlot("30 2 * * *", "America/New_York", spring).toISOString()).toBe("2026-03-09T06:30:00.000Z");
+    // 01:30 happens twice on 2026-11-01: one run, at the first.
+    const fall = nextSlot("30 1 * * *", "America/New_York", new Date("2026-10-31T12:00:00Z"));
+    expect(fall.toISOString()).toBe("2026-11-01T05:30:00.000Z");
+    expect(nextSlot("30 1 * * *", "America/New_York", fall).toISOString()).toBe("2026-11-02T06:30:00.000Z");
     expect(latestSlot("0 9 * * *", "Europe/Paris", new Date("2026-10-25T12:00:00Z")).toISOString()).toBe(
       "2026-10-25T08:00:00.000Z",
     );
