@@ -199,6 +199,10 @@ describeEachDialect(
           },
         })
       ).json();
+      expect(schedule.alert_rules).toEqual([
+        { id: "rule_1", type: "visibility_below", threshold: 0.5 },
+        { id: "rule_2", type: "visibility_drop", points: 30, require_significance: true },
+      ]);
       const runNow = async (mention: boolean) => {
         engine.mentionBrand = mention;
         const run = await h.call("runMonitoring", { key: t.key, params: { id: schedule.id } });

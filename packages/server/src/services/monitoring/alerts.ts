@@ -74,6 +74,14 @@ export function checkRules(
         id: `rule_${index + 1}`,
       };
     }
+    if (input.type === "visibility_drop") {
+      // Stored explicitly, so that reading the rule shows how it behaves.
+      return {
+        ...input,
+        require_significance: value.require_significance !== false,
+        id: `rule_${index + 1}`,
+      } as AlertRule;
+    }
     return { ...input, id: `rule_${index + 1}` } as AlertRule;
   });
 }
