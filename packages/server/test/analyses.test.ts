@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { RunningWorker } from "../src/app/worker.ts";
+import { runAnalysisHandler } from "../src/services/analyses/run.ts";
 import { DEFAULT_PLANS } from "../src/services/plans/catalog.ts";
 import { describeEachDialect, type Harness, type Tenant } from "./helpers/harness.ts";
 import { Receiver } from "./helpers/receiver.ts";
@@ -328,3 +329,34 @@ async function holdQuotaStore(h: Harness): Promise<{ release(): Promise<void> }>
     },
   };
 }
+
+describeEachDialect("an analysis finished by two attempts at once", (h) => {
+  it("releases the credits of failed answers once, and records one analysis.completed", async () => {
+    // No worker here: the test plays two attempts of the same job, as when a lease expires under a
+    // handler that is still alive.
+    const { t, project } = await tenantWithProject(h);
+    const id = (
+      await h.call("analyze", { key: t.key, body: { project_id: project.id, engines: ["sandbox", "chatgpt"] } })
+    ).json().id;
+    const handler = runAnalysisHandler(h.deps);
+    const job = (attempt: number) => ({
+      id: `job_${attempt}`,
+      kind: "analysis.run",
+      payload: { analysis_id: id },
+      attempt,
+      maxAttempts: 5,
+      createdAt: h.clock.now().toISOString(),
+    });
+    await Promise.all([handler(job(1)), handler(job(2))]);
+    const done = (await h.call("getAnalysis", { key: t.key, params: { id } })).json();
+    expect(done).toMatchObject({ status: "completed", credits: { reserved: 6, released: 3 } });
+    expect((await h.call("getUsage", { key: t.key })).json().credits.used).toBe(3);
+    const events = await h.deps.db
+      .selectFrom("events")
+      .select("id")
+      .where("workspace_id", "=", t.workspace.id)
+      .where("type", "=", "analysis.completed")
+      .execute();
+    expect(events).toHaveLength(1);
+  });
+});

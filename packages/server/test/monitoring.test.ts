@@ -177,6 +177,19 @@ describeEachDialect(
       const after = (await h.call("getMonitoring", { key: t.key, params: { id: schedule.id } })).json();
       expect(Date.parse(after.next_run_at)).toBeGreaterThan(h.clock.now().getTime());
       expect(after.last_run).toMatchObject({ id: runs[0]?.id, status: "completed" });
+      const idle = (
+        await h.call("createMonitoring", {
+          key: t.key,
+          body: { project_id: project.id, schedule: { every: "week" }, active: false },
+        })
+      ).json();
+      const listed = (await h.call("listMonitoring", { key: t.key, query: { project_id: project.id } })).json().data;
+      expect(
+        listed.map((s: { id: string; last_run: { id: string } | null }) => [s.id, s.last_run?.id ?? null]),
+      ).toEqual([
+        [idle.id, null],
+        [schedule.id, runs[0]?.id],
+      ]);
     });
 
     it("fires an alert once on a real drop, not again while it holds, and again after it clears; delivers both events", async () => {

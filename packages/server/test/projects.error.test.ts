@@ -137,6 +137,9 @@ describeEachDialect("projects API, bad input", (h) => {
       { limit: 101 },
       { limit: "ten" },
       { cursor: "garbage" },
+      // Well-formed cursors whose contents are not: a NUL in the id, a date that is not one.
+      { cursor: Buffer.from(JSON.stringify(["2026-01-01T00:00:00Z", "a\u0000b"])).toString("base64url") },
+      { cursor: Buffer.from(JSON.stringify(["1", "prj_aaaaaaaaaaaaaaaaaaaaaaaa"])).toString("base64url") },
       { sort: "name" },
     ];
     for (const query of queries) {
@@ -197,6 +200,20 @@ describeEachDialect("every response is JSON in the error shape", (h) => {
       expect(res.statusCode, url).toBe(400);
       expect(res.json().error).toMatchObject({ code: "VALIDATION_ERROR", request_id: res.headers["x-request-id"] });
     }
+  });
+
+  it("refuses a body nested too deeply to walk, without a 500", async () => {
+    const t = await h.tenant();
+    const depth = 200_000; // under the 1 MiB body limit
+    const payload = `{"name": ${"[".repeat(depth)}${"]".repeat(depth)}, "primary_domain": "acme.com"}`;
+    const res = await h.call("createProject", {
+      key: t.key,
+      headers: { "content-type": "application/json" },
+      body: payload,
+    });
+    expect(res.statusCode, res.body.slice(0, 300)).toBe(400);
+    expect(res.json().error).toMatchObject({ code: "VALIDATION_ERROR", details: [{ field: "name" }] });
+    expect(await h.count("projects", t.workspace.id)).toBe(0);
   });
 
   it("never answers a 500 to random bodies and parameters", async () => {

@@ -5,20 +5,25 @@ function badText(value: string): boolean {
   return value.includes("\u0000") || !value.isWellFormed();
 }
 
-function findBadText(value: unknown, path: string): string | null {
+/** No request this API takes nests anywhere near this deep; deeper is refused, not walked. */
+const MAX_DEPTH = 32;
+
+class TooDeep extends Error {}
+
+function findBadText(value: unknown, path: string, depth = 0): string | null {
   if (typeof value === "string") return badText(value) ? path : null;
+  if (value === null || typeof value !== "object") return null;
+  if (depth >= MAX_DEPTH) throw new TooDeep(path);
   if (Array.isArray(value)) {
     for (const [i, item] of value.entries()) {
-      const found = findBadText(item, `${path}[${i}]`);
+      const found = findBadText(item, `${path}[${i}]`, depth + 1);
       if (found !== null) return found;
     }
     return null;
   }
-  if (value !== null && typeof value === "object") {
-    for (const [key, item] of Object.entries(value)) {
-      const found = findBadText(item, path === "" ? key : `${path}.${key}`);
-      if (found !== null) return found;
-    }
+  for (const [key, item] of Object.entries(value)) {
+    const found = findBadText(item, path === "" ? key : `${path}.${key}`, depth + 1);
+    if (found !== null) return found;
   }
   return null;
 }
@@ -29,7 +34,15 @@ function findBadText(value: unknown, path: string): string | null {
  */
 export async function rejectUnstorableText(request: FastifyRequest): Promise<void> {
   for (const part of [request.params, request.query, request.body]) {
-    const field = findBadText(part, "");
+    let field: string | null;
+    try {
+      field = findBadText(part, "");
+    } catch (error) {
+      if (!(error instanceof TooDeep)) throw error;
+      // Named by its top-level field: the full path would be as long as the nesting.
+      const field = error.message.split(/[.[]/)[0] || "body";
+      throw validationError([{ field, issue: `nests deeper than ${MAX_DEPTH} levels` }]);
+    }
     if (field !== null) {
       throw validationError([
         { field: field === "" ? "body" : field, issue: "must be valid Unicode text without NUL characters" },

@@ -52,6 +52,7 @@ export function newId(prefix: IdPrefix): string {
 
 const ID_PATTERN = /^[a-z]+_[0-9A-Za-z]{24}$/;
 
-export function looksLikeId(prefix: IdPrefix, value: string): boolean {
-  return value.startsWith(`${prefix}_`) && ID_PATTERN.test(value);
+/** Whether a value has the shape of an id this API issues (any prefix). */
+export function isId(value: string): boolean {
+  return ID_PATTERN.test(value);
 }

@@ -1,6 +1,7 @@
 import { type SelectQueryBuilder, type SqlBool, sql } from "kysely";
 import type { Tables } from "../db/tables.ts";
 import { validationError } from "../errors/api-error.ts";
+import { isId } from "../lib/ids.ts";
 
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
@@ -39,6 +40,8 @@ export function decodeCursor(cursor: string): Position {
     parsed.length !== 2 ||
     typeof parsed[0] !== "string" ||
     typeof parsed[1] !== "string" ||
+    !isId(parsed[1]) ||
+    !/^\d{4}-\d{2}-\d{2}T/.test(parsed[0]) ||
     Number.isNaN(Date.parse(parsed[0]))
   ) {
     throw invalid();

@@ -7,13 +7,13 @@ import type { ClaimedJob, JobHandler, JobOutcome } from "../jobs/types.ts";
 import { compileProject, measureAnswer } from "../measurement/measure.ts";
 import type { MeasuredProject } from "../measurement/types.ts";
 import { finishRun } from "../monitoring/runs.ts";
-import { rowToProject } from "../projects/row.ts";
+import { getProject } from "../projects/projects.ts";
 import { reportForAnalysis } from "../reports/generate.ts";
 import { releaseCredits } from "../usage/credits.ts";
 import { workspaceContext } from "../workspaces/workspaces.ts";
 import { summarizeResults } from "./summary.ts";
 import type { EngineFailureSummary } from "./types.ts";
-import { answerCounts, rowToAnalysis } from "./view.ts";
+import { rowToAnalysis } from "./view.ts";
 
 /** Answers asked at once by one analysis; each engine's own limit applies within it. */
 const ANSWERS_IN_FLIGHT = 64;
@@ -54,17 +54,12 @@ export function runAnalysisHandler(deps: Deps): JobHandler {
     await deps.db
       .updateTable("analyses")
       .set({ status: "running", started_at: startedAt, updated_at: ctx.clock.now().toISOString() })
+      .where("workspace_id", "=", row.workspace_id)
       .where("id", "=", analysisId)
       .where("status", "in", ["queued", "running"])
       .execute();
 
-    const projectRow = await deps.db
-      .selectFrom("projects")
-      .selectAll()
-      .where("workspace_id", "=", row.workspace_id)
-      .where("id", "=", row.project_id)
-      .executeTakeFirstOrThrow();
-    const project = rowToProject(projectRow);
+    const project = await getProject(ctx, row.project_id);
     const measured: MeasuredProject = {
       brand: {
         name: project.name,
@@ -82,6 +77,7 @@ export function runAnalysisHandler(deps: Deps): JobHandler {
         await deps.db
           .selectFrom("results")
           .select(["prompt_index", "engine", "sample"])
+          .where("workspace_id", "=", row.workspace_id)
           .where("analysis_id", "=", analysisId)
           .execute()
       ).map((r) => `${r.prompt_index}|${r.engine}|${r.sample}`),
@@ -164,6 +160,7 @@ export function runAnalysisHandler(deps: Deps): JobHandler {
       const results = await tx.db
         .selectFrom("results")
         .select(["engine", "prompt", "status", "measure", "mentioned", "position", "sentiment", "score", "error"])
+        .where("workspace_id", "=", row.workspace_id)
         .where("analysis_id", "=", analysisId)
         .execute();
       const failures = new Map<string, EngineFailureSummary>();
@@ -180,39 +177,46 @@ export function runAnalysisHandler(deps: Deps): JobHandler {
           });
         } else entry.answers++;
       }
+      const succeeded = results.filter((r) => r.status === "succeeded").length;
+      const now = tx.clock.now().toISOString();
+      // The guarded status change comes first: a second attempt finishing the same analysis (a
+      // lease that expired under a live handler) changes nothing and must not release credits again.
+      const finished = await tx.db
+        .updateTable("analyses")
+        .set({ status: succeeded > 0 ? "completed" : "failed", completed_at: now, updated_at: now })
+        .where("workspace_id", "=", row.workspace_id)
+        .where("id", "=", analysisId)
+        .where("status", "=", "running")
+        .executeTakeFirst();
+      if (finished.numUpdatedRows === 0n) return; // finished meanwhile by another attempt
       const released = await releaseCredits(tx, {
         charges: [...failures.values()].map((f) => ({ engine: f.engine, credits: f.answers })),
         reference: analysisId,
       });
-      const succeeded = results.filter((r) => r.status === "succeeded").length;
-      const now = tx.clock.now().toISOString();
       const summary = summarizeResults(
         results,
         project.competitors.map((c) => c.name),
         engines,
         prompts,
       );
-      const finished = await tx.db
+      await tx.db
         .updateTable("analyses")
         .set({
-          status: succeeded > 0 ? "completed" : "failed",
           summary: toJson(summary),
           errors: toJson([...failures.values()]),
           credits_released: row.credits_released + released,
-          completed_at: now,
-          updated_at: now,
         })
+        .where("workspace_id", "=", row.workspace_id)
         .where("id", "=", analysisId)
-        .where("status", "=", "running")
-        .executeTakeFirst();
-      if (finished.numUpdatedRows === 0n) return; // finished meanwhile by another attempt
+        .execute();
       const final = await tx.db
         .selectFrom("analyses")
         .selectAll()
+        .where("workspace_id", "=", row.workspace_id)
         .where("id", "=", analysisId)
         .executeTakeFirstOrThrow();
-      const counts = await answerCounts(tx.db, row.workspace_id, [analysisId]);
-      await recordEvent(tx, "analysis.completed", { object: rowToAnalysis(final, counts.get(analysisId)) });
+      const counts = { succeeded, failed: results.length - succeeded };
+      await recordEvent(tx, "analysis.completed", { object: rowToAnalysis(final, counts) });
       if (final.schedule_id !== null) await finishRun(tx, final, summary);
       if (final.status === "completed") await reportForAnalysis(tx, final);
     });

@@ -73,6 +73,18 @@ export function proportion(count: number, n: number): Proportion {
   };
 }
 
+/**
+ * How two proportions' 95% intervals sit: "below" when `a`'s lies wholly under `b`'s, "above"
+ * when wholly over, "overlap" otherwise (or when either has no answers). Disjoint intervals are
+ * how a change between two runs is called statistically real.
+ */
+export function compareIntervals(a: Proportion, b: Proportion): "below" | "above" | "overlap" {
+  if (a.ci_low === null || a.ci_high === null || b.ci_low === null || b.ci_high === null) return "overlap";
+  if (a.ci_high < b.ci_low) return "below";
+  if (a.ci_low > b.ci_high) return "above";
+  return "overlap";
+}
+
 function mean(values: number[]): number | null {
   return values.length === 0 ? null : values.reduce((a, b) => a + b, 0) / values.length;
 }

@@ -1,6 +1,6 @@
 import type { ErrorDetail } from "../../errors/api-error.ts";
 import type { AnalysisSummary } from "../analyses/types.ts";
-import type { Summary } from "../measurement/aggregate.ts";
+import { compareIntervals, type Summary } from "../measurement/aggregate.ts";
 import type { AlertRule, AlertRuleInput } from "./types.ts";
 
 export const MAX_RULES = 20;
@@ -146,10 +146,7 @@ export function evaluateRules(
           const drop = value !== null && prior !== null ? (prior - value) * 100 : null;
           const significant =
             rule.require_significance === false ||
-            (now.visibility.ci_high !== null &&
-              before?.visibility.ci_low !== null &&
-              before !== null &&
-              now.visibility.ci_high < (before.visibility.ci_low ?? 0));
+            (before !== null && compareIntervals(now.visibility, before.visibility) === "below");
           out.push({
             rule,
             scope,

@@ -7,7 +7,7 @@ import { createAnalysis } from "../analyses/create.ts";
 import type { AnalysisSummary } from "../analyses/types.ts";
 import { inTransaction, type ServiceContext } from "../context.ts";
 import { recordEvent } from "../events/events.ts";
-import type { Summary } from "../measurement/aggregate.ts";
+import { compareIntervals, type Summary } from "../measurement/aggregate.ts";
 import { fetchPage, type Page, type PageParams } from "../pagination.ts";
 import { evaluateRules } from "./alerts.ts";
 import type { AlertRule, MetricChange, RunChange, RunView } from "./types.ts";
@@ -87,16 +87,12 @@ export async function startRun(
         .set({ status: "skipped", skip_reason: `${error.code}: ${error.message}`, completed_at: now })
         .where("id", "=", id)
         .execute();
-      const skipped = await tx.db
-        .selectFrom("monitoring_runs")
-        .selectAll()
-        .where("id", "=", id)
-        .executeTakeFirstOrThrow();
-      await recordEvent(tx, "monitoring.completed", { object: rowToRun(skipped) });
     }
-    return rowToRun(
+    const run = rowToRun(
       await tx.db.selectFrom("monitoring_runs").selectAll().where("id", "=", id).executeTakeFirstOrThrow(),
     );
+    if (run.status === "skipped") await recordEvent(tx, "monitoring.completed", { object: run });
+    return run;
   });
 }
 
@@ -107,12 +103,7 @@ function change(current: number | null, previous: number | null, digits = 4): Me
 }
 
 export function compareRuns(previousRunId: string, now: Summary, before: Summary): RunChange {
-  const significant =
-    now.visibility.ci_low !== null &&
-    now.visibility.ci_high !== null &&
-    before.visibility.ci_low !== null &&
-    before.visibility.ci_high !== null &&
-    (now.visibility.ci_high < before.visibility.ci_low || now.visibility.ci_low > before.visibility.ci_high);
+  const significant = compareIntervals(now.visibility, before.visibility) !== "overlap";
   return {
     previous_run_id: previousRunId,
     visibility: { ...change(now.visibility.value, before.visibility.value), significant },
@@ -155,7 +146,8 @@ export async function finishRun(
     .where("schedule_id", "=", run.schedule_id)
     .where("status", "=", "completed")
     .where("id", "!=", run.id)
-    .orderBy("completed_at", "desc")
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
     .limit(1)
     .executeTakeFirst();
   const previousSummary = fromJson<AnalysisSummary | null>(previous?.summary, null);

@@ -15,6 +15,7 @@ import type { AlertRule, RunView, ScheduleInput, SchedulePatch, ScheduleSpec, Sc
 
 type Row = Selectable<MonitoringSchedulesTable>;
 
+/** The latest run of each schedule: one indexed look-up per schedule, however many runs it has. */
 async function lastRuns(ctx: ServiceContext, ids: string[]): Promise<Map<string, RunView>> {
   const out = new Map<string, RunView>();
   if (ids.length === 0) return out;
@@ -22,11 +23,24 @@ async function lastRuns(ctx: ServiceContext, ids: string[]): Promise<Map<string,
     .selectFrom("monitoring_runs")
     .selectAll()
     .where("workspace_id", "=", ctx.workspace.id)
-    .where("schedule_id", "in", ids)
-    .orderBy("created_at", "desc")
-    .orderBy("id", "desc")
+    .where("id", "in", (eb) =>
+      eb
+        .selectFrom("monitoring_schedules as s")
+        .select((inner) =>
+          inner
+            .selectFrom("monitoring_runs as r")
+            .select("r.id")
+            .whereRef("r.schedule_id", "=", "s.id")
+            .orderBy("r.created_at", "desc")
+            .orderBy("r.id", "desc")
+            .limit(1)
+            .as("last_id"),
+        )
+        .where("s.workspace_id", "=", ctx.workspace.id)
+        .where("s.id", "in", ids),
+    )
     .execute();
-  for (const row of rows) if (!out.has(row.schedule_id)) out.set(row.schedule_id, rowToRun(row));
+  for (const row of rows) out.set(row.schedule_id, rowToRun(row));
   return out;
 }
 
@@ -119,7 +133,7 @@ export async function createSchedule(ctx: ServiceContext, input: ScheduleInput):
   const checked = await check(ctx, input.project_id, input);
   const now = ctx.clock.now();
   const active = input.active ?? true;
-  const row: Row = {
+  const row = {
     id: newId("mon"),
     workspace_id: ctx.workspace.id,
     project_id: input.project_id,
@@ -135,10 +149,7 @@ export async function createSchedule(ctx: ServiceContext, input: ScheduleInput):
     created_at: now.toISOString(),
     updated_at: now.toISOString(),
   };
-  await ctx.db
-    .insertInto("monitoring_schedules")
-    .values({ ...row, active: active ? 1 : 0 })
-    .execute();
+  await ctx.db.insertInto("monitoring_schedules").values(row).execute();
   return toView(row, null);
 }
 

@@ -1,10 +1,11 @@
 import type { Selectable } from "kysely";
 import type { ReportsTable } from "../../db/tables.ts";
-import { notFound, validationError } from "../../errors/api-error.ts";
+import { notFound } from "../../errors/api-error.ts";
 import { fromJson } from "../../lib/json.ts";
 import type { ServiceContext } from "../context.ts";
 import { fetchPage, type Page, type PageParams } from "../pagination.ts";
-import { REPORT_TYPES, type Report, type ReportData, type ReportType } from "./types.ts";
+import { timeRange } from "../time-range.ts";
+import type { Report, ReportData, ReportType } from "./types.ts";
 
 export function rowToReport(row: Selectable<ReportsTable>): Report {
   return {
@@ -22,30 +23,16 @@ export function rowToReport(row: Selectable<ReportsTable>): Report {
   };
 }
 
-function instant(field: string, value: string): string {
-  const parsed = Date.parse(value);
-  if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(parsed)) {
-    throw validationError([{ field, issue: "must be an ISO 8601 date or date-time" }]);
-  }
-  return new Date(parsed).toISOString();
-}
-
 export interface ReportFilters extends PageParams {
   project_id?: string;
-  type?: string;
+  type?: ReportType;
   from?: string;
   to?: string;
 }
 
 /** Generated reports, newest first; `from`/`to` bound when they were generated, [from, to). */
 export async function listReports(ctx: ServiceContext, filters: ReportFilters): Promise<Page<Omit<Report, "data">>> {
-  if (filters.type !== undefined && !(REPORT_TYPES as readonly string[]).includes(filters.type)) {
-    throw validationError([{ field: "type", issue: `must be one of ${REPORT_TYPES.join(", ")}` }]);
-  }
-  const from = filters.from === undefined ? undefined : instant("from", filters.from);
-  const to = filters.to === undefined ? undefined : instant("to", filters.to);
-  if (from !== undefined && to !== undefined && from >= to)
-    throw validationError([{ field: "to", issue: "must be after from" }]);
+  const { from, to } = timeRange(filters);
   let query = ctx.db
     .selectFrom("reports")
     .select([

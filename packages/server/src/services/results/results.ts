@@ -7,6 +7,7 @@ import { checkEnginesInPlan } from "../analyses/create.ts";
 import type { ServiceContext } from "../context.ts";
 import type { AnswerMeasure, BrandMeasure, CitationFound } from "../measurement/types.ts";
 import { fetchPage, type Page, type PageParams } from "../pagination.ts";
+import { timeRange } from "../time-range.ts";
 
 /** One answer of one engine to one prompt, with what was measured in it. */
 export interface Result {
@@ -70,16 +71,6 @@ export interface ResultFilters extends PageParams {
   to?: string;
 }
 
-function instant(field: string, value: string): string {
-  const parsed = Date.parse(value);
-  if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(parsed)) {
-    throw validationError([
-      { field, issue: "must be an ISO 8601 date or date-time, e.g. 2026-11-01 or 2026-11-01T00:00:00Z" },
-    ]);
-  }
-  return new Date(parsed).toISOString();
-}
-
 /**
  * Stored answers, newest first, filtered by brand, analysis, engine and a half-open time range
  * [from, to). Naming an engine outside the plan is ENGINE_NOT_ALLOWED, like anywhere an engine is named.
@@ -90,11 +81,7 @@ export async function listResults(ctx: ServiceContext, filters: ResultFilters): 
       { field: "engine", issue: `unknown engine; engines are ${ctx.engines.names().join(", ")}` },
     ]);
   }
-  const from = filters.from === undefined ? undefined : instant("from", filters.from);
-  const to = filters.to === undefined ? undefined : instant("to", filters.to);
-  if (from !== undefined && to !== undefined && from >= to) {
-    throw validationError([{ field: "to", issue: "must be after from (the range is [from, to))" }]);
-  }
+  const { from, to } = timeRange(filters);
   if (filters.engine !== undefined) checkEnginesInPlan(ctx, [filters.engine], "engine");
   let query = ctx.db.selectFrom("results").selectAll().where("workspace_id", "=", ctx.workspace.id);
   if (filters.project_id !== undefined) query = query.where("project_id", "=", filters.project_id);
