@@ -188,6 +188,65 @@ describeEachDialect(
       receiver.answer({ status: 200 });
     });
 
+    it("does not let manual resends use up a failing delivery's retry schedule", async () => {
+      const t = await h.tenant();
+      const hook = await subscribe(h, t, `${receiver.url}/manual`);
+      receiver.answer({ status: 503 });
+      try {
+        await addProject(h, t);
+        const [first] = await eventually(
+          () => deliveries(h, t, hook.id),
+          (list) => list[0]?.attempts.length === 1 && list[0]?.next_attempt_at !== null,
+        );
+        for (let resend = 1; resend <= 3; resend++) {
+          await h.call("redeliverWebhook", { key: t.key, params: { id: hook.id, delivery_id: first?.id ?? "" } });
+          await eventually(
+            () => deliveries(h, t, hook.id),
+            (list) => list[0]?.attempts.length === 1 + resend,
+          );
+        }
+        await settled(h);
+        const [afterResends] = await deliveries(h, t, hook.id);
+        expect(afterResends).toMatchObject({
+          status: "pending",
+          attempt_count: 4,
+          next_attempt_at: first?.next_attempt_at,
+        });
+
+        // The second scheduled attempt (5 s later) fails too: the next one is the schedule's third
+        // step (5 min ± 20%), not the sixth.
+        h.clock.advance(10_000);
+        h.deps.jobSignal.wake();
+        const [afterRetry] = await eventually(
+          () => deliveries(h, t, hook.id),
+          (list) => list[0]?.attempts.length === 5 && list[0]?.next_attempt_at !== afterResends?.next_attempt_at,
+        );
+        const wait = Date.parse(afterRetry?.next_attempt_at ?? "") - h.clock.now().getTime();
+        expect(wait).toBeGreaterThanOrEqual(240_000);
+        expect(wait).toBeLessThanOrEqual(360_000);
+      } finally {
+        receiver.answer({ status: 200 });
+      }
+    });
+
+    it("marks a delivery failed, not pending forever, when its secret cannot be decrypted", async () => {
+      const t = await h.tenant();
+      const hook = await subscribe(h, t, `${receiver.url}/undecryptable`);
+      // As if the server's secret key had changed since the subscription was made.
+      await h.deps.db
+        .updateTable("webhook_endpoints")
+        .set({ secret_ciphertext: "v1:not-a-ciphertext" })
+        .where("id", "=", hook.id)
+        .execute();
+      await addProject(h, t);
+      const [record] = await eventually(
+        () => deliveries(h, t, hook.id),
+        (list) => list[0]?.status === "failed",
+      );
+      expect(record).toMatchObject({ attempt_count: 0, next_attempt_at: null });
+      expect(receiver.on("/undecryptable")).toHaveLength(0);
+    });
+
     it("resends a delivery on request, with the same X-Webhook-Id", async () => {
       const t = await h.tenant();
       const hook = await subscribe(h, t, `${receiver.url}/again`);

@@ -1,4 +1,6 @@
+import type { Updateable } from "kysely";
 import { bool } from "../../db/database.ts";
+import type { WebhookDeliveriesTable } from "../../db/tables.ts";
 import { newId } from "../../lib/ids.ts";
 import type { Deps } from "../context.ts";
 import { envelopeBody } from "../events/events.ts";
@@ -27,6 +29,12 @@ export function deliverWebhookHandler(deps: Deps, transport: WebhookTransport): 
     if (delivery === undefined || (!manual && delivery.status !== "pending")) return DONE;
     const workspaceId = delivery.workspace_id;
     const now = () => deps.clock.now().toISOString();
+    const update = (values: Updateable<WebhookDeliveriesTable>) =>
+      deps.db
+        .updateTable("webhook_deliveries")
+        .set({ ...values, updated_at: now() })
+        .where("workspace_id", "=", workspaceId)
+        .where("id", "=", deliveryId);
 
     const endpoint = await deps.db
       .selectFrom("webhook_endpoints")
@@ -36,12 +44,7 @@ export function deliverWebhookHandler(deps: Deps, transport: WebhookTransport): 
       .executeTakeFirst();
     if (endpoint === undefined || !bool(endpoint.active)) {
       if (!manual) {
-        await deps.db
-          .updateTable("webhook_deliveries")
-          .set({ status: "canceled", next_attempt_at: null, updated_at: now() })
-          .where("id", "=", deliveryId)
-          .where("status", "=", "pending")
-          .execute();
+        await update({ status: "canceled", next_attempt_at: null }).where("status", "=", "pending").execute();
       }
       return DONE;
     }
@@ -53,10 +56,23 @@ export function deliverWebhookHandler(deps: Deps, transport: WebhookTransport): 
       .executeTakeFirst();
     if (event === undefined) return { status: "dead", error: `event ${delivery.event_id} is missing` };
 
-    // Take the attempt's number atomically: a manual resend and a scheduled retry never share one.
+    let secret: string;
+    try {
+      secret = deps.secrets.decrypt(endpoint.secret_ciphertext);
+    } catch (error) {
+      // The server's secret key changed or differs between hosts: no attempt can be signed, and
+      // retrying will not help. Say so on the delivery rather than leave it pending.
+      if (!manual) await update({ status: "failed", next_attempt_at: null }).execute();
+      return { status: "dead", error: `cannot decrypt the subscription's secret: ${(error as Error).message}` };
+    }
+
+    // Number the attempt atomically (shown to receivers and in the attempt log): a manual resend and
+    // a scheduled retry never share one. The retry schedule follows the job's own attempts, so
+    // manual resends do not use it up.
     const counted = await deps.db
       .updateTable("webhook_deliveries")
       .set((eb) => ({ attempt_count: eb("attempt_count", "+", 1), updated_at: now() }))
+      .where("workspace_id", "=", workspaceId)
       .where("id", "=", deliveryId)
       .returning("attempt_count")
       .executeTakeFirstOrThrow();
@@ -64,7 +80,6 @@ export function deliverWebhookHandler(deps: Deps, transport: WebhookTransport): 
 
     const body = envelopeBody(event);
     const timestamp = Math.floor(deps.clock.now().getTime() / 1000);
-    const secret = deps.secrets.decrypt(endpoint.secret_ciphertext);
     const response = await transport.send({
       url: endpoint.url,
       body,
@@ -95,11 +110,7 @@ export function deliverWebhookHandler(deps: Deps, transport: WebhookTransport): 
 
     const status = response.statusCode;
     if (status !== null && status >= 200 && status < 300) {
-      await deps.db
-        .updateTable("webhook_deliveries")
-        .set({ status: "succeeded", delivered_at: now(), next_attempt_at: null, updated_at: now() })
-        .where("id", "=", deliveryId)
-        .execute();
+      await update({ status: "succeeded", delivered_at: now(), next_attempt_at: null }).execute();
       return DONE;
     }
     if (status === 410) {
@@ -110,11 +121,7 @@ export function deliverWebhookHandler(deps: Deps, transport: WebhookTransport): 
         .where("workspace_id", "=", workspaceId)
         .where("id", "=", endpoint.id)
         .execute();
-      await deps.db
-        .updateTable("webhook_deliveries")
-        .set({ status: "failed", next_attempt_at: null, updated_at: now() })
-        .where("id", "=", deliveryId)
-        .execute();
+      await update({ status: "failed", next_attempt_at: null }).execute();
       deps.logger.warn(
         { endpoint: endpoint.id, workspace: workspaceId },
         "webhook subscription disabled: receiver answered 410",
@@ -124,20 +131,12 @@ export function deliverWebhookHandler(deps: Deps, transport: WebhookTransport): 
     const error = response.error ?? `HTTP ${status}`;
     // A failed manual resend is logged as an attempt and changes nothing else.
     if (manual) return DONE;
-    if (attempt >= RETRY_SCHEDULE_MS.length) {
-      await deps.db
-        .updateTable("webhook_deliveries")
-        .set({ status: "failed", next_attempt_at: null, updated_at: now() })
-        .where("id", "=", deliveryId)
-        .execute();
+    if (job.attempt >= RETRY_SCHEDULE_MS.length) {
+      await update({ status: "failed", next_attempt_at: null }).execute();
       return { status: "dead", error: `last attempt failed: ${error}` };
     }
-    const delayMs = retryDelayMs(attempt + 1);
-    await deps.db
-      .updateTable("webhook_deliveries")
-      .set({ next_attempt_at: new Date(deps.clock.now().getTime() + delayMs).toISOString(), updated_at: now() })
-      .where("id", "=", deliveryId)
-      .execute();
+    const delayMs = retryDelayMs(job.attempt + 1);
+    await update({ next_attempt_at: new Date(deps.clock.now().getTime() + delayMs).toISOString() }).execute();
     return { status: "retry", delayMs, error };
   };
 }

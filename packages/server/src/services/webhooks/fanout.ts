@@ -40,7 +40,8 @@ export async function fanOutEvent(ctx: ServiceContext, event: EventEnvelope): Pr
         updated_at: now,
       })
       .execute();
-    // Headroom over the schedule: a crash mid-attempt consumes a job attempt without a delivery one.
+    // The job's attempts are the schedule's (a crash mid-attempt counts as one); the headroom lets
+    // attempts interrupted near the end of the schedule still end with a verdict on the delivery.
     await enqueueJob(ctx, {
       kind: DELIVER_JOB,
       payload: { delivery_id: deliveryId },
