@@ -105,7 +105,11 @@ export class Sightline {
           cause: error,
         });
       }
-      if (response.ok) return (await response.json()) as Operations[K]["response"];
+      if (response.ok) {
+        // Some operations answer other formats on request (a report as CSV or HTML): those are text.
+        const json = (response.headers.get("content-type") ?? "").includes("json");
+        return (json ? await response.json() : await response.text()) as Operations[K]["response"];
+      }
       const retryAfter = parseRetryAfter(response.headers.get("retry-after"));
       if (attempt < retries && RETRYABLE.has(response.status)) {
         await response.body?.cancel();
@@ -128,13 +132,22 @@ async function toError(response: Response, retryAfter: number | undefined): Prom
   return new SightlineError(
     response.status,
     {
-      code: response.status >= 500 ? "INTERNAL_ERROR" : "VALIDATION_ERROR",
+      code: codeForStatus(response.status),
       message: `HTTP ${response.status}: ${text.slice(0, 200)}`,
       request_id: response.headers.get("x-request-id") ?? "",
       details: [],
     },
     retryAfter,
   );
+}
+
+/** For answers without our error body (a proxy, a wrong base URL): the code its status means. */
+function codeForStatus(status: number): ErrorResponse["error"]["code"] {
+  if (status === 401) return "INVALID_API_KEY";
+  if (status === 404) return "NOT_FOUND";
+  if (status === 429) return "RATE_LIMIT_EXCEEDED";
+  if (status === 400 || status === 413 || status === 422) return "VALIDATION_ERROR";
+  return "INTERNAL_ERROR";
 }
 
 function parseRetryAfter(value: string | null): number | undefined {

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { RunningWorker } from "../src/app/worker.ts";
+import { createAnalysis } from "../src/services/analyses/create.ts";
 import { runAnalysisHandler } from "../src/services/analyses/run.ts";
 import { DEFAULT_PLANS } from "../src/services/plans/catalog.ts";
+import { workspaceContext } from "../src/services/workspaces/workspaces.ts";
 import { describeEachDialect, type Harness, type Tenant } from "./helpers/harness.ts";
 import { Receiver } from "./helpers/receiver.ts";
 
@@ -232,6 +234,20 @@ describeEachDialect("analyses refused", (h) => {
     expect(await counts(h, t)).toEqual(before);
   });
 
+  it("checks samples in the service too, for callers that bypass the HTTP schema (the CLI)", async () => {
+    const { t, project } = await tenantWithProject(h);
+    const before = await counts(h, t);
+    const ctx = await workspaceContext(h.deps, t.workspace.id, { type: "system" });
+    for (const samples of [0, -2, 1.5, 11]) {
+      const refused = await createAnalysis(ctx, { project_id: project.id, samples }, { trigger: "cli" }).then(
+        () => null,
+        (error: unknown) => error,
+      );
+      expect(refused, String(samples)).toMatchObject({ code: "VALIDATION_ERROR", details: [{ field: "samples" }] });
+    }
+    expect(await counts(h, t)).toEqual(before);
+  });
+
   it("needs a project with prompts, or prompts in the request", async () => {
     const t = await h.tenant();
     const bare = (
@@ -255,6 +271,8 @@ describeEachDialect("analyses refused", (h) => {
       [{ engine: "bard" }, 400, "VALIDATION_ERROR"],
       [{ from: "yesterday" }, 400, "VALIDATION_ERROR"],
       [{ from: "2026-11-02", to: "2026-11-01" }, 400, "VALIDATION_ERROR"],
+      [{ from: "2026-02-30" }, 400, "VALIDATION_ERROR"], // not rolled over to 2 March
+      [{ to: "2026-13-01T00:00:00Z" }, 400, "VALIDATION_ERROR"],
     ];
     for (const [query, status, code] of cases) {
       const res = await h.call("listResults", { key: t.key, query });

@@ -199,6 +199,32 @@ describe("engine adapter: google_ai_overview, when the overview comes on a secon
   });
 });
 
+describe("engine adapter: google_ai_overview, when the overview fails to load", () => {
+  it("reports ENGINE_FAILURE and retries, rather than an answer without the brand", async () => {
+    const fake = await startFakeSerpApi();
+    try {
+      fake.setAnswer(ANSWER);
+      fake.script("overview_error", "ok");
+      const { outcome, attempts } = await registryFor("google_ai_overview", fake.url).ask("google_ai_overview", QUERY);
+      expect(attempts).toBe(2);
+      if (!outcome.ok) throw new Error(outcome.error.message);
+      expect(outcome.answer.text).toContain("HubSpot");
+
+      fake.script("overview_error");
+      const failed = await registryFor("google_ai_overview", fake.url, { maxRetries: 0 }).ask(
+        "google_ai_overview",
+        QUERY,
+      );
+      expect(failed.outcome).toMatchObject({
+        ok: false,
+        error: { code: "ENGINE_FAILURE", message: expect.stringContaining("failed to load") },
+      });
+    } finally {
+      await fake.stop();
+    }
+  });
+});
+
 describe("engine registry", () => {
   it("answers ENGINE_FAILURE naming the variable when an engine has no credentials", async () => {
     const registry = new EngineRegistry(defaultEngineConfig(), pino({ level: "silent" }));

@@ -1,8 +1,9 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { type Project, Sightline, SightlineConnectionError, SightlineError } from "@sightline/sdk";
-import { beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { sdkSources } from "../scripts/sdk-sources.ts";
+import type { RunningWorker } from "../src/app/worker.ts";
 import { V1_ROUTES } from "../src/http/v1/routes.ts";
 import { PUBLIC_URL } from "./helpers/fixtures.ts";
 import { describeEachDialect, type Tenant } from "./helpers/harness.ts";
@@ -19,12 +20,29 @@ describeEachDialect("SDK against a real server", (h) => {
   let baseUrl: string;
   let tenant: Tenant;
   let sdk: Sightline;
+  let worker: RunningWorker;
   beforeAll(async () => {
     const address = await h.app.listen({ host: "127.0.0.1", port: 0 });
     baseUrl = `${address}/v1`;
     tenant = await h.tenant();
     sdk = new Sightline({ apiKey: tenant.key, baseUrl });
+    worker = await h.startWorker();
   });
+  afterAll(async () => {
+    await worker.stop(1_000);
+  });
+
+  /** An analysis of the project, finished by the worker. */
+  async function finishedAnalysis(s: Sightline, project: Project) {
+    const { id } = await s.analyses.create({ project_id: project.id, engines: ["sandbox"], prompts: ["which CRM?"] });
+    const deadline = Date.now() + 15_000;
+    for (;;) {
+      const analysis = await s.analyses.retrieve(id);
+      if (analysis.status === "completed") return analysis;
+      if (Date.now() > deadline) expect.fail(`analysis ${id} is still ${analysis.status}`);
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  }
 
   /** One SDK call per operation: a route without an SDK method fails here. */
   const calls: Record<string, (sdk: Sightline, project: Project) => Promise<unknown>> = {
@@ -65,14 +83,24 @@ describeEachDialect("SDK against a real server", (h) => {
       ),
     listAlerts: (s) => s.monitoring.alerts(),
     listReports: (s) => s.reports.list(),
-    getReport: async (s) => {
-      const first = (await s.reports.list({ limit: 1 })).data[0];
-      return first === undefined ? s.reports.list() : s.reports.retrieve(first.id);
+    getReport: async (s, p) => {
+      const analysis = await finishedAnalysis(s, p);
+      const reports = (await s.reports.list({ project_id: p.id, type: "analysis", limit: 100 })).data;
+      const item = reports.find((r) => r.analysis_id === analysis.id);
+      if (item === undefined) return expect.fail("no report for a completed analysis");
+      const report = await s.reports.retrieve(item.id);
+      expect(report).toMatchObject({ object: "report", analysis_id: analysis.id });
+      expect(await s.reports.download(item.id, "csv")).toMatch(/^result_id,created_at,engine,/);
+      expect(await s.reports.download(item.id, "html")).toMatch(/^<!doctype html>/);
+      return report;
     },
-    getResult: async (s) => {
-      const page = await s.results.list({ limit: 1 });
-      const first = page.data[0];
-      return first === undefined ? s.results.list() : s.results.retrieve(first.id);
+    getResult: async (s, p) => {
+      const analysis = await finishedAnalysis(s, p);
+      const [first] = (await s.results.list({ analysis_id: analysis.id, limit: 1 })).data;
+      if (first === undefined) return expect.fail("no result for a completed analysis");
+      const result = await s.results.retrieve(first.id);
+      expect(result).toMatchObject({ id: first.id, analysis_id: analysis.id });
+      return result;
     },
     listWebhooks: (s) => s.webhooks.list(),
     createWebhook: (s) => s.webhooks.create({ url: PUBLIC_URL, events: ["project.created"] }),
@@ -137,6 +165,28 @@ describeEachDialect("SDK against a real server", (h) => {
     const badKey = new Sightline({ apiKey: "sl_live_wrong", baseUrl });
     await expect(badKey.projects.list()).rejects.toMatchObject({ status: 401, code: "INVALID_API_KEY" });
     await expect(sdk.projects.retrieve("prj_missing")).rejects.toMatchObject({ status: 404, code: "NOT_FOUND" });
+  });
+
+  it("names the code a status means when something other than the API answers (a proxy)", async () => {
+    // A stand-in for a proxy in front of the API, which is not ours: plain-text errors.
+    const proxy = (status: number) =>
+      new Sightline({
+        apiKey: tenant.key,
+        baseUrl,
+        maxRetries: 0,
+        fetch: async () => new Response(`proxy says ${status}`, { status, headers: { "content-type": "text/plain" } }),
+      });
+    const cases: [number, string][] = [
+      [401, "INVALID_API_KEY"],
+      [404, "NOT_FOUND"],
+      [413, "VALIDATION_ERROR"],
+      [429, "RATE_LIMIT_EXCEEDED"],
+      [403, "INTERNAL_ERROR"],
+      [502, "INTERNAL_ERROR"],
+    ];
+    for (const [status, code] of cases) {
+      await expect(proxy(status).projects.list()).rejects.toMatchObject({ status, code });
+    }
   });
 
   it("raises SightlineConnectionError when the server cannot be reached", async () => {

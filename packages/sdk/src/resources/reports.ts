@@ -10,8 +10,14 @@ export class Reports {
     return this.client.request("listReports", { query });
   }
 
-  /** The report as JSON. For CSV or HTML, GET /v1/reports/:id?format=csv|html directly. */
+  /** The report as JSON. */
   retrieve(id: string): Promise<Report> {
     return this.client.request("getReport", { params: { id } });
+  }
+
+  /** The report as text: `csv` (its results table) or `html` (a printable page with charts). */
+  async download(id: string, format: "csv" | "html"): Promise<string> {
+    const body: unknown = await this.client.request("getReport", { params: { id }, query: { format } });
+    return body as string;
   }
 }

@@ -41,6 +41,7 @@ export function webhookTransport(runtime: Runtime): WebhookTransport {
 async function listenForJobs(url: string, wake: () => void, logger: Logger): Promise<() => Promise<void>> {
   let client: pg.Client | null = null;
   let closed = false;
+  let failures = 0;
   const connect = async (): Promise<void> => {
     if (closed) return;
     const next = new pg.Client({ connectionString: url });
@@ -49,12 +50,24 @@ async function listenForJobs(url: string, wake: () => void, logger: Logger): Pro
       logger.warn({ err: error }, "job notifications lost; polling until reconnected");
       next.end().catch(() => {});
       if (client === next) client = null;
-      setTimeout(() => void connect().catch(() => {}), 1_000).unref();
+      retry();
     });
-    await next.connect();
-    await next.query(`LISTEN ${PG_JOBS_CHANNEL}`);
+    try {
+      await next.connect();
+      await next.query(`LISTEN ${PG_JOBS_CHANNEL}`);
+    } catch (error) {
+      next.end().catch(() => {});
+      throw error;
+    }
     client = next;
+    failures = 0;
     wake(); // anything enqueued while we were not listening
+  };
+  // A failed connect reports only to its caller (no "error" event): keep trying, backing off to 30 s.
+  const retry = () => {
+    const delay = Math.min(30_000, 1_000 * 2 ** failures);
+    failures++;
+    setTimeout(() => void connect().catch(retry), delay).unref();
   };
   await connect();
   return async () => {

@@ -1,5 +1,6 @@
 import Type, { type Static, type TSchema } from "typebox";
 import { ERROR_CODES } from "../errors/codes.ts";
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "../services/pagination.ts";
 
 /**
  * Schemas registered here become named components of the OpenAPI document (and types of the
@@ -76,7 +77,14 @@ export function ListOf<T extends TSchema>(name: string, item: T) {
 }
 
 export const PageQuery = {
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20, description: "Page size, 1 to 100." })),
+  limit: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: MAX_PAGE_SIZE,
+      default: DEFAULT_PAGE_SIZE,
+      description: `Page size, 1 to ${MAX_PAGE_SIZE}.`,
+    }),
+  ),
   cursor: Type.Optional(Type.String({ maxLength: 200, description: "The `next_cursor` of the previous page." })),
 };
 

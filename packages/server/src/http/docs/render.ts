@@ -31,7 +31,7 @@ th{font-size:12px;text-transform:uppercase;color:#667}.req{color:#b3261e;font-si
 function curlExample(server: string, method: string, path: string, op: Operation): string {
   const lines = [
     `curl -X ${method} '${server}${path.replace(/\{(\w+)\}/g, "$1_value")}'`,
-    `  -H 'Authorization: Bearer $SIGHTLINE_KEY'`,
+    `  -H "Authorization: Bearer $SIGHTLINE_KEY"`,
   ];
   if (op.requestBody !== undefined) lines.push(`  -H 'Content-Type: application/json'`, `  -d '{ … }'`);
   return lines.join(" \\\n");

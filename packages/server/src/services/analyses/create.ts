@@ -1,11 +1,11 @@
-import { ApiError, type ErrorDetail, notFound, validationError } from "../../errors/api-error.ts";
+import { type ErrorDetail, validationError } from "../../errors/api-error.ts";
 import { newId } from "../../lib/ids.ts";
 import { toJson } from "../../lib/json.ts";
 import { checkCountry, checkLanguage } from "../../lib/locale.ts";
 import { inTransaction, type ServiceContext } from "../context.ts";
 import { enqueueJob } from "../jobs/store.ts";
 import { SCORE_VERSION } from "../measurement/score.ts";
-import { planAllowsEngine } from "../plans/catalog.ts";
+import { checkEnginesInPlan } from "../plans/engines.ts";
 import { getProject } from "../projects/projects.ts";
 import { reserveCredits, unavailable } from "../usage/credits.ts";
 import { ANALYSIS_LIMITS, type Analysis, type AnalysisTrigger, RUN_ANALYSIS_JOB } from "./types.ts";
@@ -25,17 +25,6 @@ export interface AnalysisOrigin {
   scheduleId?: string | null;
 }
 
-/** Refuses engines outside the workspace's plan, naming them and what the plan includes. */
-export function checkEnginesInPlan(ctx: ServiceContext, engines: string[], field = "engines"): void {
-  const refused = engines.filter((engine) => !planAllowsEngine(ctx.workspace.plan, engine));
-  if (refused.length === 0) return;
-  throw new ApiError(
-    "ENGINE_NOT_ALLOWED",
-    `The ${ctx.workspace.plan.name} plan does not include ${refused.join(", ")}; it includes ${ctx.workspace.plan.engines.join(", ")}.`,
-    { details: refused.map((engine) => ({ field, issue: `'${engine}' is not in the plan`, engine })) },
-  );
-}
-
 /**
  * Queues an analysis: every prompt × engine × sample of a project is asked and measured by the
  * worker. Checks run in the API's order (validation, then engines in the plan, then credits); the
@@ -47,10 +36,7 @@ export async function createAnalysis(
   input: AnalyzeInput,
   origin: AnalysisOrigin = { trigger: "api" },
 ): Promise<Analysis> {
-  const project = await getProject(ctx, input.project_id).catch((error: unknown) => {
-    if (error instanceof ApiError && error.code === "NOT_FOUND") throw notFound("project", input.project_id);
-    throw error;
-  });
+  const project = await getProject(ctx, input.project_id);
   const details: ErrorDetail[] = [];
   const engines = [...new Set(input.engines ?? project.engines)];
   engines.forEach((engine, index) => {
@@ -81,6 +67,9 @@ export async function createAnalysis(
     });
   }
   const samples = input.samples ?? 1;
+  if (!Number.isInteger(samples) || samples < 1 || samples > ANALYSIS_LIMITS.samples) {
+    details.push({ field: "samples", issue: `must be a whole number from 1 to ${ANALYSIS_LIMITS.samples}` });
+  }
   const total = prompts.length * engines.length * samples;
   if (total > ANALYSIS_LIMITS.answers) {
     details.push({

@@ -1,4 +1,5 @@
 import type { Db } from "../../db/database.ts";
+import { withTransaction } from "../../db/transaction.ts";
 
 /**
  * Remembers when each key was last used and writes it in batches, so that authenticating a
@@ -16,17 +17,28 @@ export class LastUsedRecorder {
     return this.#pending.size;
   }
 
+  /** Writes the batch in one transaction; if that fails, the times go back for the next flush. */
   async flush(db: Db): Promise<void> {
     if (this.#pending.size === 0) return;
     const batch = this.#pending;
     this.#pending = new Map();
-    for (const [keyId, at] of batch) {
-      await db
-        .updateTable("api_keys")
-        .set({ last_used_at: at })
-        .where("id", "=", keyId)
-        .where((eb) => eb.or([eb("last_used_at", "is", null), eb("last_used_at", "<", at)]))
-        .execute();
+    try {
+      await withTransaction(db, async (tx) => {
+        for (const [keyId, at] of batch) {
+          await tx
+            .updateTable("api_keys")
+            .set({ last_used_at: at })
+            .where("id", "=", keyId)
+            .where((eb) => eb.or([eb("last_used_at", "is", null), eb("last_used_at", "<", at)]))
+            .execute();
+        }
+      });
+    } catch (error) {
+      for (const [keyId, at] of batch) {
+        const newer = this.#pending.get(keyId);
+        if (newer === undefined || newer < at) this.#pending.set(keyId, at);
+      }
+      throw error;
     }
   }
 }

@@ -1,4 +1,5 @@
 import type { Selectable } from "kysely";
+import { bool } from "../../db/database.ts";
 import type { AnalysesTable, MonitoringRunsTable } from "../../db/tables.ts";
 import { ApiError, notFound } from "../../errors/api-error.ts";
 import { newId } from "../../lib/ids.ts";
@@ -162,7 +163,7 @@ export async function finishRun(
     const rules = fromJson<AlertRule[]>(schedule.alert_rules, []);
     const states = await ctx.db.selectFrom("alert_states").selectAll().where("schedule_id", "=", schedule.id).execute();
     const active = (ruleId: string, scope: string) =>
-      states.some((s) => s.rule_id === ruleId && s.scope === scope && (s.active === true || s.active === 1));
+      states.some((s) => s.rule_id === ruleId && s.scope === scope && bool(s.active));
     for (const evaluation of evaluateRules(rules, summary, previousSummary, active)) {
       const wasActive = active(evaluation.rule.id, evaluation.scope);
       await ctx.db

@@ -1,10 +1,10 @@
 import { isDeepStrictEqual } from "node:util";
-import { ApiError, notFound } from "../../errors/api-error.ts";
+import { notFound } from "../../errors/api-error.ts";
 import { newId } from "../../lib/ids.ts";
 import { inTransaction, type ServiceContext } from "../context.ts";
 import { recordEvent } from "../events/events.ts";
 import { fetchPage, type Page, type PageParams } from "../pagination.ts";
-import { planAllowsEngine } from "../plans/catalog.ts";
+import { checkEnginesInPlan } from "../plans/engines.ts";
 import { normalizeSettings } from "./normalize.ts";
 import { rowToProject, settingsToColumns } from "./row.ts";
 import {
@@ -15,17 +15,6 @@ import {
   type ProjectPatch,
   type ProjectSettings,
 } from "./types.ts";
-
-/** After validation, the plan must include every engine the request names. */
-function checkEnginesAllowed(ctx: ServiceContext, engines: string[]): void {
-  const refused = engines.filter((engine) => !planAllowsEngine(ctx.workspace.plan, engine));
-  if (refused.length === 0) return;
-  throw new ApiError(
-    "ENGINE_NOT_ALLOWED",
-    `The ${ctx.workspace.plan.name} plan does not include ${refused.join(", ")}; it includes ${ctx.workspace.plan.engines.join(", ")}.`,
-    { details: refused.map((engine) => ({ field: "engines", issue: `'${engine}' is not in the plan`, engine })) },
-  );
-}
 
 export async function createProject(ctx: ServiceContext, input: ProjectInput): Promise<Project> {
   const settings = normalizeSettings(
@@ -42,7 +31,7 @@ export async function createProject(ctx: ServiceContext, input: ProjectInput): P
     },
     ctx.engines.names(),
   );
-  checkEnginesAllowed(ctx, settings.engines);
+  checkEnginesInPlan(ctx, settings.engines);
   const now = ctx.clock.now().toISOString();
   const row = {
     id: newId("prj"),
@@ -105,7 +94,7 @@ export async function updateProject(ctx: ServiceContext, id: string, patch: Proj
       },
       tx.engines.names(),
     );
-    if (patch.engines !== undefined) checkEnginesAllowed(tx, next.engines);
+    if (patch.engines !== undefined) checkEnginesInPlan(tx, next.engines);
 
     const previous: Partial<ProjectSettings> = {};
     for (const field of PROJECT_SETTINGS) {

@@ -3,10 +3,10 @@ import { bool } from "../../db/database.ts";
 import type { ResultsTable } from "../../db/tables.ts";
 import { notFound, validationError } from "../../errors/api-error.ts";
 import { fromJson } from "../../lib/json.ts";
-import { checkEnginesInPlan } from "../analyses/create.ts";
 import type { ServiceContext } from "../context.ts";
 import type { AnswerMeasure, BrandMeasure, CitationFound } from "../measurement/types.ts";
 import { fetchPage, type Page, type PageParams } from "../pagination.ts";
+import { checkEnginesInPlan } from "../plans/engines.ts";
 import { timeRange } from "../time-range.ts";
 
 /** One answer of one engine to one prompt, with what was measured in it. */

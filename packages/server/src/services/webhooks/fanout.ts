@@ -1,3 +1,4 @@
+import { bool } from "../../db/database.ts";
 import { newId } from "../../lib/ids.ts";
 import { fromJson } from "../../lib/json.ts";
 import type { ServiceContext } from "../context.ts";
@@ -21,7 +22,7 @@ export async function fanOutEvent(ctx: ServiceContext, event: EventEnvelope): Pr
   const now = ctx.clock.now().toISOString();
   let count = 0;
   for (const endpoint of endpoints) {
-    if (!(endpoint.active === true || endpoint.active === 1)) continue;
+    if (!bool(endpoint.active)) continue;
     if (!fromJson<string[]>(endpoint.events, []).includes(event.type)) continue;
     const deliveryId = newId("whd");
     await ctx.db

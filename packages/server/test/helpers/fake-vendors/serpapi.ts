@@ -12,7 +12,11 @@ import {
 } from "./server.ts";
 
 /** SerpApi's extra behaviour: the first search answers only `ai_overview: { page_token, serpapi_link }`. */
-export type SerpApiBehaviour = Behaviour | "paged";
+/**
+ * "paged": the overview comes behind a page_token; "overview_error": the search succeeds but its
+ * `ai_overview` is only `{ error }` (Google did not finish loading it).
+ */
+export type SerpApiBehaviour = Behaviour | "paged" | "overview_error";
 
 export interface SerpApiTextBlock {
   type: "heading" | "paragraph" | "list";
@@ -199,6 +203,8 @@ export async function startFakeSerpApi(): Promise<FakeSerpApi> {
         link.searchParams.set("engine", "google_ai_overview");
         link.searchParams.set("page_token", token);
         aiOverview = { page_token: token, serpapi_link: link.toString() };
+      } else if (behaviour === "overview_error") {
+        aiOverview = { error: "AI Overview failed to load. Please try again later." };
       } else {
         aiOverview = buildAiOverview(answer, q);
       }

@@ -104,6 +104,10 @@ export class SerpApiAdapter implements EngineAdapter {
       if (error instanceof SyntaxError) return failure(`${this.name} answered an unreadable body`);
       return toFailure(this.name, error, signal.aborted);
     }
+    // An overview that failed to load says nothing about the brand: a failure to retry, not "not shown".
+    if (overview?.error !== undefined && overview.text_blocks === undefined) {
+      return failure(`${this.name}: ${overview.error}`, { retryable: true });
+    }
     if (overview === undefined || overview.text_blocks === undefined) {
       return { ok: true, answer: { text: "", model: "google-ai-overview (none shown)", citations: [] } };
     }
