@@ -86,9 +86,13 @@ const CASES: Case[] = [
   },
   {
     engine: "grok",
-    start: () => startFakeChatCompletions({ flavour: "xai" }),
-    path: /\/chat\/completions$/,
-    checkRequest: (body) => expect(body).toMatchObject({ messages: [{ role: "user", content: QUERY.prompt }] }),
+    // xAI's API speaks OpenAI's Responses protocol; its web search tool takes no user_location.
+    start: () => startFakeOpenAIResponses({ utmSource: false }),
+    path: /^\/v1\/responses$/,
+    checkRequest: (body) => {
+      expect(body).toMatchObject({ input: QUERY.prompt, tools: [{ type: "web_search" }] });
+      expect(JSON.stringify(body)).not.toContain("user_location");
+    },
     citedDomains: ["g2.com", "acmecrm.com"],
   },
   {

@@ -28,12 +28,15 @@ class ScriptedVendor {
     this.mentionBrand = true;
   }
   set mentionBrand(mention: boolean) {
-    this.#fake?.setAnswer({
-      text: mention
+    this.say(
+      mention
         ? "The best options are Acme CRM and HubSpot. See https://acmecrm.com/pricing."
         : "Most teams pick HubSpot; Pipedrive is also good.",
-      citations: [],
-    });
+    );
+  }
+  /** Every answer from now on is this text. */
+  say(text: string) {
+    this.#fake?.setAnswer({ text, citations: [] });
   }
   async stop() {
     await this.#fake?.stop();
@@ -262,6 +265,53 @@ describeEachDialect(
         previous: 1,
       });
       expect(alertEvents[0].data.object.run_id).toMatch(/^run_/);
+    });
+
+    it("fires the other rule kinds on the change they watch, per engine when the rule names engines", async () => {
+      const { t, project } = await setup("agency", ["scripted"]);
+      const schedule = (
+        await h.call("createMonitoring", {
+          key: t.key,
+          body: {
+            project_id: project.id,
+            schedule: { every: "day" },
+            alert_rules: [
+              { type: "competitor_overtakes", competitor: "hubspot" },
+              { type: "brand_disappeared" },
+              { type: "sentiment_below", threshold: 40 },
+              { type: "domain_not_cited", engines: ["scripted"] },
+            ],
+          },
+        })
+      ).json();
+      const run = async (text: string) => {
+        engine.say(text);
+        await h.call("runMonitoring", { key: t.key, params: { id: schedule.id } });
+        await settle(h, t.workspace.id);
+        h.clock.advance(60_000);
+        const alerts = (await h.call("listAlerts", { key: t.key, query: { schedule_id: schedule.id } })).json().data;
+        return alerts.map(
+          (a: { rule: { type: string }; engine: string | null }) => `${a.rule.type}@${a.engine ?? "all"}`,
+        );
+      };
+
+      // Named first, in good terms, its site cited, level with HubSpot: nothing to say.
+      expect(
+        await run("Acme CRM is excellent and reliable. HubSpot is fine too. See https://acmecrm.com/pricing."),
+      ).toEqual([]);
+      // Gone, HubSpot alone, the site no longer cited. Sentiment has nothing to judge.
+      expect((await run("HubSpot is the usual pick; Pipedrive is also good.")).sort()).toEqual([
+        "brand_disappeared@scripted",
+        "competitor_overtakes@all",
+        "domain_not_cited@scripted",
+      ]);
+      // Back and cited, HubSpot absent, but in bad terms: only the sentiment rule fires.
+      expect((await run("Acme CRM is terrible, slow and buggy. See https://acmecrm.com/pricing.")).sort()).toEqual([
+        "brand_disappeared@scripted",
+        "competitor_overtakes@all",
+        "domain_not_cited@scripted",
+        "sentiment_below@all",
+      ]);
     });
 
     it("does not fire a drop that is not statistically real, unless the rule opts out", async () => {

@@ -1,6 +1,6 @@
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
 import pino from "pino";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { createRuntime, type Runtime } from "../src/app/runtime.ts";
 import { buildHttpApp } from "../src/http/app.ts";
 import { V1_ROUTES } from "../src/http/v1/routes.ts";
@@ -30,6 +30,9 @@ for (const store of STORES) {
   describeEachDialect(
     `rate limits on ${store.name}`,
     (h) => {
+      // The Redis suites must have counted in Redis: the per-process fallback would pass them too.
+      afterEach(() => expect(h.deps.rateLimits?.degraded ?? false).toBe(false));
+
       it("lets exactly 300 of 500 concurrent requests of a Growth workspace through, over 3 keys", async () => {
         const ws = await h.workspace("growth");
         const keys = await Promise.all([1, 2, 3].map(() => h.key(ws.id, ["read"])));
@@ -146,6 +149,8 @@ for (const store of STORES) {
   describeEachDialect(
     `rate limit windows on ${store.name}`,
     (h) => {
+      afterEach(() => expect(h.deps.rateLimits?.degraded ?? false).toBe(false));
+
       it("refuses with 429 and Retry-After once the window's allowance is spent, and lets through after it resets", async () => {
         const t = await h.tenant("growth", ["read"]);
         const statuses: number[] = [];

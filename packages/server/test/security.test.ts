@@ -4,14 +4,25 @@ import { revokeApiKey } from "../src/services/api-keys/api-keys.ts";
 import { KEY_LIFETIME_MS } from "../src/services/api-keys/format.ts";
 import { SCOPES, scopeAllows } from "../src/services/auth/scopes.ts";
 import { ROUTE_FIXTURES } from "./helpers/fixtures.ts";
-import { describeEachDialect, type Harness, type Tenant } from "./helpers/harness.ts";
+import { type CountedTable, describeEachDialect, type Harness, type Tenant } from "./helpers/harness.ts";
 
-/** Everything a refused request must not have changed. */
+/** Everything a refused request must not have changed: a row count per table a request can write. */
+const WRITTEN: CountedTable[] = [
+  "projects",
+  "events",
+  "analyses",
+  "credit_entries",
+  "monitoring_schedules",
+  "monitoring_runs",
+  "webhook_endpoints",
+  "webhook_deliveries",
+  "api_keys",
+];
+
 async function snapshot(h: Harness, tenant: Tenant) {
-  return {
-    projects: await h.count("projects", tenant.workspace.id),
-    events: await h.count("events", tenant.workspace.id),
-  };
+  const counts: Record<string, number> = {};
+  for (const table of WRITTEN) counts[table] = await h.count(table, tenant.workspace.id);
+  return counts;
 }
 
 it("every v1 route has a security fixture", () => {
@@ -151,7 +162,9 @@ describeEachDialect("security suite", (h) => {
         expect(res.json().error.code).toBe("NOT_FOUND");
         expect(res.body).not.toContain(owner.workspace.id);
         expect(await snapshot(h, owner)).toEqual(before);
-        expect(await snapshot(h, stranger)).toEqual({ projects: 0, events: 0 });
+        // The stranger's workspace holds its own key and nothing else.
+        const untouched = Object.fromEntries(WRITTEN.map((table) => [table, table === "api_keys" ? 1 : 0]));
+        expect(await snapshot(h, stranger)).toEqual(untouched);
       });
     }
   }

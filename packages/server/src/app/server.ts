@@ -6,7 +6,7 @@ import type { Runtime } from "./runtime.ts";
 export interface RunningServer {
   app: FastifyInstance;
   url: string;
-  /** Stops accepting, lets in-flight requests finish, then closes the runtime. */
+  /** Stops accepting and lets in-flight requests finish; the runtime is closed by whoever made it. */
   stop(): Promise<void>;
 }
 

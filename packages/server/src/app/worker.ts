@@ -76,9 +76,10 @@ async function listenForJobs(url: string, wake: () => void, logger: Logger): Pro
   };
 }
 
-/** Starts this process's worker: claims jobs of every kind and runs them until stopped. */
 /** How often a worker looks for monitoring slots that are due. */
-export const SCHEDULER_INTERVAL_MS = 15_000;
+const SCHEDULER_INTERVAL_MS = 15_000;
+
+/** Starts this process's worker: claims jobs of every kind and runs them until stopped. */
 
 export async function startWorker(
   runtime: Runtime,

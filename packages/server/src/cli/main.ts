@@ -15,7 +15,7 @@ Usage: npm run sightline -- <command>
 Processes:
   all        every part of Sightline in one process (what npm start runs)
   serve      the HTTP API only
-  worker     the background worker only (analyses, webhook deliveries)
+  worker     the background worker only (analyses, monitoring schedules, webhook deliveries)
   migrate    apply pending database migrations and exit
 
 Operator commands (against DATABASE_URL):

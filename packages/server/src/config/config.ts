@@ -47,7 +47,7 @@ export interface ConfigVariable {
 
 /** The documented variables, in the order of the README's configuration table. */
 export const CONFIG_VARIABLES: ConfigVariable[] = [
-  { name: "PORT", default: "8080", description: "HTTP port of the API and dashboard (0 picks a free one)." },
+  { name: "PORT", default: "8080", description: "HTTP port of the API (0 picks a free one)." },
   { name: "HOST", default: "127.0.0.1", description: "Interface to listen on; `0.0.0.0` in a container." },
   {
     name: "DATABASE_URL",

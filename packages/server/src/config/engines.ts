@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { ENGINES } from "../services/engines/catalog.ts";
+import { isEngineName } from "../services/engines/catalog.ts";
 import { ConfigValueError, parseHttpUrl } from "./parse.ts";
 
 /** How to reach one engine's vendor. */
@@ -77,7 +77,7 @@ export function parseCustomEngines(raw: string, cwd: string): CustomEngineSettin
     if (typeof name !== "string" || !NAME.test(name)) {
       throw new ConfigValueError(`${where}: name must be lower-case letters, digits and _ (e.g. "llama3_local")`);
     }
-    if ((ENGINES as readonly string[]).includes(name) || seen.has(name)) {
+    if (isEngineName(name) || seen.has(name)) {
       throw new ConfigValueError(`${where}: the name "${name}" is already taken`);
     }
     seen.add(name);

@@ -4,7 +4,7 @@ import type { ColumnType, Generated } from "kysely";
 export type DbBool = ColumnType<boolean | number, number, number>;
 
 /**
- * Row types as the application sees them on BOTH dialects (see dialect.ts for the
+ * Row types as the application sees them on BOTH dialects (see database.ts for the
  * normalisation): timestamps are ISO 8601 UTC strings, JSON columns are JSON text,
  * dates are `YYYY-MM-DD` strings, integers are numbers.
  */

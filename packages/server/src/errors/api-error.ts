@@ -31,10 +31,6 @@ export class ApiError extends Error {
   }
 }
 
-export function isApiError(error: unknown): error is ApiError {
-  return error instanceof ApiError;
-}
-
 export function validationError(details: ErrorDetail[], message?: string): ApiError {
   const first = details[0];
   const summary =

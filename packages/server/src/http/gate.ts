@@ -63,6 +63,7 @@ export function makeGate(deps: Deps) {
       }
     }
 
+    request.auth = auth; // counted, and metered, even when refused below
     if (auth === null) {
       await limitAnonymous(deps, request, reply);
     } else if (deps.rateLimits !== null) {
@@ -72,10 +73,8 @@ export function makeGate(deps: Deps) {
       });
       request.rate = decision;
       setRateHeaders(reply, decision);
-      request.auth = auth; // counted, and metered, even when refused below
       if (!decision.allowed) throw rateLimitExceeded(decision);
     }
-    request.auth = auth;
 
     if (refusal !== null) throw refusal;
     if (route !== undefined && auth !== null) authorize(auth, route.scope, route.method);

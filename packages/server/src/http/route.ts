@@ -6,8 +6,7 @@ import type { ServiceContext } from "../services/context.ts";
 
 export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE";
 
-/** A response in another format than JSON (CSV, HTML): sent as is, past the JSON serializer. */
-/** A non-JSON answer (CSV, HTML), with its content type and any headers of its own. */
+/** A non-JSON answer (CSV, HTML): sent as is, past the JSON serializer, with headers of its own. */
 export class RawResponse {
   constructor(
     readonly contentType: string,

@@ -45,6 +45,20 @@ export function randomAddress(): string {
   return `10.${byte()}.${byte()}.${byte()}`;
 }
 
+/** Tables a test can count rows of, for a workspace or in all. */
+export type CountedTable =
+  | "projects"
+  | "events"
+  | "api_keys"
+  | "workspaces"
+  | "analyses"
+  | "monitoring_schedules"
+  | "monitoring_runs"
+  | "webhook_endpoints"
+  | "webhook_deliveries"
+  | "credit_entries"
+  | "reports";
+
 export interface Harness {
   dialect: Dialect;
   app: FastifyInstance;
@@ -58,7 +72,7 @@ export interface Harness {
   tenant(plan?: PlanName, scopes?: readonly Scope[]): Promise<Tenant>;
   /** Calls a route by operationId and checks the body against the route's own schemas. */
   call(operationId: string, options?: CallOptions): Promise<LightMyRequestResponse>;
-  count(table: "projects" | "events" | "api_keys" | "workspaces", workspaceId?: string): Promise<number>;
+  count(table: CountedTable, workspaceId?: string): Promise<number>;
   /** Starts a worker on this harness's runtime (stopped after the suite). */
   startWorker(
     transport?: WebhookTransport,

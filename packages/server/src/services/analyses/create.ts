@@ -6,6 +6,7 @@ import { inTransaction, type ServiceContext } from "../context.ts";
 import { enqueueJob } from "../jobs/store.ts";
 import { SCORE_VERSION } from "../measurement/score.ts";
 import { checkEnginesInPlan } from "../plans/engines.ts";
+import { cleanText, fold } from "../projects/normalize.ts";
 import { getProject } from "../projects/projects.ts";
 import { reserveCredits, unavailable } from "../usage/credits.ts";
 import { ANALYSIS_LIMITS, type Analysis, type AnalysisTrigger, RUN_ANALYSIS_JOB } from "./types.ts";
@@ -51,9 +52,9 @@ export async function createAnalysis(
   const seen = new Set<string>();
   const prompts: string[] = [];
   for (const raw of input.prompts ?? project.prompts) {
-    const prompt = raw.trim().replace(/\s+/g, " ");
-    if (prompt !== "" && !seen.has(prompt.toLowerCase())) {
-      seen.add(prompt.toLowerCase());
+    const prompt = cleanText(raw);
+    if (prompt !== "" && !seen.has(fold(prompt))) {
+      seen.add(fold(prompt));
       prompts.push(prompt);
     }
   }

@@ -1,7 +1,7 @@
-import { notFound, validationError } from "../../errors/api-error.ts";
+import { notFound } from "../../errors/api-error.ts";
 import type { ServiceContext } from "../context.ts";
 import { fetchPage, type Page, type PageParams } from "../pagination.ts";
-import type { Analysis } from "./types.ts";
+import type { Analysis, AnalysisStatus } from "./types.ts";
 import { answerCounts, rowToAnalysis } from "./view.ts";
 
 export async function getAnalysis(ctx: ServiceContext, id: string): Promise<Analysis> {
@@ -18,11 +18,8 @@ export async function getAnalysis(ctx: ServiceContext, id: string): Promise<Anal
 
 export async function listAnalyses(
   ctx: ServiceContext,
-  params: PageParams & { project_id?: string; status?: string },
+  params: PageParams & { project_id?: string; status?: AnalysisStatus },
 ): Promise<Page<Analysis>> {
-  if (params.status !== undefined && !["queued", "running", "completed", "failed"].includes(params.status)) {
-    throw validationError([{ field: "status", issue: "must be queued, running, completed or failed" }]);
-  }
   let query = ctx.db.selectFrom("analyses").selectAll().where("workspace_id", "=", ctx.workspace.id);
   if (params.project_id !== undefined) query = query.where("project_id", "=", params.project_id);
   if (params.status !== undefined) query = query.where("status", "=", params.status);

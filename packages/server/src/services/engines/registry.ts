@@ -13,7 +13,6 @@ import { type EngineAdapter, type EngineOutcome, type EngineQuery, failure } fro
 
 const DEFAULT_BASE_URLS: Partial<Record<VendorEngine, string>> = {
   perplexity: "https://api.perplexity.ai",
-  grok: "https://api.x.ai/v1",
   deepseek: "https://api.deepseek.com",
 };
 
@@ -63,6 +62,14 @@ export class EngineRegistry {
           break;
         case "gemini":
           this.#add(new GeminiAdapter(withKey, timeout));
+          break;
+        case "grok":
+          this.#add(
+            new OpenAIResponsesAdapter({ ...withKey, baseUrl: settings.baseUrl ?? "https://api.x.ai/v1" }, timeout, {
+              name: "grok",
+              userLocation: false,
+            }),
+          );
           break;
         case "google_ai_overview":
           this.#add(new SerpApiAdapter(withKey, timeout));

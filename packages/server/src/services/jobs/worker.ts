@@ -45,10 +45,6 @@ export class Worker {
     this.#loop ??= this.#run();
   }
 
-  get busy(): number {
-    return this.#running.size;
-  }
-
   async #run(): Promise<void> {
     while (!this.#stopping) {
       const free = this.#options.concurrency - this.#running.size;

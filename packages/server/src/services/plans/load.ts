@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { Ajv } from "ajv";
 import Type, { type Static } from "typebox";
 import { parse as parseYaml } from "yaml";
-import { ENGINES, type EngineName } from "../engines/catalog.ts";
+import { ENGINES, type EngineName, isEngineName } from "../engines/catalog.ts";
 import { DEFAULT_PLANS, PLAN_NAMES, type Plan, type PlanCatalog, type PlanName } from "./catalog.ts";
 
 const PlanOverride = Type.Object(
@@ -52,9 +52,7 @@ export function loadPlanCatalog(path: string, customEngines: string[] = []): Pla
     const unknownEngine =
       override.engines === undefined || override.engines === "all"
         ? undefined
-        : override.engines.find(
-            (engine) => !(ENGINES as readonly string[]).includes(engine) && !customEngines.includes(engine),
-          );
+        : override.engines.find((engine) => !isEngineName(engine) && !customEngines.includes(engine));
     if (unknownEngine !== undefined) {
       throw new Error(
         `is not a valid plan catalog: /${name}/engines names '${unknownEngine}', which is no engine of this server`,

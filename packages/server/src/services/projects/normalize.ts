@@ -3,7 +3,11 @@ import { normalizeDomain } from "../../lib/domains.ts";
 import { checkCountry, checkLanguage } from "../../lib/locale.ts";
 import type { Competitor, ProjectInput, ProjectSettings } from "./types.ts";
 
-const fold = (value: string) => value.normalize("NFKC").toLocaleLowerCase("en").replace(/\s+/g, " ").trim();
+/** How two texts are compared for duplicates: width-, case- and spacing-insensitive. */
+export const fold = (value: string) => value.normalize("NFKC").toLocaleLowerCase("en").replace(/\s+/g, " ").trim();
+
+/** A name or prompt as stored: trimmed, inner whitespace collapsed. */
+export const cleanText = (value: string) => value.trim().replace(/\s+/g, " ");
 
 /**
  * Turns a complete set of settings into their stored form, or throws one VALIDATION_ERROR
@@ -35,7 +39,7 @@ export function normalizeSettings(input: Required<ProjectInput>, knownEngines: r
     const out: string[] = [];
     const seen = new Set(exclude);
     for (const [index, value] of values.entries()) {
-      const text = value.trim().replace(/\s+/g, " ");
+      const text = cleanText(value);
       if (text.length === 0) problem(`${field}[${index}]`, "must not be empty");
       else if (!seen.has(fold(text))) {
         seen.add(fold(text));

@@ -5,7 +5,7 @@ import { type EngineAdapter, type EngineOutcome, type EngineQuery, failure } fro
 
 /** Fields some OpenAI-compatible vendors add to a chat completion. */
 interface VendorExtras {
-  /** Perplexity and xAI: the URLs the answer cites, in the order of its [n] markers. */
+  /** Perplexity: the URLs the answer cites, in the order of its [n] markers. */
   citations?: unknown;
   /** Perplexity: the search results behind the answer. */
   search_results?: unknown;
@@ -35,9 +35,9 @@ export interface ChatCompletionsSettings {
 }
 
 /**
- * Any OpenAI-compatible chat API: `perplexity` (Sonar: `citations` and `search_results`), `grok`
- * (xAI: `citations` when it searched), `deepseek`, and the operator's own endpoints (Ollama, vLLM,
- * llama.cpp). Sources the vendor does not return are found later as links in the text.
+ * Any OpenAI-compatible chat API: `perplexity` (Sonar: `citations` and `search_results`),
+ * `deepseek`, and the operator's own endpoints (Ollama, vLLM, llama.cpp). Sources the vendor does
+ * not return are found later as links in the text.
  */
 export class ChatCompletionsAdapter implements EngineAdapter {
   readonly name: string;

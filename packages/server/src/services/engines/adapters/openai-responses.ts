@@ -4,13 +4,31 @@ import type { SourceCitation } from "../../measurement/types.ts";
 import { toFailure } from "../errors.ts";
 import { type EngineAdapter, type EngineOutcome, type EngineQuery, failure } from "../types.ts";
 
-/** `chatgpt`: OpenAI's Responses API with the web search tool; sources are its url_citation annotations. */
+export interface ResponsesFlavour {
+  /** The engine's name: `chatgpt` (OpenAI) or `grok` (xAI, whose API speaks the same protocol). */
+  name: string;
+  /** Whether the vendor's web search tool takes a `user_location` (OpenAI's does). */
+  userLocation: boolean;
+}
+
+/**
+ * The Responses API with the web search tool: `chatgpt` on OpenAI, `grok` on xAI (its Live Search
+ * through chat completions is retired). Sources are the `url_citation` annotations, plus xAI's
+ * top-level `citations` list of URLs.
+ */
 export class OpenAIResponsesAdapter implements EngineAdapter {
-  readonly name = "chatgpt";
+  readonly name: string;
   readonly #client: OpenAI;
   readonly #model: string;
+  readonly #userLocation: boolean;
 
-  constructor(settings: VendorSettings & { apiKey: string }, timeoutMs: number) {
+  constructor(
+    settings: VendorSettings & { apiKey: string },
+    timeoutMs: number,
+    flavour: ResponsesFlavour = { name: "chatgpt", userLocation: true },
+  ) {
+    this.name = flavour.name;
+    this.#userLocation = flavour.userLocation;
     this.#client = new OpenAI({
       apiKey: settings.apiKey,
       ...(settings.baseUrl === null ? {} : { baseURL: settings.baseUrl }),
@@ -21,7 +39,7 @@ export class OpenAIResponsesAdapter implements EngineAdapter {
   }
 
   async ask(query: EngineQuery, signal: AbortSignal): Promise<EngineOutcome> {
-    let response: OpenAI.Responses.Response;
+    let response: OpenAI.Responses.Response & { citations?: unknown };
     try {
       response = await this.#client.responses.create(
         {
@@ -30,7 +48,9 @@ export class OpenAIResponsesAdapter implements EngineAdapter {
           tools: [
             {
               type: "web_search",
-              ...(query.country === null ? {} : { user_location: { type: "approximate", country: query.country } }),
+              ...(query.country === null || !this.#userLocation
+                ? {}
+                : { user_location: { type: "approximate", country: query.country } }),
             },
           ],
         },
@@ -51,6 +71,11 @@ export class OpenAIResponsesAdapter implements EngineAdapter {
           if (annotation.type === "url_citation")
             citations.push({ url: annotation.url, title: annotation.title ?? null });
         }
+      }
+    }
+    if (Array.isArray(response.citations)) {
+      for (const url of response.citations) {
+        if (typeof url === "string" && !citations.some((c) => c.url === url)) citations.push({ url, title: null });
       }
     }
     if (texts.length === 0)

@@ -1,5 +1,5 @@
 import type { BrandSpec, SourceCitation } from "../../measurement/types.ts";
-import type { EngineAdapter, EngineOutcome, EngineQuery } from "../types.ts";
+import { type EngineAdapter, type EngineOutcome, type EngineQuery, failure } from "../types.ts";
 
 /** A small seeded PRNG (mulberry32) over an FNV-1a hash: same inputs, same answer, everywhere. */
 function random(seed: string): () => number {
@@ -89,17 +89,7 @@ export class SandboxAdapter implements EngineAdapter {
         });
       });
     }
-    if (signal.aborted)
-      return {
-        ok: false,
-        error: {
-          code: "ENGINE_FAILURE",
-          message: "sandbox timed out",
-          retryable: true,
-          status: null,
-          retryAfter: null,
-        },
-      };
+    if (signal.aborted) return failure("sandbox timed out", { retryable: true });
     return { ok: true, answer: answer(query) };
   }
 }
