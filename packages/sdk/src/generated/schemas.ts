@@ -425,7 +425,9 @@ export interface AlertRule {
 export interface MonitoringScheduleCreate {
   project_id: string;
   schedule: ScheduleSpec;
+  /** Engines each run asks; null: the project's at the time of the run. */
   engines?: string[] | null;
+  /** Prompts each run asks; null: the project's at the time of the run. */
   prompts?: string[] | null;
   samples?: number;
   /** IANA time zone of the schedule (UTC by default). */
@@ -461,7 +463,9 @@ export interface MonitoringScheduleUpdate {
     /** Five-field cron expression, at most hourly, e.g. `0 9 * * 1-5`. */
     cron?: string;
   };
+  /** Engines each run asks; null: the project's at the time of the run. */
   engines?: string[] | null;
+  /** Prompts each run asks; null: the project's at the time of the run. */
   prompts?: string[] | null;
   samples?: number;
   /** IANA time zone of the schedule (UTC by default). */

@@ -1,6 +1,8 @@
 import Type, { type Static, type TSchema } from "typebox";
 import { ERROR_CODES } from "../errors/codes.ts";
+import { ANALYSIS_LIMITS } from "../services/analyses/types.ts";
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "../services/pagination.ts";
+import { PROJECT_LIMITS } from "../services/projects/types.ts";
 
 /**
  * Schemas registered here become named components of the OpenAPI document (and types of the
@@ -74,6 +76,20 @@ export function ListOf<T extends TSchema>(name: string, item: T) {
       { additionalProperties: false },
     ),
   );
+}
+
+/** Engines a request picks for a run; which names exist (custom engines too) the service checks. */
+export function EngineList(description: string) {
+  return Type.Array(Type.String({ maxLength: 40 }), { minItems: 1, maxItems: 32, description });
+}
+
+/** Prompts a request asks in a run, as long and as many as a project may track. */
+export function PromptList(description: string) {
+  return Type.Array(Type.String({ minLength: 1, maxLength: PROJECT_LIMITS.promptLength }), {
+    minItems: 1,
+    maxItems: ANALYSIS_LIMITS.prompts,
+    description,
+  });
 }
 
 export const PageQuery = {

@@ -1,6 +1,6 @@
 import Type from "typebox";
 import { ANALYSIS_LIMITS } from "../../../services/analyses/types.ts";
-import { component, ListOf, Nullable, PageQuery, StringEnum, Timestamp } from "../../schema.ts";
+import { component, EngineList, ListOf, Nullable, PageQuery, PromptList, StringEnum, Timestamp } from "../../schema.ts";
 
 const Ratio = (description: string) => Nullable(Type.Number({ minimum: 0, maximum: 1, description }));
 
@@ -133,20 +133,8 @@ export const AnalyzeSchema = component(
   Type.Object(
     {
       project_id: Type.String({ maxLength: 100, description: "The brand to analyse." }),
-      engines: Type.Optional(
-        Type.Array(Type.String({ maxLength: 40 }), {
-          minItems: 1,
-          maxItems: 32,
-          description: "Engines to ask; the project's by default. Each must be in the plan.",
-        }),
-      ),
-      prompts: Type.Optional(
-        Type.Array(Type.String({ minLength: 1, maxLength: 2_000 }), {
-          minItems: 1,
-          maxItems: ANALYSIS_LIMITS.prompts,
-          description: "Prompts to ask; the project's tracked prompts by default.",
-        }),
-      ),
+      engines: Type.Optional(EngineList("Engines to ask; the project's by default. Each must be in the plan.")),
+      prompts: Type.Optional(PromptList("Prompts to ask; the project's tracked prompts by default.")),
       samples: Type.Optional(
         Type.Integer({
           minimum: 1,

@@ -1,6 +1,8 @@
 import Type from "typebox";
+import { ANALYSIS_LIMITS } from "../../../services/analyses/types.ts";
+import { MAX_RULES } from "../../../services/monitoring/alerts.ts";
 import { WEEKDAYS } from "../../../services/monitoring/types.ts";
-import { component, ListOf, Nullable, PageQuery, StringEnum, Timestamp } from "../../schema.ts";
+import { component, EngineList, ListOf, Nullable, PageQuery, PromptList, StringEnum, Timestamp } from "../../schema.ts";
 import { AnalysisSummarySchema } from "../analyses/schemas.ts";
 
 export const ScheduleSpecSchema = component(
@@ -144,15 +146,13 @@ export const ScheduleSchema = component(
 );
 
 const common = {
-  engines: Type.Optional(Nullable(Type.Array(Type.String({ maxLength: 40 }), { minItems: 1, maxItems: 32 }))),
-  prompts: Type.Optional(
-    Nullable(Type.Array(Type.String({ minLength: 1, maxLength: 2_000 }), { minItems: 1, maxItems: 200 })),
-  ),
-  samples: Type.Optional(Type.Integer({ minimum: 1, maximum: 10 })),
+  engines: Type.Optional(Nullable(EngineList("Engines each run asks; null: the project's at the time of the run."))),
+  prompts: Type.Optional(Nullable(PromptList("Prompts each run asks; null: the project's at the time of the run."))),
+  samples: Type.Optional(Type.Integer({ minimum: 1, maximum: ANALYSIS_LIMITS.samples })),
   timezone: Type.Optional(
     Type.String({ maxLength: 64, description: "IANA time zone of the schedule (UTC by default)." }),
   ),
-  alert_rules: Type.Optional(Type.Array(AlertRuleInputSchema, { maxItems: 20 })),
+  alert_rules: Type.Optional(Type.Array(AlertRuleInputSchema, { maxItems: MAX_RULES })),
   active: Type.Optional(Type.Boolean()),
 };
 
