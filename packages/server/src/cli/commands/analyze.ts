@@ -1,11 +1,11 @@
 import { parseArgs } from "node:util";
 import type { Runtime } from "../../app/runtime.ts";
 import { startWorker } from "../../app/worker.ts";
-import { notFound } from "../../errors/api-error.ts";
 import type { Logger } from "../../lib/logger.ts";
 import { createAnalysis } from "../../services/analyses/create.ts";
 import { getAnalysis } from "../../services/analyses/read.ts";
 import type { Analysis } from "../../services/analyses/types.ts";
+import { projectWorkspace } from "../../services/projects/projects.ts";
 import { workspaceContext } from "../../services/workspaces/workspaces.ts";
 import { type Io, outputMode, required, table, UsageError } from "../io.ts";
 
@@ -63,17 +63,11 @@ export async function analyzeCommand(runtime: Runtime, args: string[], io: Io, l
   const timeoutMs = (values.timeout === undefined ? 600 : Number(values.timeout)) * 1000;
   if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new UsageError("--timeout must be a number of seconds");
 
-  const project = await runtime.deps.db
-    .selectFrom("projects")
-    .select(["id", "workspace_id"])
-    .where("id", "=", projectId)
-    .executeTakeFirst();
-  if (project === undefined) throw notFound("project", projectId);
-  const ctx = await workspaceContext(runtime.deps, project.workspace_id);
+  const ctx = await workspaceContext(runtime.deps, await projectWorkspace(runtime.deps, projectId));
   const queued = await createAnalysis(
     ctx,
     {
-      project_id: project.id,
+      project_id: projectId,
       ...(values.engines === undefined
         ? {}
         : {

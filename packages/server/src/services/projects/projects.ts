@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from "node:util";
 import { notFound } from "../../errors/api-error.ts";
 import { newId } from "../../lib/ids.ts";
-import { inTransaction, type ServiceContext } from "../context.ts";
+import { type Deps, inTransaction, type ServiceContext } from "../context.ts";
 import { recordEvent } from "../events/events.ts";
 import { fetchPage, type Page, type PageParams } from "../pagination.ts";
 import { checkEnginesInPlan } from "../plans/engines.ts";
@@ -51,6 +51,17 @@ export async function createProject(ctx: ServiceContext, input: ProjectInput): P
 export async function listProjects(ctx: ServiceContext, params: PageParams): Promise<Page<Project>> {
   const query = ctx.db.selectFrom("projects").selectAll().where("workspace_id", "=", ctx.workspace.id);
   return fetchPage(query, params, rowToProject);
+}
+
+/** The workspace a project belongs to, for the operator's tools, which act on any workspace. */
+export async function projectWorkspace(deps: Deps, projectId: string): Promise<string> {
+  const row = await deps.db
+    .selectFrom("projects")
+    .select("workspace_id")
+    .where("id", "=", projectId)
+    .executeTakeFirst();
+  if (row === undefined) throw notFound("project", projectId);
+  return row.workspace_id;
 }
 
 export async function getProject(ctx: ServiceContext, id: string): Promise<Project> {
