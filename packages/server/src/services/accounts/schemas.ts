@@ -1,0 +1,151 @@
+import Type from "typebox";
+import { Nullable, StringEnum, Timestamp } from "../../lib/schema.ts";
+import { ROLES } from "./roles.ts";
+
+/** The shapes of the dashboard's own routes (docs/dashboard-api.md); not part of the public API. */
+
+const Role = StringEnum(ROLES);
+const Email = Type.String({ minLength: 3, maxLength: 254 });
+
+export const SetupSchema = Type.Object(
+  { needs_setup: Type.Boolean(), open_signup: Type.Boolean(), email_delivery: Type.Boolean() },
+  { additionalProperties: false },
+);
+
+const UserSchema = Type.Object(
+  { id: Type.String(), name: Type.String(), email: Type.String() },
+  { additionalProperties: false },
+);
+
+export const SignUpSchema = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 100 }),
+    email: Email,
+    password: Type.String({ minLength: 10, maxLength: 128 }),
+    workspace_name: Type.Optional(Type.String({ maxLength: 100 })),
+    invitation: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+  },
+  { additionalProperties: false },
+);
+
+export const SignedUpSchema = Type.Object(
+  { user: UserSchema, workspace_id: Type.String() },
+  { additionalProperties: false },
+);
+
+export const UserWorkspaceSchema = Type.Object(
+  { id: Type.String(), name: Type.String(), plan: Type.String(), role: Role },
+  { additionalProperties: false },
+);
+
+export const MeSchema = Type.Object(
+  { user: UserSchema, workspaces: Type.Array(UserWorkspaceSchema) },
+  { additionalProperties: false },
+);
+
+export const WorkspaceNameSchema = Type.Object(
+  { name: Type.String({ minLength: 1, maxLength: 100 }) },
+  { additionalProperties: false },
+);
+
+export const WorkspaceDetailsSchema = Type.Object(
+  {
+    id: Type.String(),
+    name: Type.String(),
+    plan: Type.String(),
+    role: Role,
+    api_access: Type.Boolean(),
+    requests_per_minute: Nullable(Type.Integer()),
+    credits_per_month: Type.Integer(),
+    engines: Type.Array(Type.String()),
+    created_at: Timestamp,
+  },
+  { additionalProperties: false },
+);
+
+export const DeleteWorkspaceSchema = Type.Object(
+  { confirm_name: Type.String({ maxLength: 200 }) },
+  { additionalProperties: false },
+);
+
+export const DeletedSchema = Type.Object(
+  { id: Type.String(), deleted: Type.Literal(true) },
+  { additionalProperties: false },
+);
+
+export const MemberSchema = Type.Object(
+  { user_id: Type.String(), name: Type.String(), email: Type.String(), role: Role, joined_at: Timestamp },
+  { additionalProperties: false },
+);
+
+export const MemberListSchema = Type.Object({ data: Type.Array(MemberSchema) }, { additionalProperties: false });
+
+export const RoleChangeSchema = Type.Object({ role: Type.String({ maxLength: 20 }) }, { additionalProperties: false });
+
+export const RemovedSchema = Type.Object(
+  { user_id: Type.String(), removed: Type.Literal(true) },
+  { additionalProperties: false },
+);
+
+const invitationFields = {
+  id: Type.String(),
+  email: Type.String(),
+  role: Role,
+  invited_by: Nullable(Type.String()),
+  expires_at: Timestamp,
+  created_at: Timestamp,
+};
+
+const InvitationSchema = Type.Object(invitationFields, { additionalProperties: false });
+
+export const InvitationListSchema = Type.Object(
+  { data: Type.Array(InvitationSchema) },
+  { additionalProperties: false },
+);
+
+export const InviteSchema = Type.Object(
+  { email: Email, role: Type.String({ maxLength: 20 }) },
+  { additionalProperties: false },
+);
+
+export const CreatedInvitationSchema = Type.Object(
+  { ...invitationFields, link: Type.String(), emailed: Type.Boolean() },
+  { additionalProperties: false },
+);
+
+export const RevokedInvitationSchema = Type.Object(
+  { id: Type.String(), revoked: Type.Literal(true) },
+  { additionalProperties: false },
+);
+
+export const InvitationPreviewSchema = Type.Object(
+  {
+    workspace_id: Type.String(),
+    workspace_name: Type.String(),
+    email: Type.String(),
+    role: Role,
+    invited_by: Nullable(Type.String()),
+    expires_at: Timestamp,
+    account_exists: Type.Boolean(),
+  },
+  { additionalProperties: false },
+);
+
+export const AcceptedSchema = Type.Object({ workspace_id: Type.String(), role: Role }, { additionalProperties: false });
+
+export const WorkspaceParams = Type.Object(
+  { workspace: Type.String({ maxLength: 100 }) },
+  { additionalProperties: false },
+);
+
+export const MemberParams = Type.Object(
+  { workspace: Type.String({ maxLength: 100 }), user_id: Type.String({ maxLength: 100 }) },
+  { additionalProperties: false },
+);
+
+export const WorkspaceItemParams = Type.Object(
+  { workspace: Type.String({ maxLength: 100 }), id: Type.String({ maxLength: 100 }) },
+  { additionalProperties: false },
+);
+
+export const TokenParams = Type.Object({ token: Type.String({ maxLength: 100 }) }, { additionalProperties: false });

@@ -1,0 +1,106 @@
+import { validationError } from "../../errors/api-error.ts";
+import type { Deps, ServiceContext } from "../context.ts";
+import { inTransaction } from "../context.ts";
+import { createWorkspace, type WorkspaceView, workspaceContext } from "../workspaces/workspaces.ts";
+import { addMember } from "./members.ts";
+import type { Role } from "./roles.ts";
+
+/** A workspace as its members see it in the dashboard: its plan's limits and their role. */
+export interface WorkspaceDetails {
+  id: string;
+  name: string;
+  plan: string;
+  role: Role;
+  api_access: boolean;
+  requests_per_minute: number | null;
+  credits_per_month: number;
+  engines: string[];
+  created_at: string;
+}
+
+export async function workspaceDetails(ctx: ServiceContext, role: Role): Promise<WorkspaceDetails> {
+  const row = await ctx.db
+    .selectFrom("workspaces")
+    .selectAll()
+    .where("id", "=", ctx.workspace.id)
+    .executeTakeFirstOrThrow();
+  const plan = ctx.workspace.plan;
+  return {
+    id: row.id,
+    name: row.name,
+    plan: plan.name,
+    role,
+    api_access: plan.apiAccess,
+    requests_per_minute: plan.requestsPerMinute,
+    credits_per_month: plan.creditsPerMonth,
+    engines: ctx.engines.names().filter((engine) => plan.allEngines || plan.engines.includes(engine as never)),
+    created_at: row.created_at,
+  };
+}
+
+/** A new workspace on the sign-up plan, owned by the user who makes it (in one transaction). */
+export async function createWorkspaceFor(deps: Deps, userId: string, name: string): Promise<WorkspaceView> {
+  return inTransaction(deps, async (tx) => {
+    const workspace = await createWorkspace(tx, { name, plan: tx.signup.plan });
+    const ctx = await workspaceContext(tx, workspace.id, { type: "user", id: userId });
+    await addMember(ctx, userId, "owner");
+    return workspace;
+  });
+}
+
+export async function renameWorkspace(ctx: ServiceContext, name: string): Promise<void> {
+  const trimmed = name.trim();
+  if (trimmed.length === 0 || trimmed.length > 100) {
+    throw validationError([{ field: "name", issue: "must be 1 to 100 characters" }]);
+  }
+  await ctx.db
+    .updateTable("workspaces")
+    .set({ name: trimmed, updated_at: ctx.clock.now().toISOString() })
+    .where("id", "=", ctx.workspace.id)
+    .execute();
+}
+
+/**
+ * Deletes the workspace and everything it holds, in one transaction, once `confirmName` is its
+ * name. Its API keys stop working at once in this process (their cache is emptied) and within the
+ * cache's seconds in others, whose next lookup finds no key.
+ */
+export async function deleteWorkspace(ctx: ServiceContext, confirmName: string): Promise<void> {
+  await inTransaction(ctx, async (tx) => {
+    const id = tx.workspace.id;
+    const row = await tx.db.selectFrom("workspaces").select("name").where("id", "=", id).executeTakeFirstOrThrow();
+    if (confirmName !== row.name) {
+      throw validationError([{ field: "confirm_name", issue: "must be the workspace's name, exactly" }]);
+    }
+    const deliveries = tx.db.selectFrom("webhook_deliveries").select("id").where("workspace_id", "=", id);
+    await tx.db.deleteFrom("webhook_attempts").where("delivery_id", "in", deliveries).execute();
+    const schedules = tx.db.selectFrom("monitoring_schedules").select("id").where("workspace_id", "=", id);
+    await tx.db.deleteFrom("alert_states").where("schedule_id", "in", schedules).execute();
+    // Children before parents; every table holding a workspace's rows.
+    for (const table of [
+      "result_rollups",
+      "engine_rollups",
+      "source_rollups",
+      "webhook_deliveries",
+      "events",
+      "results",
+      "alerts",
+      "monitoring_runs",
+      "reports",
+      "analyses",
+      "monitoring_schedules",
+      "projects",
+      "credit_entries",
+      "credit_usage",
+      "usage_requests",
+      "webhook_endpoints",
+      "api_keys",
+      "invitations",
+      "members",
+    ] as const) {
+      await tx.db.deleteFrom(table).where("workspace_id", "=", id).execute();
+    }
+    await tx.db.deleteFrom("workspaces").where("id", "=", id).execute();
+  });
+  ctx.keyCache.invalidate((key) => key.workspaceId === ctx.workspace.id);
+}

@@ -1,0 +1,19 @@
+import { Toaster as Sonner, type ToasterProps } from "sonner";
+
+/** Toasts: short confirmations and errors that are not tied to one form. */
+export function Toaster(props: ToasterProps) {
+  return (
+    <Sonner
+      position="bottom-right"
+      closeButton
+      toastOptions={{
+        classNames: {
+          toast: "!rounded-lg !border !border-border !bg-card !text-card-foreground !shadow-md",
+          description: "!text-muted-foreground",
+          error: "!border-destructive/40",
+        },
+      }}
+      {...props}
+    />
+  );
+}

@@ -1,0 +1,123 @@
+import type { Analysis } from "@sightline/sdk";
+import { useQuery } from "@tanstack/react-query";
+import { Link } from "@tanstack/react-router";
+import { AlertTriangleIcon } from "lucide-react";
+import { Spinner } from "../../components/page-states.tsx";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card.tsx";
+import { Progress } from "../../components/ui/progress.tsx";
+import { percent, position, proportion, sentimentScore } from "../../lib/figures.ts";
+import { engineName, formatDateTime, plural } from "../../lib/format.ts";
+import { useBrand } from "../brand/brand-context.tsx";
+import { reportsQuery } from "./analyses-api.ts";
+import { AnalysisStatus, TRIGGER_NAMES } from "./analysis-status.tsx";
+import { ReportLinks } from "./reports-list.tsx";
+
+function Summary({ analysis }: { analysis: Analysis }) {
+  const { workspaceId, project } = useBrand();
+  const reports = useQuery({ ...reportsQuery(workspaceId, project.id), enabled: analysis.status === "completed" });
+  const report = reports.data?.data.find((r) => r.analysis_id === analysis.id);
+  const summary = analysis.summary;
+  if (!summary) return null;
+  const o = summary.overall;
+  return (
+    <div className="grid gap-4">
+      <dl className="grid gap-3 text-sm sm:grid-cols-2 lg:grid-cols-4">
+        <div>
+          <dt className="text-muted-foreground">Visibility</dt>
+          <dd className="font-medium tabular-nums">{proportion(o.visibility)}</dd>
+        </div>
+        <div>
+          <dt className="text-muted-foreground">Share of voice</dt>
+          <dd className="font-medium tabular-nums">{percent(o.share_of_voice)}</dd>
+        </div>
+        <div>
+          <dt className="text-muted-foreground">Average position</dt>
+          <dd className="font-medium tabular-nums">{position(o.average_position)}</dd>
+        </div>
+        <div>
+          <dt className="text-muted-foreground">Sentiment score</dt>
+          <dd className="font-medium tabular-nums">{sentimentScore(o.sentiment_score)}</dd>
+        </div>
+      </dl>
+      <div className="flex flex-wrap items-center gap-3">
+        <Link
+          to="/w/$workspaceId/brands/$brandId/answers"
+          params={{ workspaceId, brandId: project.id }}
+          className="text-sm font-medium text-primary underline-offset-4 hover:underline"
+        >
+          Read the answers
+        </Link>
+        {report && <ReportLinks workspaceId={workspaceId} report={report} />}
+      </div>
+    </div>
+  );
+}
+
+/** One analysis as it runs: read every second until it finishes, with its counts and any engine's failure. */
+export function AnalysisProgress({ analysis }: { analysis: Analysis }) {
+  const { progress } = analysis;
+  const done = progress.succeeded + progress.failed;
+  const finished = analysis.status === "completed" || analysis.status === "failed";
+  const share = progress.total > 0 ? (done / progress.total) * 100 : 0;
+  return (
+    <Card aria-labelledby="analysis-title">
+      <CardHeader>
+        <div>
+          <CardTitle id="analysis-title" className="flex flex-wrap items-center gap-2">
+            Analysis of {formatDateTime(analysis.created_at)} <AnalysisStatus status={analysis.status} />
+          </CardTitle>
+          <CardDescription>
+            {plural(analysis.prompts.length, "prompt")} × {analysis.engines.map(engineName).join(", ")} ×{" "}
+            {plural(analysis.samples, "sample")}, started from {TRIGGER_NAMES[analysis.trigger]}.
+          </CardDescription>
+        </div>
+      </CardHeader>
+      <CardContent className="grid gap-5">
+        <div className="grid gap-2">
+          <Progress
+            value={share}
+            aria-label="Answers received"
+            aria-valuetext={`${done} of ${progress.total} answers`}
+          />
+          <p className="flex flex-wrap items-center gap-x-4 gap-y-1 text-sm tabular-nums" aria-live="polite">
+            {!finished && <Spinner className="text-muted-foreground" />}
+            <span>
+              <strong className="font-semibold">{done}</strong> of {plural(progress.total, "answer")}
+            </span>
+            <span className="text-success">{progress.succeeded} succeeded</span>
+            <span className={progress.failed > 0 ? "text-destructive" : "text-muted-foreground"}>
+              {progress.failed} failed
+            </span>
+            <span className="text-muted-foreground">{progress.pending} pending</span>
+          </p>
+          {analysis.credits.released > 0 && (
+            <p className="text-xs text-muted-foreground">
+              {plural(analysis.credits.released, "credit")} of {analysis.credits.reserved} given back for answers that
+              failed.
+            </p>
+          )}
+        </div>
+        {analysis.errors.length > 0 && (
+          <div role="alert" className="grid gap-2 rounded-md border border-destructive/30 bg-destructive/5 p-3 text-sm">
+            <p className="flex items-center gap-2 font-medium text-destructive">
+              <AlertTriangleIcon className="size-4" aria-hidden="true" />
+              {analysis.errors.length === 1 ? "An engine failed" : `${analysis.errors.length} engines failed`}
+            </p>
+            <ul className="grid gap-1">
+              {analysis.errors.map((error) => (
+                <li key={error.engine}>
+                  <strong className="font-medium">{engineName(error.engine)}</strong> ({plural(error.answers, "answer")}
+                  ): {error.message}
+                </li>
+              ))}
+            </ul>
+          </div>
+        )}
+        {analysis.status === "failed" && (
+          <p className="text-sm">Every answer failed, so nothing was measured. The credits were given back.</p>
+        )}
+        {analysis.status === "completed" && <Summary analysis={analysis} />}
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,49 @@
+import type { CompetitorLeaderboard, ProjectMetrics, ProjectSources, PromptMetrics } from "@sightline/sdk";
+import { queryOptions } from "@tanstack/react-query";
+import { api, v1 } from "../../lib/api.ts";
+import { type Period, periodQuery } from "../../lib/period.ts";
+import { keys } from "../../lib/queries.ts";
+
+/** The four analytics reads of one brand (docs/analytics-api.md), each for a period and an engine. */
+
+function path(projectId: string, part: string, period: Period, engine: string | undefined, extra = {}) {
+  return `/projects/${encodeURIComponent(projectId)}/${part}?${periodQuery(period, engine, extra)}`;
+}
+
+function key(workspaceId: string, projectId: string, part: string, period: Period, engine: string | undefined) {
+  return keys.workspacePart(workspaceId, "analytics", projectId, part, period.from, period.to, engine ?? "all");
+}
+
+export function metricsQuery(workspaceId: string, projectId: string, period: Period, engine?: string) {
+  return queryOptions({
+    queryKey: [...key(workspaceId, projectId, "metrics", period, engine), period.interval],
+    queryFn: ({ signal }) =>
+      api<ProjectMetrics>(v1(workspaceId, path(projectId, "metrics", period, engine, { interval: period.interval })), {
+        signal,
+      }),
+  });
+}
+
+export function promptMetricsQuery(workspaceId: string, projectId: string, period: Period, engine?: string) {
+  return queryOptions({
+    queryKey: key(workspaceId, projectId, "prompts", period, engine),
+    queryFn: ({ signal }) =>
+      api<PromptMetrics>(v1(workspaceId, path(projectId, "prompts/metrics", period, engine)), { signal }),
+  });
+}
+
+export function sourcesQuery(workspaceId: string, projectId: string, period: Period, engine?: string) {
+  return queryOptions({
+    queryKey: key(workspaceId, projectId, "sources", period, engine),
+    queryFn: ({ signal }) =>
+      api<ProjectSources>(v1(workspaceId, path(projectId, "sources", period, engine, { limit: "50" })), { signal }),
+  });
+}
+
+export function competitorsQuery(workspaceId: string, projectId: string, period: Period, engine?: string) {
+  return queryOptions({
+    queryKey: key(workspaceId, projectId, "competitors", period, engine),
+    queryFn: ({ signal }) =>
+      api<CompetitorLeaderboard>(v1(workspaceId, path(projectId, "competitors", period, engine)), { signal }),
+  });
+}

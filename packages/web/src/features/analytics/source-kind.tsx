@@ -1,0 +1,13 @@
+import { Badge } from "../../components/ui/badge.tsx";
+
+export type SourceKind = "brand" | "competitor" | "other";
+
+export const KIND_COLOR: Record<SourceKind, string> = { brand: "#2f4aa8", competitor: "#c2410c", other: "#71717a" };
+
+/** Whose a cited domain is: the brand's own, a competitor's, or anyone else's. */
+export function SourceKindBadge({ kind, competitor }: { kind: SourceKind; competitor: string | null }) {
+  if (kind === "brand") return <Badge variant="success">Your brand</Badge>;
+  if (kind === "competitor")
+    return <Badge variant="warning">{competitor ? `Competitor: ${competitor}` : "Competitor"}</Badge>;
+  return <Badge variant="muted">Other</Badge>;
+}

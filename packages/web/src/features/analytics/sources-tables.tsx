@@ -1,0 +1,176 @@
+import type { ProjectSources } from "@sightline/sdk";
+import { ExternalLinkIcon, SheetIcon } from "lucide-react";
+import { Button } from "../../components/ui/button.tsx";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card.tsx";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "../../components/ui/table.tsx";
+import { downloadCsv, fileSlug } from "../../lib/csv.ts";
+import { formatNumber } from "../../lib/format.ts";
+import { useBrand } from "../brand/brand-context.tsx";
+import { Sparkline } from "../charts/sparkline.tsx";
+import { SourceKindBadge } from "./source-kind.tsx";
+
+const WIDE = "hidden md:table-cell";
+
+function Change({ current, previous }: { current: number; previous: number }) {
+  const delta = current - previous;
+  if (delta === 0) return <span className="text-muted-foreground">no change</span>;
+  return (
+    <span className={delta > 0 ? "text-success" : "text-destructive"}>
+      {delta > 0 ? "+" : "−"}
+      {formatNumber(Math.abs(delta))}
+    </span>
+  );
+}
+
+/** Every cited domain with its counts and its trend; then the most cited pages. */
+export function SourcesTables({ sources }: { sources: ProjectSources }) {
+  const { project } = useBrand();
+  const span = [sources.from.slice(0, 10), sources.to.slice(0, 10)];
+  const step = sources.domains[0]?.series.length && sources.domains[0].series.length > 31 ? "week" : "day";
+  return (
+    <>
+      <Card aria-labelledby="domains-title">
+        <CardHeader>
+          <div>
+            <CardTitle id="domains-title">Cited domains</CardTitle>
+            <CardDescription>
+              Citations in the period (answers can cite a domain more than once), against the period before, and their
+              trend per {step === "week" ? "week" : "day"}.
+            </CardDescription>
+          </div>
+          <Button
+            variant="outline"
+            size="sm"
+            aria-label="Download the cited domains as CSV"
+            onClick={() =>
+              downloadCsv(
+                [
+                  [
+                    "Domain",
+                    "Whose",
+                    "Competitor",
+                    "Citations",
+                    "Answers citing it",
+                    "Citations in the previous period",
+                  ],
+                  ...sources.domains.map((d) => [
+                    d.domain,
+                    d.kind,
+                    d.competitor,
+                    d.citations,
+                    d.answers,
+                    d.previous_citations,
+                  ]),
+                ],
+                `${fileSlug(project.name, "domains", ...span)}.csv`,
+              )
+            }
+          >
+            <SheetIcon aria-hidden="true" />
+            CSV
+          </Button>
+        </CardHeader>
+        <CardContent>
+          <Table>
+            <TableHeader>
+              <TableRow>
+                <TableHead>Domain</TableHead>
+                <TableHead className="text-right">Citations</TableHead>
+                <TableHead className={`${WIDE} text-right`}>Answers</TableHead>
+                <TableHead className={`${WIDE} text-right`}>vs previous</TableHead>
+                <TableHead className={WIDE}>Trend</TableHead>
+              </TableRow>
+            </TableHeader>
+            <TableBody>
+              {sources.domains.map((d) => (
+                <TableRow key={d.domain}>
+                  <TableCell>
+                    <span className="block font-medium wrap-anywhere">{d.domain}</span>
+                    <span className="mt-1 flex flex-wrap gap-1">
+                      <SourceKindBadge kind={d.kind} competitor={d.competitor} />
+                    </span>
+                    <span className="mt-1 block text-xs text-muted-foreground md:hidden">
+                      {formatNumber(d.answers)} answers ·{" "}
+                      <Change current={d.citations} previous={d.previous_citations} /> vs previous period
+                    </span>
+                  </TableCell>
+                  <TableCell className="text-right tabular-nums">{formatNumber(d.citations)}</TableCell>
+                  <TableCell className={`${WIDE} text-right tabular-nums`}>{formatNumber(d.answers)}</TableCell>
+                  <TableCell className={`${WIDE} text-right tabular-nums`}>
+                    <Change current={d.citations} previous={d.previous_citations} />
+                    <span className="block text-xs text-muted-foreground">
+                      was {formatNumber(d.previous_citations)}
+                    </span>
+                  </TableCell>
+                  <TableCell className={WIDE}>
+                    <Sparkline values={d.series.map((s) => s.citations)} />
+                    <span className="sr-only">
+                      Citations per {step}: {d.series.map((s) => s.citations).join(", ")}
+                    </span>
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        </CardContent>
+      </Card>
+      <Card aria-labelledby="urls-title">
+        <CardHeader>
+          <div>
+            <CardTitle id="urls-title">Most cited pages</CardTitle>
+            <CardDescription>The pages the engines cited most in the period.</CardDescription>
+          </div>
+          <Button
+            variant="outline"
+            size="sm"
+            aria-label="Download the cited pages as CSV"
+            onClick={() =>
+              downloadCsv(
+                [
+                  ["URL", "Domain", "Whose", "Competitor", "Citations"],
+                  ...sources.urls.map((u) => [u.url, u.domain, u.kind, u.competitor, u.citations]),
+                ],
+                `${fileSlug(project.name, "pages", ...span)}.csv`,
+              )
+            }
+          >
+            <SheetIcon aria-hidden="true" />
+            CSV
+          </Button>
+        </CardHeader>
+        <CardContent>
+          <Table>
+            <TableHeader>
+              <TableRow>
+                <TableHead>Page</TableHead>
+                <TableHead className="text-right">Citations</TableHead>
+              </TableRow>
+            </TableHeader>
+            <TableBody>
+              {sources.urls.map((u) => (
+                <TableRow key={u.url}>
+                  <TableCell>
+                    <a
+                      href={u.url}
+                      target="_blank"
+                      rel="noopener noreferrer nofollow"
+                      className="inline-flex items-start gap-1 text-primary underline-offset-4 wrap-anywhere hover:underline"
+                    >
+                      {u.url}
+                      <ExternalLinkIcon className="mt-0.5 size-3.5 shrink-0" aria-hidden="true" />
+                      <span className="sr-only">(opens in a new tab)</span>
+                    </a>
+                    <span className="mt-1 flex">
+                      <SourceKindBadge kind={u.kind} competitor={u.competitor} />
+                    </span>
+                  </TableCell>
+                  <TableCell className="text-right tabular-nums">{formatNumber(u.citations)}</TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        </CardContent>
+      </Card>
+    </>
+  );
+}

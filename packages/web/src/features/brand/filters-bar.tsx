@@ -1,0 +1,140 @@
+import { useNavigate } from "@tanstack/react-router";
+import { CalendarIcon } from "lucide-react";
+import { useId, useState } from "react";
+import { FieldError } from "../../components/form.tsx";
+import { Button } from "../../components/ui/button.tsx";
+import { Input } from "../../components/ui/input.tsx";
+import { Label } from "../../components/ui/label.tsx";
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "../../components/ui/select.tsx";
+import { engineName } from "../../lib/format.ts";
+import { type BrandSearch, formatDayRange, MAX_DAYS, PRESET_DAYS, type PresetDays } from "../../lib/period.ts";
+import { useBrand } from "./brand-context.tsx";
+
+const ALL = "all";
+const CUSTOM = "custom";
+
+/** The period (7, 30, 90 days or a custom range) and the engine, shared by every brand view through the URL. */
+export function FiltersBar() {
+  const { search, period, engines } = useBrand();
+  const navigate = useNavigate();
+  const id = useId();
+  const [customOpen, setCustomOpen] = useState(period.custom);
+  const [from, setFrom] = useState(period.firstDay);
+  const [to, setTo] = useState(period.lastDay);
+  const [rangeError, setRangeError] = useState<string>();
+  const today = new Date().toISOString().slice(0, 10);
+
+  function go(next: BrandSearch) {
+    void navigate({
+      to: ".",
+      search: (prev: Record<string, unknown>) => ({ ...prev, ...next }) as never,
+      replace: true,
+    });
+  }
+
+  function choosePeriod(value: string) {
+    if (value === CUSTOM) {
+      setCustomOpen(true);
+      return;
+    }
+    setCustomOpen(false);
+    go({ days: Number(value) as PresetDays, from: undefined, to: undefined } as BrandSearch);
+  }
+
+  function applyRange() {
+    if (!from || !to) return setRangeError("Choose the first and the last day.");
+    if (from > to) return setRangeError("The first day comes after the last one.");
+    const span = (Date.parse(to) - Date.parse(from)) / 86_400_000 + 1;
+    if (span > MAX_DAYS) return setRangeError(`A range covers at most ${MAX_DAYS} days.`);
+    setRangeError(undefined);
+    go({ from, to, days: undefined } as BrandSearch);
+  }
+
+  const periodValue = customOpen || period.custom ? CUSTOM : String(search.days ?? 30);
+  const engineOptions = search.engine && !engines.includes(search.engine) ? [...engines, search.engine] : engines;
+
+  return (
+    <section
+      aria-label="Filters"
+      className="flex flex-col gap-3 rounded-lg border bg-card p-3 sm:flex-row sm:flex-wrap sm:items-end"
+    >
+      <div className="grid gap-1.5 sm:w-44">
+        <Label htmlFor={`${id}-period`}>Period</Label>
+        <Select value={periodValue} onValueChange={choosePeriod}>
+          <SelectTrigger id={`${id}-period`}>
+            <SelectValue />
+          </SelectTrigger>
+          <SelectContent>
+            {PRESET_DAYS.map((days) => (
+              <SelectItem key={days} value={String(days)}>
+                Last {days} days
+              </SelectItem>
+            ))}
+            <SelectItem value={CUSTOM}>Custom range</SelectItem>
+          </SelectContent>
+        </Select>
+      </div>
+      {(customOpen || period.custom) && (
+        <div className="grid gap-1.5">
+          <div className="flex flex-wrap items-end gap-2">
+            <div className="grid gap-1.5">
+              <Label htmlFor={`${id}-from`}>From</Label>
+              <Input
+                id={`${id}-from`}
+                type="date"
+                className="w-40"
+                max={today}
+                value={from}
+                onChange={(event) => setFrom(event.target.value)}
+                aria-invalid={rangeError ? true : undefined}
+                aria-describedby={rangeError ? `${id}-range-error` : undefined}
+              />
+            </div>
+            <div className="grid gap-1.5">
+              <Label htmlFor={`${id}-to`}>To</Label>
+              <Input
+                id={`${id}-to`}
+                type="date"
+                className="w-40"
+                max={today}
+                value={to}
+                onChange={(event) => setTo(event.target.value)}
+                aria-invalid={rangeError ? true : undefined}
+                aria-describedby={rangeError ? `${id}-range-error` : undefined}
+              />
+            </div>
+            <Button variant="outline" onClick={applyRange}>
+              Apply range
+            </Button>
+          </div>
+          <FieldError id={`${id}-range-error`} message={rangeError} />
+        </div>
+      )}
+      <div className="grid gap-1.5 sm:w-52">
+        <Label htmlFor={`${id}-engine`}>Engine</Label>
+        <Select
+          value={search.engine ?? ALL}
+          onValueChange={(value) => go({ engine: value === ALL ? undefined : value })}
+        >
+          <SelectTrigger id={`${id}-engine`}>
+            <SelectValue />
+          </SelectTrigger>
+          <SelectContent>
+            <SelectItem value={ALL}>All engines</SelectItem>
+            {engineOptions.map((engine) => (
+              <SelectItem key={engine} value={engine}>
+                {engineName(engine)}
+              </SelectItem>
+            ))}
+          </SelectContent>
+        </Select>
+      </div>
+      <p className="flex items-center gap-1.5 text-sm text-muted-foreground sm:ml-auto sm:pb-2">
+        <CalendarIcon className="size-4 shrink-0" aria-hidden="true" />
+        <span>
+          {formatDayRange(period.firstDay, period.lastDay)} <span className="whitespace-nowrap">(UTC days)</span>
+        </span>
+      </p>
+    </section>
+  );
+}

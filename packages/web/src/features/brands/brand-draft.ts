@@ -1,0 +1,212 @@
+import type { EngineName, Project, ProjectCreate, ProjectUpdate } from "@sightline/sdk";
+import { ApiError, errorMessage } from "../../lib/api.ts";
+
+/** The brand form's state: lists as the text a person types, turned into the API's body on save. */
+
+export interface CompetitorDraft {
+  /** Stable React key of the row (rows are added and removed). */
+  key: string;
+  name: string;
+  domains: string;
+  aliases: string;
+}
+
+export interface BrandDraft {
+  name: string;
+  primaryDomain: string;
+  otherDomains: string;
+  aliases: string;
+  competitors: CompetitorDraft[];
+  prompts: string;
+  engines: string[];
+  country: string;
+  language: string;
+}
+
+let nextKey = 0;
+export function newCompetitor(values: Partial<Omit<CompetitorDraft, "key">> = {}): CompetitorDraft {
+  nextKey += 1;
+  return { key: `competitor-${nextKey}`, name: "", domains: "", aliases: "", ...values };
+}
+
+export function emptyDraft(engines: readonly string[]): BrandDraft {
+  return {
+    name: "",
+    primaryDomain: "",
+    otherDomains: "",
+    aliases: "",
+    competitors: [newCompetitor()],
+    prompts: "",
+    // The offline sandbox answers at once and costs nothing outside; vendors need keys on the server.
+    engines: engines.includes("sandbox") ? ["sandbox"] : engines.slice(0, 1),
+    country: "",
+    language: "",
+  };
+}
+
+export function draftOf(project: Project): BrandDraft {
+  return {
+    name: project.name,
+    primaryDomain: project.primary_domain,
+    otherDomains: project.other_domains.join(", "),
+    aliases: project.aliases.join(", "),
+    competitors: project.competitors.map((competitor) =>
+      newCompetitor({
+        name: competitor.name,
+        domains: competitor.domains.join(", "),
+        aliases: competitor.aliases.join(", "),
+      }),
+    ),
+    prompts: project.prompts.join("\n"),
+    engines: [...project.engines],
+    country: project.country ?? "",
+    language: project.language ?? "",
+  };
+}
+
+/** "a.com, b.com" or one per line → ["a.com", "b.com"]. */
+export function splitList(text: string): string[] {
+  return text
+    .split(/[,\n]/)
+    .map((item) => item.trim())
+    .filter((item) => item !== "");
+}
+
+/** One prompt per line; blank lines dropped, and the same prompt twice kept once. */
+export function splitPrompts(text: string): string[] {
+  const seen = new Set<string>();
+  const prompts: string[] = [];
+  for (const line of text.split(/\r?\n/)) {
+    const prompt = line.trim();
+    if (prompt !== "" && !seen.has(prompt)) {
+      seen.add(prompt);
+      prompts.push(prompt);
+    }
+  }
+  return prompts;
+}
+
+export function bodyOf(draft: BrandDraft): ProjectCreate {
+  return {
+    name: draft.name.trim(),
+    primary_domain: draft.primaryDomain.trim(),
+    other_domains: splitList(draft.otherDomains),
+    aliases: splitList(draft.aliases),
+    competitors: draft.competitors
+      .filter((row) => row.name.trim() !== "" || row.domains.trim() !== "" || row.aliases.trim() !== "")
+      .map((row) => ({ name: row.name.trim(), domains: splitList(row.domains), aliases: splitList(row.aliases) })),
+    prompts: splitPrompts(draft.prompts),
+    engines: draft.engines as EngineName[],
+    country: draft.country.trim() === "" ? null : draft.country.trim().toUpperCase(),
+    language: draft.language.trim() === "" ? null : draft.language.trim(),
+  };
+}
+
+/** Only what changed, so that the brand's history (project.updated) names exactly that. */
+export function changesOf(project: Project, draft: BrandDraft): ProjectUpdate {
+  const body = bodyOf(draft);
+  const before: Record<string, unknown> = {
+    name: project.name,
+    primary_domain: project.primary_domain,
+    other_domains: project.other_domains,
+    aliases: project.aliases,
+    competitors: project.competitors,
+    prompts: project.prompts,
+    engines: project.engines,
+    country: project.country,
+    language: project.language,
+  };
+  const changes: Record<string, unknown> = {};
+  for (const [field, value] of Object.entries(body)) {
+    if (JSON.stringify(value) !== JSON.stringify(before[field])) changes[field] = value;
+  }
+  return changes as ProjectUpdate;
+}
+
+/** Checks what the browser can check; the server checks the rest and its answer lands on the same fields. */
+export function checkDraft(draft: BrandDraft): Record<string, string> {
+  const errors: Record<string, string> = {};
+  if (draft.name.trim() === "") errors.name = "Enter the brand's name.";
+  if (draft.primaryDomain.trim() === "") errors.primary_domain = "Enter the brand's website, e.g. acme.com.";
+  if (draft.engines.length === 0) errors.engines = "Choose at least one engine.";
+  draft.competitors.forEach((row, index) => {
+    if (row.name.trim() === "" && (row.domains.trim() !== "" || row.aliases.trim() !== "")) {
+      errors[`competitors.${index}.name`] = "Enter the competitor's name, or remove the row.";
+    }
+  });
+  const country = draft.country.trim();
+  if (country !== "" && !/^[A-Za-z]{2}$/.test(country)) {
+    errors.country = "Use the two-letter code, e.g. US, GB or DE.";
+  }
+  const language = draft.language.trim();
+  if (language !== "") {
+    try {
+      Intl.getCanonicalLocales(language);
+    } catch {
+      errors.language = "Use a language tag such as en, fr or pt-BR.";
+    }
+  }
+  return errors;
+}
+
+/** `competitors[0].domains[1]` → ["competitors", 0, "domains", 1]. */
+export function parsePath(field: string): (string | number)[] {
+  const parts: (string | number)[] = [];
+  for (const match of field.replace(/^(body\.|\/)/, "").matchAll(/([^.[\]]+)|\[(\d+)\]/g)) {
+    if (match[2] !== undefined) parts.push(Number(match[2]));
+    else if (match[1] !== undefined) parts.push(/^\d+$/.test(match[1]) ? Number(match[1]) : match[1]);
+  }
+  return parts;
+}
+
+/**
+ * The server's field issues placed on the form's fields: `other_domains[1]` goes to "Other domains" and
+ * names the item; `competitors[0].domains[1]` to the first competitor's domains; `prompts[4]` to line 5.
+ */
+export function serverErrors(error: unknown, draft: BrandDraft): { fields: Record<string, string>; message?: string } {
+  if (!(error instanceof ApiError) || error.details.length === 0) return { fields: {}, message: errorMessage(error) };
+  const body = bodyOf(draft);
+  const fields: Record<string, string> = {};
+  const unplaced: string[] = [];
+  const put = (name: string, issue: string) => {
+    fields[name] = fields[name] ? `${fields[name]} ${issue}` : issue;
+  };
+  for (const { field, issue } of error.details) {
+    if (!field) {
+      unplaced.push(issue);
+      continue;
+    }
+    const [top, index, sub, subIndex] = parsePath(field);
+    if (top === "name" || top === "primary_domain" || top === "engines" || top === "country" || top === "language") {
+      put(top, typeof index === "number" && top === "engines" ? `${body.engines?.[index] ?? ""}: ${issue}` : issue);
+    } else if (top === "other_domains" || top === "aliases") {
+      const list = top === "aliases" ? body.aliases : body.other_domains;
+      const item = typeof index === "number" ? list?.[index] : undefined;
+      put(top, item !== undefined ? `“${item}” ${issue}` : issue);
+    } else if (top === "prompts") {
+      put("prompts", typeof index === "number" ? `Prompt ${index + 1}: ${issue}` : issue);
+    } else if (top === "competitors" && typeof index === "number") {
+      const row = body.competitors?.[index];
+      // Rows left empty are not sent: find the form row that became this competitor.
+      const filled = draft.competitors.filter(
+        (r) => r.name.trim() !== "" || r.domains.trim() !== "" || r.aliases.trim() !== "",
+      );
+      const formIndex = draft.competitors.indexOf(filled[index] ?? (draft.competitors[index] as CompetitorDraft));
+      const at = formIndex >= 0 ? formIndex : index;
+      if (sub === "domains" || sub === "aliases") {
+        const item = typeof subIndex === "number" ? row?.[sub]?.[subIndex] : undefined;
+        put(`competitors.${at}.${sub}`, item !== undefined ? `“${item}” ${issue}` : issue);
+      } else if (sub === "name") {
+        put(`competitors.${at}.name`, issue);
+      } else {
+        put("competitors", issue);
+      }
+    } else if (top === "competitors") {
+      put("competitors", issue);
+    } else {
+      unplaced.push(`${field}: ${issue}`);
+    }
+  }
+  if (Object.keys(fields).length === 0) return { fields, message: errorMessage(error) };
+  return unplaced.length > 0 ? { fields, message: unplaced.join(" ") } : { fields };
+}

@@ -1,0 +1,208 @@
+import { PlusIcon, Trash2Icon } from "lucide-react";
+import { useId } from "react";
+import { CheckboxField } from "../../components/checkbox-field.tsx";
+import { EnginesField } from "../../components/engines-field.tsx";
+import { Field, FieldError } from "../../components/form.tsx";
+import { Button } from "../../components/ui/button.tsx";
+import { Label } from "../../components/ui/label.tsx";
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "../../components/ui/select.tsx";
+import { newRule, RULE_TYPES, type RuleDraft, type RuleType } from "./schedule-draft.ts";
+
+const MAX_RULES = 20;
+
+function RuleEditor({
+  index,
+  rule,
+  onChange,
+  onRemove,
+  competitors,
+  engines,
+  errors,
+}: {
+  index: number;
+  rule: RuleDraft;
+  onChange: (rule: RuleDraft) => void;
+  onRemove: () => void;
+  competitors: readonly string[];
+  engines: readonly string[];
+  errors: Record<string, string>;
+}) {
+  const id = useId();
+  const error = (name: string) => errors[`rules.${index}.${name}`];
+  const set = (patch: Partial<RuleDraft>) => onChange({ ...rule, ...patch });
+  const described = RULE_TYPES.find((t) => t.type === rule.type)?.description;
+  return (
+    <fieldset className="grid gap-3 rounded-lg border p-3 sm:p-4">
+      <legend className="px-1 text-sm font-medium">{`Alert rule ${index + 1}`}</legend>
+      <div className="grid gap-1.5">
+        <Label htmlFor={`${id}-type`}>Condition</Label>
+        <Select
+          value={rule.type}
+          onValueChange={(value) =>
+            onChange({ ...newRule(value as RuleType, competitors[0] ?? ""), key: rule.key, engines: rule.engines })
+          }
+        >
+          <SelectTrigger id={`${id}-type`} aria-describedby={`${id}-type-hint`}>
+            <SelectValue />
+          </SelectTrigger>
+          <SelectContent>
+            {RULE_TYPES.map((t) => (
+              <SelectItem key={t.type} value={t.type}>
+                {t.label}
+              </SelectItem>
+            ))}
+          </SelectContent>
+        </Select>
+        <p id={`${id}-type-hint`} className="text-xs text-muted-foreground">
+          {described} It fires once when the condition starts to hold.
+        </p>
+        <FieldError message={error("type")} />
+      </div>
+      {rule.type === "visibility_below" && (
+        <Field
+          label="Threshold (% of answers)"
+          type="number"
+          inputMode="decimal"
+          min={0}
+          max={100}
+          step="any"
+          className="max-w-56"
+          value={rule.threshold}
+          onChange={(event) => set({ threshold: event.target.value })}
+          error={error("threshold")}
+        />
+      )}
+      {rule.type === "sentiment_below" && (
+        <Field
+          label="Threshold (sentiment score, 0–100)"
+          type="number"
+          inputMode="decimal"
+          min={0}
+          max={100}
+          step="any"
+          hint="50 is neutral."
+          className="max-w-56"
+          value={rule.threshold}
+          onChange={(event) => set({ threshold: event.target.value })}
+          error={error("threshold")}
+        />
+      )}
+      {rule.type === "visibility_drop" && (
+        <>
+          <Field
+            label="Drop (percentage points)"
+            type="number"
+            inputMode="decimal"
+            min={0}
+            max={100}
+            step="any"
+            hint="Against the schedule's previous run."
+            className="max-w-56"
+            value={rule.points}
+            onChange={(event) => set({ points: event.target.value })}
+            error={error("points")}
+          />
+          <CheckboxField
+            label="Only when statistically real"
+            description="Fire only when the two runs' 95% intervals do not overlap."
+            checked={rule.requireSignificance}
+            onCheckedChange={(on) => set({ requireSignificance: on })}
+          />
+        </>
+      )}
+      {rule.type === "competitor_overtakes" && (
+        <div className="grid gap-1.5">
+          <Label htmlFor={`${id}-competitor`}>Competitor</Label>
+          {competitors.length === 0 ? (
+            <p className="text-sm text-muted-foreground">The brand has no competitors yet: add them in its settings.</p>
+          ) : (
+            <Select value={rule.competitor} onValueChange={(value) => set({ competitor: value })}>
+              <SelectTrigger
+                id={`${id}-competitor`}
+                className="max-w-72"
+                aria-invalid={error("competitor") ? true : undefined}
+              >
+                <SelectValue placeholder="Choose a competitor" />
+              </SelectTrigger>
+              <SelectContent>
+                {competitors.map((name) => (
+                  <SelectItem key={name} value={name}>
+                    {name}
+                  </SelectItem>
+                ))}
+              </SelectContent>
+            </Select>
+          )}
+          <FieldError message={error("competitor")} />
+        </div>
+      )}
+      <EnginesField
+        legend="Engines (optional)"
+        description="Judge each chosen engine on its own. None chosen: all engines together."
+        engines={engines}
+        value={rule.engines}
+        onChange={(value) => set({ engines: value })}
+        error={error("engines")}
+      />
+      <div>
+        <Button variant="ghost" size="sm" onClick={onRemove} aria-label={`Remove alert rule ${index + 1}`}>
+          <Trash2Icon aria-hidden="true" />
+          Remove rule
+        </Button>
+      </div>
+    </fieldset>
+  );
+}
+
+/** A schedule's alert rules: added, changed and removed in place. */
+export function AlertRulesField({
+  rules,
+  onChange,
+  competitors,
+  engines,
+  errors,
+}: {
+  rules: RuleDraft[];
+  onChange: (rules: RuleDraft[]) => void;
+  competitors: readonly string[];
+  engines: readonly string[];
+  errors: Record<string, string>;
+}) {
+  return (
+    <div className="grid gap-3">
+      <div>
+        <h3 className="text-sm font-medium">Alert rules</h3>
+        <p className="text-xs text-muted-foreground">
+          Checked after each run; a rule that fires shows under Alerts and is sent to the webhooks that subscribe to
+          alert.triggered.
+        </p>
+      </div>
+      <FieldError message={errors.rules} />
+      {rules.length === 0 && <p className="text-sm text-muted-foreground">No alert rules.</p>}
+      {rules.map((rule, index) => (
+        <RuleEditor
+          key={rule.key}
+          index={index}
+          rule={rule}
+          competitors={competitors}
+          engines={engines}
+          errors={errors}
+          onChange={(next) => onChange(rules.map((r, i) => (i === index ? next : r)))}
+          onRemove={() => onChange(rules.filter((_, i) => i !== index))}
+        />
+      ))}
+      {rules.length < MAX_RULES && (
+        <div>
+          <Button
+            variant="outline"
+            size="sm"
+            onClick={() => onChange([...rules, newRule("visibility_drop", competitors[0] ?? "")])}
+          >
+            <PlusIcon aria-hidden="true" />
+            Add alert rule
+          </Button>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,76 @@
+import { useQueryClient } from "@tanstack/react-query";
+import { Link, useNavigate } from "@tanstack/react-router";
+import { BookOpenIcon, LogOutIcon, UserIcon } from "lucide-react";
+import { toast } from "sonner";
+import { Button } from "../../components/ui/button.tsx";
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuLabel,
+  DropdownMenuSeparator,
+  DropdownMenuTrigger,
+} from "../../components/ui/dropdown-menu.tsx";
+import { errorMessage } from "../../lib/api.ts";
+import type { User } from "../../lib/types.ts";
+import { signOut } from "../auth/auth-api.ts";
+
+function initials(name: string): string {
+  const parts = name.trim().split(/\s+/).filter(Boolean);
+  const letters = parts.length > 1 ? `${parts[0]?.[0] ?? ""}${parts.at(-1)?.[0] ?? ""}` : (parts[0]?.slice(0, 2) ?? "");
+  return letters.toUpperCase() || "?";
+}
+
+export function UserMenu({ user }: { user: User }) {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+
+  async function handleSignOut() {
+    try {
+      await signOut();
+      queryClient.clear();
+      void navigate({ to: "/sign-in" });
+    } catch (error) {
+      toast.error(`Could not sign out: ${errorMessage(error)}`);
+    }
+  }
+
+  return (
+    <DropdownMenu>
+      <DropdownMenuTrigger asChild>
+        <Button variant="ghost" size="icon" className="rounded-full" aria-label={`Account menu for ${user.name}`}>
+          {/* The initials are drawn by CSS: a picture of the user, not text that the button's name must repeat. */}
+          <span
+            data-initials={initials(user.name)}
+            className="flex size-8 items-center justify-center rounded-full bg-primary/10 text-xs font-semibold text-primary before:content-[attr(data-initials)]"
+            aria-hidden="true"
+          />
+        </Button>
+      </DropdownMenuTrigger>
+      <DropdownMenuContent align="end" className="w-60">
+        <DropdownMenuLabel className="font-normal">
+          <span className="block truncate text-sm font-medium text-foreground">{user.name}</span>
+          <span className="block truncate">{user.email}</span>
+        </DropdownMenuLabel>
+        <DropdownMenuSeparator />
+        <DropdownMenuItem asChild>
+          <Link to="/account">
+            <UserIcon aria-hidden="true" />
+            Account
+          </Link>
+        </DropdownMenuItem>
+        <DropdownMenuItem asChild>
+          <a href="/docs">
+            <BookOpenIcon aria-hidden="true" />
+            API reference
+          </a>
+        </DropdownMenuItem>
+        <DropdownMenuSeparator />
+        <DropdownMenuItem onSelect={handleSignOut}>
+          <LogOutIcon aria-hidden="true" />
+          Sign out
+        </DropdownMenuItem>
+      </DropdownMenuContent>
+    </DropdownMenu>
+  );
+}

@@ -1,0 +1,86 @@
+/**
+ * The measurement's figures as a marketer reads them: always with their unit, visibility always
+ * with its 95% interval and the number of answers it rests on.
+ */
+
+/** What `/v1` calls a Proportion: count ÷ n with its Wilson 95% interval. */
+export interface ProportionLike {
+  value: number | null;
+  n: number;
+  count: number;
+  ci_low: number | null;
+  ci_high: number | null;
+}
+
+const numberFormat = new Intl.NumberFormat();
+const oneDecimal = new Intl.NumberFormat(undefined, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+
+/** 0.4512 → "45%"; below 10% one decimal ("4.5%"), since a point matters there. */
+export function percent(value: number | null | undefined): string {
+  if (value === null || value === undefined || Number.isNaN(value)) return "–";
+  const scaled = value * 100;
+  const text =
+    scaled !== 0 && Math.abs(scaled) < 10 ? oneDecimal.format(scaled) : numberFormat.format(Math.round(scaled));
+  return `${text}%`;
+}
+
+/** The interval alone: "38–52%". */
+export function interval(p: ProportionLike): string {
+  if (p.ci_low === null || p.ci_high === null) return "no interval";
+  return `${percent(p.ci_low).replace("%", "")}–${percent(p.ci_high)}`;
+}
+
+/** "n = 120". */
+export function sampleSize(n: number): string {
+  return `n = ${numberFormat.format(n)}`;
+}
+
+/** "45% (38–52%, n = 120)"; "no answers (n = 0)" when there is nothing to measure. */
+export function proportion(p: ProportionLike): string {
+  if (p.n === 0 || p.value === null) return "no answers (n = 0)";
+  return `${percent(p.value)} (${interval(p)}, ${sampleSize(p.n)})`;
+}
+
+/** Percentage points between two shares: 0.07 → "+7 pts", -0.031 → "−3.1 pts". */
+export function points(delta: number | null | undefined): string {
+  if (delta === null || delta === undefined) return "–";
+  const scaled = delta * 100;
+  const rounded = Math.abs(scaled) < 10 ? Math.round(scaled * 10) / 10 : Math.round(scaled);
+  if (rounded === 0) return "±0 pts";
+  return `${rounded > 0 ? "+" : "−"}${numberFormat.format(Math.abs(rounded))} pts`;
+}
+
+/** A signed plain number: 2.14 → "+2.1", -0.23 → "−0.2". */
+export function signed(delta: number | null | undefined, digits = 1): string {
+  if (delta === null || delta === undefined) return "–";
+  const factor = 10 ** digits;
+  const rounded = Math.round(delta * factor) / factor;
+  if (rounded === 0) return "±0";
+  const text = new Intl.NumberFormat(undefined, { maximumFractionDigits: digits }).format(Math.abs(rounded));
+  return `${rounded > 0 ? "+" : "−"}${text}`;
+}
+
+/** Average rank among the tracked brands named: "#1.9" (1 = named first). */
+export function position(value: number | null | undefined): string {
+  if (value === null || value === undefined) return "–";
+  return `#${new Intl.NumberFormat(undefined, { maximumFractionDigits: 1 }).format(value)}`;
+}
+
+/** Sentiment score on its 0–100 scale: "69.8 / 100". */
+export function sentimentScore(value: number | null | undefined): string {
+  if (value === null || value === undefined) return "–";
+  return `${oneDecimal.format(value)} / 100`;
+}
+
+/** One answer's sentiment in [-1, 1] as a word and the number: "positive (+0.6)". */
+export function sentimentWord(value: number | null | undefined): string {
+  if (value === null || value === undefined) return "–";
+  const word = value > 0.15 ? "positive" : value < -0.15 ? "negative" : "neutral";
+  return `${word} (${signed(value)})`;
+}
+
+/** 0–100 visibility score: "43.1 / 100". */
+export function score(value: number | null | undefined): string {
+  if (value === null || value === undefined) return "–";
+  return `${oneDecimal.format(value)} / 100`;
+}

@@ -1,0 +1,69 @@
+/** Dates, numbers and names as a person reads them, in the browser's locale. */
+
+const dateFormat = new Intl.DateTimeFormat(undefined, { day: "numeric", month: "short", year: "numeric" });
+const dateTimeFormat = new Intl.DateTimeFormat(undefined, {
+  day: "numeric",
+  month: "short",
+  year: "numeric",
+  hour: "numeric",
+  minute: "2-digit",
+});
+const numberFormat = new Intl.NumberFormat();
+const relativeFormat = new Intl.RelativeTimeFormat(undefined, { numeric: "auto" });
+
+/** "23 Nov 2027" (or the locale's order). */
+export function formatDate(iso: string | Date): string {
+  return dateFormat.format(typeof iso === "string" ? new Date(iso) : iso);
+}
+
+/** "23 Nov 2027, 14:05". */
+export function formatDateTime(iso: string | Date): string {
+  return dateTimeFormat.format(typeof iso === "string" ? new Date(iso) : iso);
+}
+
+export function formatNumber(value: number): string {
+  return numberFormat.format(value);
+}
+
+/** Singular or plural with the number: "1 credit", "1,200 credits". */
+export function plural(count: number, one: string, many = `${one}s`): string {
+  return `${formatNumber(count)} ${count === 1 ? one : many}`;
+}
+
+const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
+  ["year", 365 * 24 * 3600],
+  ["month", 30 * 24 * 3600],
+  ["week", 7 * 24 * 3600],
+  ["day", 24 * 3600],
+  ["hour", 3600],
+  ["minute", 60],
+];
+
+/** "3 minutes ago", "yesterday", "just now". */
+export function formatRelative(iso: string, now: Date = new Date()): string {
+  const seconds = (new Date(iso).getTime() - now.getTime()) / 1000;
+  for (const [unit, size] of UNITS) {
+    if (Math.abs(seconds) >= size) return relativeFormat.format(Math.round(seconds / size), unit);
+  }
+  return "just now";
+}
+
+/** "growth" → "Growth"; custom plan names keep their own spelling past the first letter. */
+export function planName(plan: string): string {
+  return plan === "" ? plan : `${plan.charAt(0).toUpperCase()}${plan.slice(1).replace(/[_-]/g, " ")}`;
+}
+
+const ENGINE_NAMES: Record<string, string> = {
+  sandbox: "Sandbox (offline)",
+  chatgpt: "ChatGPT",
+  claude: "Claude",
+  gemini: "Gemini",
+  perplexity: "Perplexity",
+  grok: "Grok",
+  deepseek: "DeepSeek",
+  google_ai_overview: "Google AI Overviews",
+};
+
+export function engineName(engine: string): string {
+  return ENGINE_NAMES[engine] ?? planName(engine);
+}

@@ -1,0 +1,47 @@
+import { useQuery } from "@tanstack/react-query";
+import { Card, CardContent, CardHeader, CardTitle } from "../components/ui/card.tsx";
+import { DateText } from "../components/when.tsx";
+import { ChangePasswordCard } from "../features/account/change-password-card.tsx";
+import { SessionsCard } from "../features/account/sessions-card.tsx";
+import { meQuery } from "../lib/queries.ts";
+import { useTitle } from "../lib/use-title.ts";
+
+export function AccountPage() {
+  useTitle("Your account");
+  const me = useQuery(meQuery);
+  const user = me.data?.user;
+  return (
+    <div className="grid gap-6">
+      <h1 className="text-2xl font-semibold tracking-tight">Your account</h1>
+      {user && (
+        <Card aria-labelledby="profile-title">
+          <CardHeader>
+            <CardTitle id="profile-title">Profile</CardTitle>
+          </CardHeader>
+          <CardContent>
+            <dl className="grid gap-3 text-sm sm:grid-cols-3">
+              <div>
+                <dt className="text-muted-foreground">Name</dt>
+                <dd className="mt-0.5 font-medium">{user.name}</dd>
+              </div>
+              <div>
+                <dt className="text-muted-foreground">E-mail</dt>
+                <dd className="mt-0.5 font-medium wrap-anywhere">{user.email}</dd>
+              </div>
+              {user.created_at && (
+                <div>
+                  <dt className="text-muted-foreground">Member since</dt>
+                  <dd className="mt-0.5 font-medium">
+                    <DateText value={user.created_at} />
+                  </dd>
+                </div>
+              )}
+            </dl>
+          </CardContent>
+        </Card>
+      )}
+      <ChangePasswordCard />
+      <SessionsCard />
+    </div>
+  );
+}

@@ -1,0 +1,37 @@
+import { useQuery } from "@tanstack/react-query";
+import { ErrorState, LoadingState } from "../components/page-states.tsx";
+import { competitorsQuery } from "../features/analytics/analytics-api.ts";
+import { Leaderboard } from "../features/analytics/leaderboard.tsx";
+import { LeaderboardChart } from "../features/analytics/leaderboard-chart.tsx";
+import { SignificanceNote } from "../features/analytics/significance.tsx";
+import { scopeLine, useBrand } from "../features/brand/brand-context.tsx";
+import { FiltersBar } from "../features/brand/filters-bar.tsx";
+import { NoAnswers } from "../features/brand/no-answers.tsx";
+import { engineName } from "../lib/format.ts";
+import { useTitle } from "../lib/use-title.ts";
+
+export function BrandCompetitorsPage() {
+  const brand = useBrand();
+  const { workspaceId, project, period, search } = brand;
+  useTitle(`Competitors · ${project.name}`);
+  const board = useQuery(competitorsQuery(workspaceId, project.id, period, search.engine));
+  const answered = board.data?.data.some((row) => row.visibility.n > 0) ?? false;
+  return (
+    <div className="grid gap-6">
+      <h2 className="sr-only">Competitors</h2>
+      <FiltersBar />
+      {board.isPending && <LoadingState label="Loading the leaderboard…" />}
+      {board.isError && (
+        <ErrorState error={board.error} title="The leaderboard could not be loaded" onRetry={() => board.refetch()} />
+      )}
+      {board.data && !answered && <NoAnswers what="competitor figures" />}
+      {board.data && answered && (
+        <>
+          <Leaderboard board={board.data} />
+          <SignificanceNote />
+          <LeaderboardChart board={board.data} subtitle={scopeLine(brand, engineName)} />
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,30 @@
+import { useQuery } from "@tanstack/react-query";
+import { ErrorState, LoadingState } from "../components/page-states.tsx";
+import { promptMetricsQuery } from "../features/analytics/analytics-api.ts";
+import { PromptHeatmap } from "../features/analytics/prompt-heatmap.tsx";
+import { useBrand } from "../features/brand/brand-context.tsx";
+import { FiltersBar } from "../features/brand/filters-bar.tsx";
+import { NoAnswers } from "../features/brand/no-answers.tsx";
+import { useTitle } from "../lib/use-title.ts";
+
+export function BrandPromptsPage() {
+  const { workspaceId, project, period, search } = useBrand();
+  useTitle(`Prompts · ${project.name}`);
+  const metrics = useQuery(promptMetricsQuery(workspaceId, project.id, period, search.engine));
+  return (
+    <div className="grid gap-6">
+      <h2 className="sr-only">Prompts</h2>
+      <FiltersBar />
+      {metrics.isPending && <LoadingState label="Loading the prompts' figures…" />}
+      {metrics.isError && (
+        <ErrorState
+          error={metrics.error}
+          title="The prompts' figures could not be loaded"
+          onRetry={() => metrics.refetch()}
+        />
+      )}
+      {metrics.data && metrics.data.data.length === 0 && <NoAnswers what="prompt figures" />}
+      {metrics.data && metrics.data.data.length > 0 && <PromptHeatmap metrics={metrics.data} />}
+    </div>
+  );
+}

@@ -1,0 +1,57 @@
+import { useQuery } from "@tanstack/react-query";
+import { ErrorState, LoadingState } from "../components/page-states.tsx";
+import { sourcesQuery } from "../features/analytics/analytics-api.ts";
+import { SourcesChart } from "../features/analytics/sources-chart.tsx";
+import { SourcesTables } from "../features/analytics/sources-tables.tsx";
+import { scopeLine, useBrand } from "../features/brand/brand-context.tsx";
+import { FiltersBar } from "../features/brand/filters-bar.tsx";
+import { NoAnswers } from "../features/brand/no-answers.tsx";
+import { Stat } from "../features/overview/stat.tsx";
+import { percent } from "../lib/figures.ts";
+import { engineName, formatNumber } from "../lib/format.ts";
+import { useTitle } from "../lib/use-title.ts";
+
+export function BrandSourcesPage() {
+  const brand = useBrand();
+  const { workspaceId, project, period, search } = brand;
+  useTitle(`Sources · ${project.name}`);
+  const sources = useQuery(sourcesQuery(workspaceId, project.id, period, search.engine));
+  const totals = sources.data?.totals;
+  const share = (n: number) =>
+    totals && totals.citations > 0 ? `${percent(n / totals.citations)} of all citations` : "";
+  return (
+    <div className="grid gap-6">
+      <h2 className="sr-only">Sources</h2>
+      <FiltersBar />
+      {sources.isPending && <LoadingState label="Loading the sources…" />}
+      {sources.isError && (
+        <ErrorState error={sources.error} title="The sources could not be loaded" onRetry={() => sources.refetch()} />
+      )}
+      {sources.data && totals?.citations === 0 && <NoAnswers what="citations" />}
+      {sources.data && totals && totals.citations > 0 && (
+        <>
+          <dl className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
+            <Stat
+              label="Citations"
+              value={formatNumber(totals.citations)}
+              detail={`sources cited, ${period.label.toLowerCase()}`}
+            />
+            <Stat
+              label={`${project.name}'s own sites`}
+              value={formatNumber(totals.brand)}
+              detail={share(totals.brand)}
+            />
+            <Stat
+              label="Competitors' sites"
+              value={formatNumber(totals.competitor)}
+              detail={share(totals.competitor)}
+            />
+            <Stat label="Other sites" value={formatNumber(totals.other)} detail={share(totals.other)} />
+          </dl>
+          <SourcesChart sources={sources.data} subtitle={scopeLine(brand, engineName)} />
+          <SourcesTables sources={sources.data} />
+        </>
+      )}
+    </div>
+  );
+}

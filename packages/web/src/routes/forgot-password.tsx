@@ -1,0 +1,102 @@
+import { useQuery } from "@tanstack/react-query";
+import { Link } from "@tanstack/react-router";
+import { MailCheckIcon } from "lucide-react";
+import { useState } from "react";
+import { AuthLayout } from "../components/auth-layout.tsx";
+import { Field, Form, FormError } from "../components/form.tsx";
+import { Spinner } from "../components/page-states.tsx";
+import { Button } from "../components/ui/button.tsx";
+import { requestPasswordReset } from "../features/auth/auth-api.ts";
+import { errorMessage } from "../lib/api.ts";
+import { setupQuery } from "../lib/queries.ts";
+
+export function ForgotPasswordPage() {
+  const setup = useQuery(setupQuery);
+  const [email, setEmail] = useState("");
+  const [error, setError] = useState<string>();
+  const [fieldError, setFieldError] = useState<string>();
+  const [pending, setPending] = useState(false);
+  const [sentTo, setSentTo] = useState<string>();
+
+  async function submit() {
+    setError(undefined);
+    if (email.trim() === "") {
+      setFieldError("Enter the e-mail address you sign in with.");
+      return;
+    }
+    setFieldError(undefined);
+    setPending(true);
+    try {
+      await requestPasswordReset(email.trim());
+      setSentTo(email.trim());
+    } catch (caught) {
+      setError(errorMessage(caught));
+    } finally {
+      setPending(false);
+    }
+  }
+
+  const footer = (
+    <Link to="/sign-in" className="font-medium text-primary underline-offset-4 hover:underline">
+      Back to sign in
+    </Link>
+  );
+  const command = `npm run sightline -- user reset-link --email ${sentTo ?? "you@company.com"}`;
+
+  if (sentTo) {
+    const emailOn = setup.data?.email_delivery ?? true;
+    return (
+      <AuthLayout title={emailOn ? "Check your e-mail" : "Ask for a reset link"} footer={footer}>
+        <div className="grid gap-4 text-sm" role="status">
+          {emailOn ? (
+            <p className="flex gap-2">
+              <MailCheckIcon className="mt-0.5 size-4 shrink-0 text-success" aria-hidden="true" />
+              <span>
+                If an account exists for <strong>{sentTo}</strong>, we have sent it a link to choose a new password. It
+                can take a minute to arrive; check your spam folder too.
+              </span>
+            </p>
+          ) : (
+            <p>
+              This Sightline server has no e-mail set up, so no link could be sent to <strong>{sentTo}</strong>.
+            </p>
+          )}
+          <p className="text-muted-foreground">
+            {emailOn ? "Nothing arrived? " : ""}An admin of your workspace, or whoever runs this Sightline server, can
+            give you a reset link. They create one with:
+          </p>
+          <code className="block rounded-md bg-muted px-3 py-2 font-mono text-xs wrap-anywhere">{command}</code>
+        </div>
+      </AuthLayout>
+    );
+  }
+
+  return (
+    <AuthLayout
+      title="Reset your password"
+      description="Enter the e-mail address you sign in with. We'll send you a link to choose a new password."
+      footer={footer}
+    >
+      <Form onSubmit={submit} className="grid gap-4">
+        <FormError message={error} />
+        <Field
+          label="E-mail"
+          name="email"
+          type="email"
+          autoComplete="email"
+          value={email}
+          onChange={(event) => setEmail(event.target.value)}
+          error={fieldError}
+        />
+        <Button type="submit" disabled={pending} className="w-full">
+          {pending && <Spinner />}
+          Send reset link
+        </Button>
+        <p className="text-xs text-muted-foreground">
+          No e-mail arriving? An admin of your workspace, or whoever runs this Sightline server, can create a reset link
+          for you.
+        </p>
+      </Form>
+    </AuthLayout>
+  );
+}

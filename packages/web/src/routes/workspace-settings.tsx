@@ -1,0 +1,50 @@
+import { Link } from "@tanstack/react-router";
+import { ApiKeysCard } from "../features/api-keys/api-keys-card.tsx";
+import { MembersCard } from "../features/members/members-card.tsx";
+import { UsageCard } from "../features/usage/usage-card.tsx";
+import { WebhooksCard } from "../features/webhooks/webhooks-card.tsx";
+import { WorkspaceCard } from "../features/workspace/workspace-card.tsx";
+import { useWorkspace } from "../features/workspace/workspace-context.tsx";
+import { useTitle } from "../lib/use-title.ts";
+
+const SECTIONS = [
+  { hash: "api-keys", label: "API keys" },
+  { hash: "webhooks", label: "Webhooks" },
+  { hash: "usage", label: "Usage and plan" },
+  { hash: "members", label: "Members" },
+  { hash: "workspace", label: "Workspace" },
+] as const;
+
+export function WorkspaceSettingsPage() {
+  const workspace = useWorkspace();
+  useTitle(`Settings · ${workspace.name}`);
+  return (
+    <div className="grid gap-6">
+      <div>
+        <h1 className="text-2xl font-semibold tracking-tight">Settings</h1>
+        <p className="mt-1 text-sm text-muted-foreground">{workspace.name}</p>
+      </div>
+      <nav aria-label="Settings sections" className="-mx-1 overflow-x-auto">
+        <ul className="flex gap-1 px-1 pb-1">
+          {SECTIONS.map(({ hash, label }) => (
+            <li key={hash}>
+              <Link
+                to="/w/$workspaceId/settings"
+                params={{ workspaceId: workspace.id }}
+                hash={hash}
+                className="inline-flex rounded-full border bg-card px-3 py-1.5 text-sm whitespace-nowrap text-muted-foreground transition-colors hover:bg-accent hover:text-foreground focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
+              >
+                {label}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <ApiKeysCard />
+      <WebhooksCard />
+      <UsageCard />
+      <MembersCard />
+      <WorkspaceCard />
+    </div>
+  );
+}

@@ -1,0 +1,90 @@
+import type { MonitoringSchedule } from "@sightline/sdk";
+import { describe, expect, it } from "vitest";
+import {
+  checkSchedule,
+  describeRule,
+  describeSchedule,
+  emptySchedule,
+  newRule,
+  scheduleBodyOf,
+  scheduleDraftOf,
+  scheduleServerErrors,
+} from "../src/features/monitoring/schedule-draft.ts";
+import { ApiError } from "../src/lib/api.ts";
+
+describe("schedule form", () => {
+  it("sends each frequency as the API expects, thresholds in its units", () => {
+    const draft = {
+      ...emptySchedule(),
+      frequency: "week" as const,
+      weekday: "tuesday" as const,
+      at: "08:30",
+      timezone: "Europe/Paris",
+      rules: [
+        { ...newRule("visibility_below"), threshold: "25", engines: ["chatgpt"] },
+        { ...newRule("visibility_drop"), points: "5", requireSignificance: false },
+        { ...newRule("competitor_overtakes"), competitor: "HubSpot" },
+        newRule("brand_disappeared"),
+      ],
+    };
+    expect(scheduleBodyOf(draft)).toEqual({
+      schedule: { every: "week", at: "08:30", weekday: "tuesday" },
+      timezone: "Europe/Paris",
+      engines: null,
+      prompts: null,
+      samples: 3,
+      active: true,
+      alert_rules: [
+        { type: "visibility_below", threshold: 0.25, engines: ["chatgpt"] },
+        { type: "visibility_drop", points: 5, require_significance: false },
+        { type: "competitor_overtakes", competitor: "HubSpot" },
+        { type: "brand_disappeared" },
+      ],
+    });
+    expect(scheduleBodyOf({ ...draft, frequency: "hour" }).schedule).toEqual({ every: "hour" });
+    expect(scheduleBodyOf({ ...draft, frequency: "cron", cron: " 0 9 * * 1-5 " }).schedule).toEqual({
+      cron: "0 9 * * 1-5",
+    });
+  });
+
+  it("reads a schedule back into the form", () => {
+    const schedule = {
+      schedule: { every: "day", at: "07:00" },
+      timezone: "UTC",
+      engines: ["sandbox"],
+      prompts: null,
+      samples: 2,
+      active: false,
+      alert_rules: [{ id: "rule_1", type: "visibility_below", threshold: 0.3 }],
+    } as unknown as MonitoringSchedule;
+    const draft = scheduleDraftOf(schedule);
+    expect(draft).toMatchObject({
+      frequency: "day",
+      at: "07:00",
+      brandEngines: false,
+      engines: ["sandbox"],
+      brandPrompts: true,
+    });
+    expect(draft.rules[0]?.threshold).toBe("30");
+    expect(describeSchedule(schedule)).toBe("Every day at 07:00 (UTC)");
+    expect(describeRule({ type: "visibility_below", threshold: 0.3 })).toBe("Visibility falls below 30%");
+  });
+
+  it("checks the form and places the server's issues", () => {
+    const errors = checkSchedule({
+      ...emptySchedule(),
+      frequency: "cron",
+      samples: "11",
+      rules: [{ ...newRule("visibility_drop"), points: "0" }],
+    });
+    expect(Object.keys(errors).sort()).toEqual(["cron", "rules.0.points", "samples"]);
+    const error = new ApiError(400, "VALIDATION_ERROR", "bad", [
+      { field: "schedule.cron", issue: "runs more often than once an hour" },
+      { field: "alert_rules[0].competitor", issue: "is not one of the project's competitors" },
+    ]);
+    expect(scheduleServerErrors(error).fields).toEqual({
+      cron: "runs more often than once an hour",
+      "rules.0.competitor": "is not one of the project's competitors",
+    });
+  });
+});
