@@ -1,0 +1,213 @@
+import type { Insertable } from "kysely";
+import type { Db } from "../../db/database.ts";
+import type { EngineRollupsTable, ResultRollupsTable, SourceRollupsTable } from "../../db/tables.ts";
+import { sha256Hex } from "../../lib/crypto.ts";
+import type { AnswerMeasure } from "../measurement/types.ts";
+import type { Counts } from "./figures.ts";
+import { bucketOf } from "./period.ts";
+
+/** What of one answer the rollups count: where it belongs, and what was measured in it. */
+export interface CountedAnswer {
+  workspace_id: string;
+  project_id: string;
+  engine: string;
+  prompt: string;
+  /** When it was stored (ISO 8601): its UTC day is its bucket. */
+  created_at: string;
+  measure: AnswerMeasure;
+}
+
+const COUNT_COLUMNS = [
+  "answers",
+  "mentioned",
+  "cited",
+  "with_citations",
+  "position_sum",
+  "position_count",
+  "sentiment_sum",
+  "sentiment_count",
+  "citations",
+  "brand_citations",
+  "score_sum",
+] as const;
+
+export const promptKey = (prompt: string) => sha256Hex(prompt).slice(0, 24);
+
+/** The brand's (`subject` "") and each competitor's counts in one answer. */
+function subjectCounts(measure: AnswerMeasure): ({ subject: string } & Counts)[] {
+  const withCitations = measure.citations.length > 0 ? 1 : 0;
+  const brand = {
+    subject: "",
+    answers: 1,
+    mentioned: measure.brand.mentioned ? 1 : 0,
+    cited: measure.brand_cited ? 1 : 0,
+    with_citations: withCitations,
+    position_sum: measure.brand.position ?? 0,
+    position_count: measure.brand.position === null ? 0 : 1,
+    sentiment_sum: measure.brand.sentiment ?? 0,
+    sentiment_count: measure.brand.sentiment === null ? 0 : 1,
+    citations: measure.citations.length,
+    brand_citations: measure.citations.filter((c) => c.brand).length,
+    score_sum: measure.score,
+  };
+  const competitors = measure.competitors.map((competitor) => {
+    const own = measure.citations.filter((c) => c.competitor === competitor.name).length;
+    return {
+      subject: competitor.name,
+      answers: 1,
+      mentioned: competitor.mentioned ? 1 : 0,
+      cited: own > 0 ? 1 : 0,
+      with_citations: withCitations,
+      position_sum: competitor.position ?? 0,
+      position_count: competitor.position === null ? 0 : 1,
+      sentiment_sum: 0,
+      sentiment_count: 0,
+      citations: own,
+      brand_citations: 0,
+      score_sum: 0,
+    };
+  });
+  return [brand, ...competitors];
+}
+
+/** The day (YYYY-MM-DD, UTC) an answer is counted in, and the Monday of its week. */
+function startsOf(answer: CountedAnswer): { grain: "day" | "week"; start: string }[] {
+  const day = answer.created_at.slice(0, 10);
+  return [
+    { grain: "day", start: day },
+    { grain: "week", start: bucketOf(day, "week") },
+  ];
+}
+
+/** The `result_rollups` rows one answer adds to: per grain, one for the brand and one per competitor. */
+function resultIncrements(answer: CountedAnswer): Insertable<ResultRollupsTable>[] {
+  const subjects = subjectCounts(answer.measure);
+  return startsOf(answer).flatMap(({ grain, start }) =>
+    subjects.map((counts) => ({
+      project_id: answer.project_id,
+      grain,
+      start,
+      engine: answer.engine,
+      prompt_key: promptKey(answer.prompt),
+      workspace_id: answer.workspace_id,
+      prompt: answer.prompt,
+      ...counts,
+    })),
+  );
+}
+
+/** The `engine_rollups` rows one answer adds to: its day's, one for the brand and one per competitor. */
+function engineIncrements(answer: CountedAnswer): Insertable<EngineRollupsTable>[] {
+  return subjectCounts(answer.measure).map((counts) => ({
+    project_id: answer.project_id,
+    day: answer.created_at.slice(0, 10),
+    engine: answer.engine,
+    workspace_id: answer.workspace_id,
+    ...counts,
+  }));
+}
+
+/** The `source_rollups` rows one answer's citations add to: per grain, one per cited URL. */
+function sourceIncrements(answer: CountedAnswer): Insertable<SourceRollupsTable>[] {
+  const byUrl = new Map<string, Omit<Insertable<SourceRollupsTable>, "grain" | "start">>();
+  for (const citation of answer.measure.citations) {
+    const found = byUrl.get(citation.url);
+    if (found !== undefined) {
+      found.citations = Number(found.citations) + 1;
+      continue;
+    }
+    byUrl.set(citation.url, {
+      project_id: answer.project_id,
+      engine: answer.engine,
+      url_key: sha256Hex(citation.url).slice(0, 24),
+      workspace_id: answer.workspace_id,
+      url: citation.url,
+      domain: citation.domain,
+      kind: citation.brand ? "brand" : citation.competitor !== null ? "competitor" : "other",
+      competitor: citation.brand ? null : citation.competitor,
+      citations: 1,
+      answers: 1,
+    });
+  }
+  return startsOf(answer).flatMap(({ grain, start }) => [...byUrl.values()].map((row) => ({ ...row, grain, start })));
+}
+
+/** Sums rows with the same key, so that one statement never touches a row twice. */
+function merge<T extends Record<string, unknown>>(rows: T[], key: (row: T) => string, sum: readonly string[]): T[] {
+  const merged = new Map<string, T>();
+  for (const row of rows) {
+    const id = key(row);
+    const found = merged.get(id);
+    if (found === undefined) {
+      merged.set(id, { ...row });
+      continue;
+    }
+    const target = found as Record<string, unknown>;
+    for (const column of sum) target[column] = Number(target[column]) + Number(row[column]);
+  }
+  return [...merged.values()];
+}
+
+const BATCH = 200;
+
+type RollupTable = "result_rollups" | "engine_rollups" | "source_rollups";
+
+/** Upserts that add each row's counts to the stored row with the same key (or store it). */
+async function addTo(
+  db: Db,
+  table: RollupTable,
+  keys: readonly string[],
+  sums: readonly string[],
+  rows: Record<string, unknown>[],
+): Promise<void> {
+  // The three tables differ in columns only: typed as one of them, checked by the callers' rows.
+  const into = table as "result_rollups";
+  type Column = keyof ResultRollupsTable;
+  const merged = merge(rows, (row) => keys.map((k) => row[k]).join("|"), sums);
+  for (let i = 0; i < merged.length; i += BATCH) {
+    await db
+      .insertInto(into)
+      .values(merged.slice(i, i + BATCH) as Insertable<ResultRollupsTable>[])
+      .onConflict((oc) =>
+        oc
+          .columns(keys as Column[])
+          .doUpdateSet((eb) =>
+            Object.fromEntries(
+              (sums as Column[]).map((column) => [
+                column,
+                eb(eb.ref(`${into}.${column}`), "+", eb.ref(`excluded.${column}`)),
+              ]),
+            ),
+          ),
+      )
+      .execute();
+  }
+}
+
+/**
+ * Adds answers to the rollups: upserts that add to what is there. Runs in the caller's transaction
+ * (the one storing the answers), so that counts and answers can never disagree.
+ */
+export async function countAnswers(db: Db, answers: CountedAnswer[]): Promise<void> {
+  await addTo(
+    db,
+    "result_rollups",
+    ["project_id", "grain", "start", "engine", "prompt_key", "subject"],
+    COUNT_COLUMNS,
+    answers.flatMap(resultIncrements),
+  );
+  await addTo(
+    db,
+    "engine_rollups",
+    ["project_id", "day", "engine", "subject"],
+    COUNT_COLUMNS,
+    answers.flatMap(engineIncrements),
+  );
+  await addTo(
+    db,
+    "source_rollups",
+    ["project_id", "grain", "start", "engine", "url_key"],
+    ["citations", "answers"],
+    answers.flatMap(sourceIncrements),
+  );
+}

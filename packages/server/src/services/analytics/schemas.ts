@@ -1,0 +1,250 @@
+import Type from "typebox";
+import { component, Dictionary, Nullable, StringEnum, Timestamp } from "../../lib/schema.ts";
+import { ProportionSchema } from "../measurement/schemas.ts";
+
+/** The analytics API (docs/analytics-api.md): figures recomputed from stored counts. */
+
+export const CountsSchema = component(
+  "AnalyticsCounts",
+  Type.Object(
+    {
+      answers: Type.Integer({ minimum: 0, description: "Successful answers." }),
+      mentioned: Type.Integer({ minimum: 0, description: "Answers naming the subject." }),
+      cited: Type.Integer({ minimum: 0, description: "Answers citing one of the subject's domains." }),
+      with_citations: Type.Integer({ minimum: 0, description: "Answers citing anything." }),
+      position_sum: Type.Integer({ minimum: 0 }),
+      position_count: Type.Integer({ minimum: 0 }),
+      sentiment_sum: Type.Number(),
+      sentiment_count: Type.Integer({ minimum: 0 }),
+      citations: Type.Integer({ minimum: 0 }),
+      brand_citations: Type.Integer({ minimum: 0 }),
+      score_sum: Type.Number({ minimum: 0 }),
+    },
+    { additionalProperties: false, description: "What is stored, summed; every figure comes from these." },
+  ),
+);
+
+const FiguresSchema = component(
+  "AnalyticsFigures",
+  Type.Object(
+    {
+      visibility: ProportionSchema,
+      share_of_voice: Nullable(Type.Number({ minimum: 0, maximum: 1 })),
+      average_position: Nullable(Type.Number()),
+      sentiment_score: Nullable(Type.Number({ minimum: 0, maximum: 100 })),
+      citation_rate: ProportionSchema,
+      visibility_score: Nullable(Type.Number({ minimum: 0, maximum: 100 })),
+    },
+    { additionalProperties: false },
+  ),
+);
+
+const CompetitorFiguresSchema = Type.Object(
+  {
+    name: Type.String(),
+    mentioned: Type.Integer({ minimum: 0 }),
+    visibility: ProportionSchema,
+    share_of_voice: Nullable(Type.Number({ minimum: 0, maximum: 1 })),
+    average_position: Nullable(Type.Number()),
+  },
+  { additionalProperties: false },
+);
+
+export const SliceSchema = component(
+  "AnalyticsSlice",
+  Type.Object(
+    { counts: CountsSchema, figures: FiguresSchema, competitors: Type.Array(CompetitorFiguresSchema) },
+    {
+      additionalProperties: false,
+      description: "A set of answers: the brand's counts and figures, and each competitor's.",
+    },
+  ),
+);
+
+const BySlice = { overall: SliceSchema, by_engine: Dictionary(SliceSchema) };
+
+const ChangeSchema = Type.Object(
+  {
+    current: Nullable(Type.Number()),
+    previous: Nullable(Type.Number()),
+    delta: Nullable(Type.Number()),
+    significant: Nullable(Type.Boolean({ description: "The two 95% intervals do not overlap (proportions only)." })),
+  },
+  { additionalProperties: false },
+);
+
+export const ProjectMetricsSchema = component(
+  "ProjectMetrics",
+  Type.Object(
+    {
+      object: Type.Literal("project_metrics"),
+      project_id: Type.String(),
+      from: Timestamp,
+      to: Timestamp,
+      interval: StringEnum(["day", "week", "month"] as const),
+      engines: Type.Array(Type.String(), { description: "Engines with answers in the period." }),
+      total: Type.Object(BySlice, { additionalProperties: false }),
+      series: Type.Array(
+        Type.Object({ start: Timestamp, end: Timestamp, ...BySlice }, { additionalProperties: false }),
+      ),
+      previous: Type.Object({ from: Timestamp, to: Timestamp, overall: SliceSchema }, { additionalProperties: false }),
+      changes: Type.Object(
+        {
+          visibility: ChangeSchema,
+          share_of_voice: ChangeSchema,
+          average_position: ChangeSchema,
+          sentiment_score: ChangeSchema,
+          citation_rate: ChangeSchema,
+          visibility_score: ChangeSchema,
+        },
+        { additionalProperties: false },
+      ),
+    },
+    { additionalProperties: false, description: "A brand's figures over time, overall and per engine." },
+  ),
+);
+
+export const PromptMetricsSchema = component(
+  "PromptMetrics",
+  Type.Object(
+    {
+      object: Type.Literal("prompt_metrics"),
+      from: Timestamp,
+      to: Timestamp,
+      data: Type.Array(
+        Type.Object(
+          { prompt: Type.String(), engine: Type.String(), counts: CountsSchema, figures: FiguresSchema },
+          { additionalProperties: false },
+        ),
+      ),
+    },
+    { additionalProperties: false },
+  ),
+);
+
+const SourceKind = StringEnum(["brand", "competitor", "other"] as const);
+
+export const ProjectSourcesSchema = component(
+  "ProjectSources",
+  Type.Object(
+    {
+      object: Type.Literal("project_sources"),
+      from: Timestamp,
+      to: Timestamp,
+      totals: Type.Object(
+        {
+          citations: Type.Integer({ minimum: 0 }),
+          brand: Type.Integer({ minimum: 0 }),
+          competitor: Type.Integer({ minimum: 0 }),
+          other: Type.Integer({ minimum: 0 }),
+        },
+        { additionalProperties: false },
+      ),
+      domains: Type.Array(
+        Type.Object(
+          {
+            domain: Type.String(),
+            kind: SourceKind,
+            competitor: Nullable(Type.String()),
+            citations: Type.Integer({ minimum: 0 }),
+            answers: Type.Integer({ minimum: 0 }),
+            previous_citations: Type.Integer({ minimum: 0 }),
+            series: Type.Array(
+              Type.Object(
+                { start: Timestamp, citations: Type.Integer({ minimum: 0 }) },
+                { additionalProperties: false },
+              ),
+            ),
+          },
+          { additionalProperties: false },
+        ),
+      ),
+      urls: Type.Array(
+        Type.Object(
+          {
+            url: Type.String(),
+            domain: Type.String(),
+            kind: SourceKind,
+            competitor: Nullable(Type.String()),
+            citations: Type.Integer({ minimum: 0 }),
+          },
+          { additionalProperties: false },
+        ),
+      ),
+    },
+    { additionalProperties: false },
+  ),
+);
+
+const StandingFields = {
+  visibility: ProportionSchema,
+  share_of_voice: Nullable(Type.Number()),
+  average_position: Nullable(Type.Number()),
+};
+
+export const LeaderboardSchema = component(
+  "CompetitorLeaderboard",
+  Type.Object(
+    {
+      object: Type.Literal("competitor_leaderboard"),
+      from: Timestamp,
+      to: Timestamp,
+      previous: Type.Object({ from: Timestamp, to: Timestamp }, { additionalProperties: false }),
+      data: Type.Array(
+        Type.Object(
+          {
+            name: Type.String(),
+            is_brand: Type.Boolean(),
+            mentioned: Type.Integer({ minimum: 0 }),
+            ...StandingFields,
+            previous: Type.Object(StandingFields, { additionalProperties: false }),
+            change: Type.Object(
+              {
+                visibility: Nullable(Type.Number()),
+                share_of_voice: Nullable(Type.Number()),
+                average_position: Nullable(Type.Number()),
+                significant: Type.Boolean(),
+              },
+              { additionalProperties: false },
+            ),
+          },
+          { additionalProperties: false },
+        ),
+      ),
+    },
+    { additionalProperties: false },
+  ),
+);
+
+const periodQuery = {
+  from: Type.Optional(
+    Type.String({
+      maxLength: 40,
+      description: "Start (ISO 8601), its UTC day included; 30 days before `to` by default.",
+    }),
+  ),
+  to: Type.Optional(
+    Type.String({ maxLength: 40, description: "End (ISO 8601), exclusive at midnight; now by default." }),
+  ),
+  engine: Type.Optional(Type.String({ maxLength: 40, description: "Only this engine's answers." })),
+};
+
+export const MetricsQuery = Type.Object(
+  {
+    ...periodQuery,
+    prompt: Type.Optional(Type.String({ maxLength: 2_000, description: "Only this prompt's answers." })),
+    interval: Type.Optional(
+      StringEnum(["day", "week", "month"] as const, { description: "Bucket size (UTC days, Monday weeks, months)." }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const PromptMetricsQuery = Type.Object(periodQuery, { additionalProperties: false });
+
+export const SourcesQuery = Type.Object(
+  { ...periodQuery, limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })) },
+  { additionalProperties: false },
+);
+
+export const LeaderboardQuery = Type.Object(periodQuery, { additionalProperties: false });

@@ -1,0 +1,131 @@
+import type { Static } from "typebox";
+import type { ServiceContext } from "../context.ts";
+import type { ProjectSourcesSchema } from "./schemas.ts";
+
+type ProjectSources = Static<typeof ProjectSourcesSchema>;
+type SourceDomain = ProjectSources["domains"][number];
+
+import { getProject } from "../projects/projects.ts";
+import { bucketOf, bucketsOf, type Interval, periodOf, previousOf, type Span, spansOf } from "./period.ts";
+import { checkFilters, type Filters } from "./tally.ts";
+
+const kindOf = (kind: string): SourceDomain["kind"] => (kind === "brand" || kind === "competitor" ? kind : "other");
+
+/**
+ * The sources engines cite for the brand's prompts: the top domains (whose they are, how often,
+ * against the period before, over time) and the top URLs.
+ */
+export async function projectSources(
+  ctx: ServiceContext,
+  projectId: string,
+  input: Omit<Filters, "prompt"> & { from?: string; to?: string; limit?: number },
+): Promise<ProjectSources> {
+  checkFilters(ctx, input);
+  await getProject(ctx, projectId);
+  const period = periodOf(input, ctx.clock);
+  const previous = previousOf(period);
+  const limit = input.limit ?? 20;
+  const interval: Interval = period.days <= 31 ? "day" : "week";
+  // Rows of the given spans: whole weeks and days, as few as cover each period (see spansOf).
+  const scope = (spans: Span[]) => {
+    let query = ctx.db
+      .selectFrom("source_rollups")
+      .where("workspace_id", "=", ctx.workspace.id)
+      .where("project_id", "=", projectId)
+      .where((eb) =>
+        eb.or(
+          spans.map((span) =>
+            eb.and([eb("grain", "=", span.grain), eb("start", ">=", span.from), eb("start", "<", span.to)]),
+          ),
+        ),
+      );
+    if (input.engine !== undefined) query = query.where("engine", "=", input.engine);
+    return query;
+  };
+  const current = spansOf(period.fromDay, period.toDay);
+  const byUrl = (
+    await scope(current)
+      .select((eb) => [
+        eb.fn.min<string>("url").as("url"),
+        eb.fn.min<string>("domain").as("domain"),
+        eb.fn.min<string>("kind").as("kind"),
+        eb.fn.min<string | null>("competitor").as("competitor"),
+        eb.fn.sum<number>("citations").as("citations"),
+        eb.fn.sum<number>("answers").as("answers"),
+      ])
+      .groupBy("url_key")
+      .execute()
+  ).map((row) => ({ ...row, kind: kindOf(row.kind), citations: Number(row.citations), answers: Number(row.answers) }));
+  const totals = { citations: 0, brand: 0, competitor: 0, other: 0 };
+  const byDomain = new Map<string, Omit<SourceDomain, "previous_citations" | "series">>();
+  for (const row of byUrl) {
+    totals.citations += row.citations;
+    totals[row.kind] += row.citations;
+    const domain = byDomain.get(row.domain);
+    if (domain === undefined) {
+      byDomain.set(row.domain, {
+        domain: row.domain,
+        kind: row.kind,
+        competitor: row.competitor,
+        citations: row.citations,
+        answers: row.answers,
+      });
+    } else {
+      domain.citations += row.citations;
+      domain.answers += row.answers;
+    }
+  }
+  const top = [...byDomain.values()]
+    .sort((a, b) => b.citations - a.citations || a.domain.localeCompare(b.domain))
+    .slice(0, limit);
+  const names = top.map((row) => row.domain);
+  // The top domains over time (the series' buckets are days or whole weeks) and in the period before.
+  const perBucket =
+    names.length === 0
+      ? []
+      : await scope([
+          ...spansOf(previous.fromDay, previous.toDay),
+          ...(interval === "day" ? [{ grain: "day" as const, from: period.fromDay, to: period.toDay }] : current),
+        ])
+          .select((eb) => ["domain", "start", eb.fn.sum<number>("citations").as("citations")])
+          .where("domain", "in", names)
+          .groupBy(["domain", "start"])
+          .execute();
+  const buckets = bucketsOf(period, interval);
+  const series = new Map<string, Map<string, number>>();
+  const before = new Map<string, number>();
+  for (const row of perBucket) {
+    if (row.start < period.fromDay) {
+      before.set(row.domain, (before.get(row.domain) ?? 0) + Number(row.citations));
+      continue;
+    }
+    const points = series.get(row.domain) ?? new Map<string, number>();
+    const key = bucketOf(row.start, interval);
+    points.set(key, (points.get(key) ?? 0) + Number(row.citations));
+    series.set(row.domain, points);
+  }
+  const urls = byUrl
+    .sort((a, b) => b.citations - a.citations || (a.url < b.url ? -1 : a.url > b.url ? 1 : 0))
+    .slice(0, limit);
+  return {
+    object: "project_sources",
+    from: period.from,
+    to: period.to,
+    totals,
+    domains: top.map((row) => ({
+      ...row,
+      previous_citations: before.get(row.domain) ?? 0,
+      series: buckets.map((bucket) => ({
+        start: bucket.start,
+        citations: series.get(row.domain)?.get(bucket.key) ?? 0,
+      })),
+    })),
+    urls: urls.map((row) => ({
+      url: row.url,
+      domain: row.domain,
+      kind: row.kind,
+      competitor: row.competitor,
+      citations: row.citations,
+    })),
+  };
+}

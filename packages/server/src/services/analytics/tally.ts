@@ -1,0 +1,122 @@
+import { sql } from "kysely";
+import { validationError } from "../../errors/api-error.ts";
+import type { ServiceContext } from "../context.ts";
+import { checkEnginesInPlan } from "../plans/engines.ts";
+import { add, COUNT_NAMES, type Counts, type Slice, slice, zero } from "./figures.ts";
+import { type Period, type Span, spansOf } from "./period.ts";
+import { promptKey } from "./rollups.ts";
+
+export interface Filters {
+  engine?: string;
+  prompt?: string;
+}
+
+/** One summed rollup row, by whichever of day, engine, prompt and subject it was grouped by. */
+export interface RollupSum extends Counts {
+  day: string;
+  engine: string;
+  prompt: string;
+  subject: string;
+}
+
+/** An engine named in a filter must exist and be in the plan, as anywhere an engine is named. */
+export function checkFilters(ctx: ServiceContext, filters: Filters): void {
+  if (filters.engine === undefined) return;
+  if (!ctx.engines.isKnown(filters.engine)) {
+    throw validationError([
+      { field: "engine", issue: `unknown engine; engines are ${ctx.engines.names().join(", ")}` },
+    ]);
+  }
+  checkEnginesInPlan(ctx, [filters.engine], "engine");
+}
+
+type Dimension = "day" | "engine" | "prompt" | "subject";
+
+const toSum = (row: Record<string, unknown>): Counts =>
+  Object.fromEntries(COUNT_NAMES.map((name) => [name, Number(row[name] ?? 0)])) as unknown as Counts;
+
+/**
+ * The project's rollups in [fromDay, toDay), summed per `by` (the other dimensions are added up). Per
+ * prompt (grouped or filtered), from `result_rollups`: by day, its daily rows; otherwise the period's
+ * whole weeks and the days around them. Otherwise from `engine_rollups`, summed over prompts per day.
+ * Either way an indexed range scan of a few thousand rows, whatever the number of answers.
+ */
+export async function sumRollups(
+  ctx: ServiceContext,
+  projectId: string,
+  days: { fromDay: string; toDay: string },
+  filters: Filters,
+  by: readonly Dimension[],
+): Promise<RollupSum[]> {
+  const blank = sql<string>`''`;
+  if (!by.includes("prompt") && filters.prompt === undefined) {
+    let query = ctx.db
+      .selectFrom("engine_rollups")
+      .where("workspace_id", "=", ctx.workspace.id)
+      .where("project_id", "=", projectId)
+      .where("day", ">=", days.fromDay)
+      .where("day", "<", days.toDay);
+    if (filters.engine !== undefined) query = query.where("engine", "=", filters.engine);
+    const rows = await query
+      .select((eb) => [
+        ...COUNT_NAMES.map((name) => eb.fn.sum<number>(name).as(name)),
+        by.includes("day") ? eb.ref("day").as("day") : blank.as("day"),
+        by.includes("engine") ? eb.ref("engine").as("engine") : blank.as("engine"),
+        blank.as("prompt"),
+        by.includes("subject") ? eb.ref("subject").as("subject") : blank.as("subject"),
+      ])
+      .groupBy(by.filter((dimension) => dimension !== "prompt"))
+      .execute();
+    return rows.map((row) => ({ ...row, ...toSum(row) }));
+  }
+  const spans: Span[] = by.includes("day")
+    ? [{ grain: "day", from: days.fromDay, to: days.toDay }]
+    : spansOf(days.fromDay, days.toDay);
+  let query = ctx.db
+    .selectFrom("result_rollups")
+    .where("workspace_id", "=", ctx.workspace.id)
+    .where("project_id", "=", projectId)
+    .where((eb) =>
+      eb.or(
+        spans.map((span) =>
+          eb.and([eb("grain", "=", span.grain), eb("start", ">=", span.from), eb("start", "<", span.to)]),
+        ),
+      ),
+    );
+  if (filters.engine !== undefined) query = query.where("engine", "=", filters.engine);
+  if (filters.prompt !== undefined) query = query.where("prompt_key", "=", promptKey(filters.prompt));
+  const rows = await query
+    .select((eb) => [
+      ...COUNT_NAMES.map((name) => eb.fn.sum<number>(name).as(name)),
+      by.includes("day") ? eb.ref("start").as("day") : blank.as("day"),
+      by.includes("engine") ? eb.ref("engine").as("engine") : blank.as("engine"),
+      by.includes("prompt") ? eb.fn.min<string>("prompt").as("prompt") : blank.as("prompt"),
+      by.includes("subject") ? eb.ref("subject").as("subject") : blank.as("subject"),
+    ])
+    .groupBy(by.map((dimension) => (dimension === "prompt" ? "prompt_key" : dimension === "day" ? "start" : dimension)))
+    .execute();
+  return rows.map((row) => ({ ...row, ...toSum(row) }));
+}
+
+/** Answers added up: the brand's counts and each competitor's, then their figures. */
+export class Tally {
+  readonly brand = zero();
+  readonly competitors = new Map<string, Counts>();
+
+  add(row: RollupSum): void {
+    if (row.subject === "") add(this.brand, row);
+    else add(this.competitors.get(row.subject) ?? this.#new(row.subject), row);
+  }
+
+  #new(name: string): Counts {
+    const counts = zero();
+    this.competitors.set(name, counts);
+    return counts;
+  }
+
+  slice(competitorNames: readonly string[]): Slice {
+    return slice(this.brand, this.competitors, competitorNames);
+  }
+}
+
+export const inPeriod = (row: { day: string }, period: Period) => row.day >= period.fromDay && row.day < period.toDay;
