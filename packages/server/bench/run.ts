@@ -10,6 +10,7 @@ import { createApiKey } from "../src/services/api-keys/api-keys.ts";
 import { createProject } from "../src/services/projects/projects.ts";
 import { createWorkspace, workspaceContext } from "../src/services/workspaces/workspaces.ts";
 import { analysisThroughput, measurementCost } from "./analyses.ts";
+import { analyticsBenchmarks } from "./analytics.ts";
 import { type LoadOptions, type Measurement, measure, printTable } from "./measure.ts";
 import { microBenchmarks } from "./micro.ts";
 import { createScratchDatabase } from "./postgres.ts";
@@ -22,7 +23,8 @@ import { webhookBenchmarks } from "./webhooks.ts";
  * through --postgres, default the local server; --no-postgres leaves it out). Two reference rows
  * explain the ratio: bare Fastify sending the very same body, and Sightline's /healthz. Then the
  * cost of rate limiting and metering, and webhook delivery throughput and latency.
- * `--only http|webhooks|analyses` runs one part.
+ * Then the analytics endpoints at 10,000 and 1,000,000 stored results (`--analytics-sizes`).
+ * `--only http|webhooks|analyses|analytics` runs one part.
  */
 const { values } = parseArgs({
   options: {
@@ -35,6 +37,7 @@ const { values } = parseArgs({
     "no-postgres": { type: "boolean", default: false },
     redis: { type: "string", default: process.env.BENCH_REDIS_URL ?? "redis://127.0.0.1:6379" },
     only: { type: "string" },
+    "analytics-sizes": { type: "string", default: "10000,1000000" },
   },
 });
 const load: LoadOptions = {
@@ -205,6 +208,27 @@ async function httpSection(dir: string, plansFile: string): Promise<boolean> {
   return failed.length === 0;
 }
 
+async function analyticsSection(dir: string, plansFile: string): Promise<boolean> {
+  const sizes = (values["analytics-sizes"] ?? "").split(",").map(Number);
+  console.log(
+    "\nAnalytics, 90-day range (4 engines, 50 prompts, 3 competitors, 300 URLs; one request at a time over HTTP; target p95 ≤ 200 ms at 1,000,000):",
+  );
+  const path = join(dir, "analytics.db");
+  const sqlite = await analyticsBenchmarks("SQLite", { dialect: "sqlite", path }, `sqlite:${path}`, plansFile, sizes);
+  for (const line of sqlite.lines) console.log(`  ${line}`);
+  const pg = await withPostgres(async (url) => {
+    const result = await analyticsBenchmarks("PostgreSQL", { dialect: "postgres", url }, url, plansFile, sizes);
+    for (const line of result.lines) console.log(`  ${line}`);
+    return result;
+  });
+  const worst = Math.max(sqlite.worstP95AtLargest, pg?.worstP95AtLargest ?? 0);
+  const largest = Math.max(...sizes).toLocaleString("en-US");
+  console.log(
+    `  worst p95 at ${largest} results: ${worst.toFixed(1)} ms (target ≤ 200 ms): ${worst <= 200 ? "met" : "MISSED"}`,
+  );
+  return worst <= 200;
+}
+
 async function webhookSection(dir: string, plansFile: string): Promise<void> {
   console.log("\nWebhooks (a local receiver on 127.0.0.1 answering 200 at once; target p50 ≤ 50 ms):");
   const path = join(dir, "webhooks.db");
@@ -242,6 +266,8 @@ try {
   if ((values.only === undefined || values.only === "http") && !(await httpSection(dir, plansFile)))
     process.exitCode = 1;
   if (values.only === undefined || values.only === "webhooks") await webhookSection(dir, plansFile);
+  if ((values.only === undefined || values.only === "analytics") && !(await analyticsSection(dir, plansFile)))
+    process.exitCode = 1;
   if (values.only === undefined || values.only === "analyses") {
     console.log("\nAnalyses:");
     for (const line of [...measurementCost(), ...(await analysisThroughput(dir))]) console.log(`  ${line}`);

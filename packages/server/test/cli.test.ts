@@ -3,12 +3,18 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRuntime } from "../src/app/runtime.ts";
 import { createProject } from "../src/services/projects/projects.ts";
 import { workspaceContext } from "../src/services/workspaces/workspaces.ts";
+import { runCliInProcess } from "./helpers/cli-io.ts";
 import { createTestDatabase, DIALECTS, type TestDatabase } from "./helpers/databases.ts";
 import { runCli } from "./helpers/processes.ts";
 
+/**
+ * The commands run in this process through `main`, the function the binary calls; starting a Node
+ * process per command cost most of this file's time. The binary itself is run once, at the end.
+ */
 describe.each(DIALECTS)("operator CLI [%s]", (dialect) => {
   let db: TestDatabase;
   let env: Record<string, string>;
+  const run = (args: string[]) => runCliInProcess(args, env);
   beforeAll(async () => {
     db = await createTestDatabase(dialect);
     env = { DATABASE_URL: db.url };
@@ -16,16 +22,23 @@ describe.each(DIALECTS)("operator CLI [%s]", (dialect) => {
   afterAll(async () => db.drop());
 
   it("creates a workspace, a key, lists and revokes it, with JSON output", async () => {
-    const ws = await runCli(["workspace", "create", "--name", "Acme", "--plan", "growth", "--json"], env);
+    const ws = await run(["workspace", "create", "--name", "Acme", "--plan", "growth", "--json"]);
     expect(ws.code, ws.stderr).toBe(0);
     const workspace = JSON.parse(ws.stdout);
     expect(workspace).toMatchObject({ name: "Acme", plan: "growth" });
     expect(workspace.id).toMatch(/^ws_/);
 
-    const created = await runCli(
-      ["key", "create", "--workspace", workspace.id, "--name", "laptop", "--scopes", "read,projects", "--json"],
-      env,
-    );
+    const created = await run([
+      "key",
+      "create",
+      "--workspace",
+      workspace.id,
+      "--name",
+      "laptop",
+      "--scopes",
+      "read,projects",
+      "--json",
+    ]);
     expect(created.code, created.stderr).toBe(0);
     const key = JSON.parse(created.stdout);
     expect(key).toMatchObject({ name: "laptop", scopes: ["read", "projects"], status: "active" });
@@ -33,40 +46,42 @@ describe.each(DIALECTS)("operator CLI [%s]", (dialect) => {
     expect(key.key).toMatch(/^sl_live_/);
     expect(Date.parse(key.expires_at) - Date.parse(key.created_at)).toBe(365 * 86_400_000);
 
-    const list = await runCli(["key", "list", "--workspace", workspace.id, "--json"], env);
+    const list = await run(["key", "list", "--workspace", workspace.id, "--json"]);
     const listed = JSON.parse(list.stdout);
     expect(listed.map((k: { id: string }) => k.id)).toEqual([key.id]);
     expect(list.stdout).not.toContain(key.key.slice(12));
 
-    const human = await runCli(["key", "list", "--workspace", workspace.id], env);
+    const human = await run(["key", "list", "--workspace", workspace.id]);
     expect(human.stdout).toContain("laptop");
     expect(human.stdout).not.toContain(key.key.slice(12));
 
-    const revoked = await runCli(["key", "revoke", "--key", key.id, "--json"], env);
+    const revoked = await run(["key", "revoke", "--key", key.id, "--json"]);
     expect(revoked.code).toBe(0);
     expect(JSON.parse(revoked.stdout).status).toBe("revoked");
 
-    const plan = await runCli(
-      ["workspace", "set-plan", "--workspace", workspace.id, "--plan", "agency", "--json"],
-      env,
-    );
+    const plan = await run(["workspace", "set-plan", "--workspace", workspace.id, "--plan", "agency", "--json"]);
     expect(JSON.parse(plan.stdout).plan).toBe("agency");
   });
 
   it("prints only the value with --quiet, for scripts", async () => {
-    const ws = await runCli(["workspace", "create", "--name", "Quiet", "--plan", "agency", "--quiet"], env);
+    const ws = await run(["workspace", "create", "--name", "Quiet", "--plan", "agency", "--quiet"]);
     expect(ws.stdout.trim()).toMatch(/^ws_[0-9A-Za-z]{24}$/);
-    const key = await runCli(
-      ["key", "create", "--workspace", ws.stdout.trim(), "--name", "k", "--scopes", "read", "--quiet"],
-      env,
-    );
+    const key = await run([
+      "key",
+      "create",
+      "--workspace",
+      ws.stdout.trim(),
+      "--name",
+      "k",
+      "--scopes",
+      "read",
+      "--quiet",
+    ]);
     expect(key.stdout.trim()).toMatch(/^sl_live_[0-9A-Za-z]{32}$/);
   });
 
   it("runs an analysis and waits for its summary", async () => {
-    const ws = (
-      await runCli(["workspace", "create", "--name", "Analyst", "--plan", "growth", "--quiet"], env)
-    ).stdout.trim();
+    const ws = (await run(["workspace", "create", "--name", "Analyst", "--plan", "growth", "--quiet"])).stdout.trim();
     const runtime = await createRuntime({ database: db.config }, pino({ level: "silent" }));
     let projectId: string;
     try {
@@ -77,17 +92,14 @@ describe.each(DIALECTS)("operator CLI [%s]", (dialect) => {
     } finally {
       await runtime.close();
     }
-    const json = await runCli(
-      ["analyze", "--project", projectId, "--engines", "sandbox", "--samples", "2", "--json"],
-      env,
-    );
+    const json = await run(["analyze", "--project", projectId, "--engines", "sandbox", "--samples", "2", "--json"]);
     expect(json.code, json.stderr).toBe(0);
     const analysis = JSON.parse(json.stdout);
     expect(analysis).toMatchObject({ status: "completed", trigger: "cli", progress: { total: 4, succeeded: 4 } });
     expect(analysis.summary.overall.answers).toBe(4);
-    const human = await runCli(["analyze", "--project", projectId, "--engines", "sandbox"], env);
+    const human = await run(["analyze", "--project", projectId, "--engines", "sandbox"]);
     expect(human.stdout).toContain("VISIBILITY");
-    const missing = await runCli(["analyze", "--project", "prj_nope"], env);
+    const missing = await run(["analyze", "--project", "prj_nope"]);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain("No project with id 'prj_nope'");
   });
@@ -112,12 +124,34 @@ describe.each(DIALECTS)("operator CLI [%s]", (dialect) => {
       [["workspace", "create", "--name", "X", "--plan", "growth", "--colour", "red"], 2, "--colour"],
       [["teleport"], 2, 'unknown command "teleport"'],
     ];
-    const results = await Promise.all(cases.map(([args]) => runCli(args, env)));
-    for (const [i, [args, code, message]] of cases.entries()) {
-      const result = results[i] ?? expect.fail("missing result");
+    // One after the other: in one process, a SQLite connection waiting for another's write lock blocks the
+    // event loop (see migrations.test.ts, which starts separate processes at once instead).
+    for (const [args, code, message] of cases) {
+      const result = await run(args);
       expect(result.code, `${args.join(" ")}: ${result.stderr}`).toBe(code);
       expect(result.stderr).toContain(message);
       expect(result.stdout).toBe("");
     }
+  });
+});
+
+describe("the sightline binary", () => {
+  let db: TestDatabase;
+  beforeAll(async () => {
+    db = await createTestDatabase("sqlite");
+  });
+  afterAll(async () => db.drop());
+
+  it("runs a command in its own process: output on stdout, errors on stderr, the exit code", async () => {
+    const env = { DATABASE_URL: db.url };
+    const [created, failed] = await Promise.all([
+      runCli(["workspace", "create", "--name", "Spawned", "--plan", "growth", "--json"], env),
+      runCli(["workspace", "set-plan", "--workspace", "ws_nope", "--plan", "growth"], env),
+    ]);
+    expect(created.code, created.stderr).toBe(0);
+    expect(JSON.parse(created.stdout)).toMatchObject({ name: "Spawned", plan: "growth" });
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toContain("No workspace with id 'ws_nope'");
+    expect(failed.stdout).toBe("");
   });
 });

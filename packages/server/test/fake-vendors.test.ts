@@ -3,7 +3,7 @@ import { ApiError, GoogleGenAI } from "@google/genai";
 import OpenAI from "openai";
 import type { ChatCompletion } from "openai/resources/chat/completions/completions";
 import type { ResponseOutputMessage, ResponseOutputText } from "openai/resources/responses/responses";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import {
   type ChatFlavour,
   DEFAULT_ANSWER,
@@ -47,12 +47,42 @@ async function withFake<F extends FakeVendor<string>>(
   }
 }
 
-/** Milliseconds between the first two requests a fake received: how long the client waited to retry. */
-function retryGap(fake: FakeVendor<string>): number {
-  const [first, second] = fake.requests;
-  if (first === undefined || second === undefined) throw new Error(`${fake.requests.length} requests arrived`);
-  return second.at - first.at;
+/** A wait of the client's: its length, and how many requests the fake had received when it began and ended. */
+interface Wait {
+  ms: number;
+  requestsWhenSet: number;
+  requestsWhenDone: number | null;
 }
+
+/**
+ * Runs `act` while watching the timers set for any of `lengths` milliseconds (the SDKs wait before a
+ * retry with setTimeout): each one is recorded with the number of requests the fake had received when it was set
+ * and when it ended, and ends at once. What a test checks is which wait the client asked for and that
+ * it retried after it, not how long it took on the clock (timings belong in the benchmark).
+ */
+async function watchWaits(fake: FakeVendor<string>, lengths: number[], act: () => Promise<void>): Promise<Wait[]> {
+  const waits: Wait[] = [];
+  const realSetTimeout = globalThis.setTimeout;
+  const watched = (callback: (...args: unknown[]) => void, delay?: number, ...args: unknown[]) => {
+    if (delay === undefined || !lengths.includes(delay)) return realSetTimeout(callback, delay, ...args);
+    const wait: Wait = { ms: delay, requestsWhenSet: fake.requests.length, requestsWhenDone: null };
+    waits.push(wait);
+    return realSetTimeout(() => {
+      wait.requestsWhenDone = fake.requests.length;
+      callback(...args);
+    }, 0);
+  };
+  const spy = vi.spyOn(globalThis, "setTimeout").mockImplementation(watched as typeof setTimeout);
+  try {
+    await act();
+  } finally {
+    spy.mockRestore();
+  }
+  return waits;
+}
+
+/** One wait of retry-after's second (`retry-after: 1`), set after the first request's 429 and over before the retry. */
+const RETRY_AFTER_WAIT: Wait[] = [{ ms: 1_000, requestsWhenSet: 1, requestsWhenDone: 1 }];
 
 describe("fake OpenAI Responses API", () => {
   const client = (url: string, options: { maxRetries?: number; timeout?: number } = {}) =>
@@ -104,10 +134,12 @@ describe("fake OpenAI Responses API", () => {
   it("recovers from a 429 with the SDK's own retry, after waiting for retry-after", async () => {
     await withFake(startFakeOpenAIResponses, async (fake) => {
       fake.script("rate_limited", "ok");
-      const response = await ask(client(fake.url, { maxRetries: 1 }));
-      expect(response.status).toBe("completed");
+      const waits = await watchWaits(fake, [1_000], async () => {
+        const response = await ask(client(fake.url, { maxRetries: 1 }));
+        expect(response.status).toBe("completed");
+      });
       expect(fake.requests).toHaveLength(2);
-      expect(retryGap(fake)).toBeGreaterThanOrEqual(950);
+      expect(waits).toEqual(RETRY_AFTER_WAIT);
     });
   });
 
@@ -192,10 +224,12 @@ describe("fake Anthropic Messages API", () => {
   it("recovers from a 429 with the SDK's own retry, after waiting for retry-after", async () => {
     await withFake(startFakeAnthropic, async (fake) => {
       fake.script("rate_limited", "ok");
-      const message = await ask(client(fake.url, { maxRetries: 1 }));
-      expect(message.type).toBe("message");
+      const waits = await watchWaits(fake, [1_000], async () => {
+        const message = await ask(client(fake.url, { maxRetries: 1 }));
+        expect(message.type).toBe("message");
+      });
       expect(fake.requests).toHaveLength(2);
-      expect(retryGap(fake)).toBeGreaterThanOrEqual(950);
+      expect(waits).toEqual(RETRY_AFTER_WAIT);
     });
   });
 
@@ -305,12 +339,14 @@ describe("fake Gemini API", () => {
   it("recovers from a 429 when the SDK's retries are on (they use their own backoff, not retry-after)", async () => {
     await withFake(startFakeGemini, async (fake) => {
       fake.script("rate_limited", "ok");
-      const response = await ask(client(fake.url, { retries: true }));
-      expect(response.text).toBe(DEFAULT_ANSWER.text);
+      const waits = await watchWaits(fake, [200, 1_000], async () => {
+        const response = await ask(client(fake.url, { retries: true }));
+        expect(response.text).toBe(DEFAULT_ANSWER.text);
+      });
       expect(fake.requests).toHaveLength(2);
-      expect(retryGap(fake)).toBeGreaterThanOrEqual(180);
-      // The Gemini SDK does not read retry-after: it waited its own initialDelay (0.2 s), not 1 s.
-      expect(retryGap(fake)).toBeLessThan(900);
+      // The Gemini SDK does not read retry-after: between the two requests it waited its own initialDelay
+      // (0.2 s), not retry-after's 1 s.
+      expect(waits).toEqual([{ ms: 200, requestsWhenSet: 1, requestsWhenDone: 1 }]);
     });
   });
 
@@ -346,10 +382,10 @@ describe("fake Gemini API", () => {
   it("is cut by the SDK timeout when the request hangs", async () => {
     await withFake(startFakeGemini, async (fake) => {
       fake.script("hang");
-      const started = performance.now();
-      // Not an ApiError: the SDK lets fetch's DOMException through.
+      // Not an ApiError: the SDK lets fetch's DOMException through. The fake never answers, so only the
+      // SDK's timeout can have aborted the request it received.
       await expect(ask(client(fake.url, { timeout: SHORT_TIMEOUT_MS }))).rejects.toMatchObject({ name: "AbortError" });
-      expect(performance.now() - started).toBeLessThan(1_500);
+      expect(fake.requests).toHaveLength(1);
     });
   });
 
@@ -413,10 +449,12 @@ describe.each<ChatFlavour>(["perplexity", "xai", "deepseek", "plain"])("fake cha
   it("recovers from a 429 with the SDK's own retry, after waiting for retry-after", async () => {
     await withFake(start, async (fake) => {
       fake.script("rate_limited", "ok");
-      const completion = await ask(client(fake.url, { maxRetries: 1 }));
-      expect(completion.object).toBe("chat.completion");
+      const waits = await watchWaits(fake, [1_000], async () => {
+        const completion = await ask(client(fake.url, { maxRetries: 1 }));
+        expect(completion.object).toBe("chat.completion");
+      });
       expect(fake.requests).toHaveLength(2);
-      expect(retryGap(fake)).toBeGreaterThanOrEqual(950);
+      expect(waits).toEqual(RETRY_AFTER_WAIT);
     });
   });
 
@@ -541,10 +579,12 @@ describe("fake SerpApi", () => {
   it("answers 429 with retry-after, then the answer", async () => {
     await withFake(startFakeSerpApi, async (fake) => {
       fake.script("rate_limited", "ok");
-      const response = await searchWithRetry(fake.url, { engine: "google", q: "widgets" });
-      expect(response.status).toBe(200);
+      const waits = await watchWaits(fake, [1_000], async () => {
+        const response = await searchWithRetry(fake.url, { engine: "google", q: "widgets" });
+        expect(response.status).toBe(200);
+      });
       expect(fake.requests).toHaveLength(2);
-      expect(retryGap(fake)).toBeGreaterThanOrEqual(950);
+      expect(waits).toEqual(RETRY_AFTER_WAIT);
     });
   });
 

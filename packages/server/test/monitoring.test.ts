@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { schedulerTick } from "../src/app/scheduler.ts";
 import type { RunningWorker } from "../src/app/worker.ts";
 import { defaultEngineConfig } from "../src/config/engines.ts";
 import { ChatCompletionsAdapter } from "../src/services/engines/adapters/chat-completions.ts";
 import { latestSlot, nextSlot } from "../src/services/monitoring/schedule-spec.ts";
-import { runDueSchedules } from "../src/services/monitoring/scheduler.ts";
 import { DEFAULT_PLANS } from "../src/services/plans/catalog.ts";
 import { weekStart } from "../src/services/reports/generate.ts";
 import { type FakeChatCompletions, startFakeChatCompletions } from "./helpers/fake-vendors/index.ts";
@@ -152,7 +152,7 @@ describeEachDialect(
       try {
         for (let hour = 0; hour < 30 * 24; hour += 3) {
           h.clock.set(start.getTime() + hour * 3_600_000);
-          await Promise.all([runDueSchedules(h.deps), runDueSchedules(h.deps)]);
+          await Promise.all([schedulerTick(h.deps), schedulerTick(h.deps)]);
         }
         await settle(h, t.workspace.id);
         const runs = (await runsOf(h, schedule.id)).filter((r) => r.schedule_id === schedule.id);
@@ -172,8 +172,8 @@ describeEachDialect(
         await h.call("createMonitoring", { key: t.key, body: { project_id: project.id, schedule: { every: "day" } } })
       ).json();
       h.clock.set(Date.parse(schedule.next_run_at) + 3 * DAY + 3_600_000);
-      expect(await runDueSchedules(h.deps)).toBeGreaterThanOrEqual(1);
-      await runDueSchedules(h.deps);
+      expect(await schedulerTick(h.deps)).toBeGreaterThanOrEqual(1);
+      await schedulerTick(h.deps);
       await settle(h, t.workspace.id);
       const runs = await runsOf(h, schedule.id);
       expect(runs).toHaveLength(1);
@@ -350,7 +350,7 @@ describeEachDialect(
         })
       ).json();
       h.clock.set(Date.parse(schedule.next_run_at) + 60_000);
-      await runDueSchedules(h.deps);
+      await schedulerTick(h.deps);
       await settle(h, t.workspace.id);
       const [run] = await runsOf(h, schedule.id);
       expect(run).toMatchObject({ status: "skipped", analysis_id: null });
@@ -399,13 +399,13 @@ describeEachDialect(
       expect(html.body).not.toContain("<script");
 
       h.clock.advance(8 * DAY);
-      await runDueSchedules(h.deps);
+      await schedulerTick(h.deps);
       await settle(h, t.workspace.id);
       const digests = (
         await h.call("listReports", { key: t.key, query: { project_id: project.id, type: "weekly_digest" } })
       ).json().data;
       expect(digests).toHaveLength(1);
-      await runDueSchedules(h.deps);
+      await schedulerTick(h.deps);
       expect(
         (await h.call("listReports", { key: t.key, query: { project_id: project.id, type: "weekly_digest" } })).json()
           .data,
@@ -429,7 +429,7 @@ describeEachDialect(
       await settle(h, t.workspace.id);
 
       h.clock.set(weekStart(h.clock.now()).getTime() + 7 * DAY + 3_600_000);
-      await runDueSchedules(h.deps);
+      await schedulerTick(h.deps);
       const [digest] = (
         await h.call("listReports", { key: t.key, query: { project_id: project.id, type: "weekly_digest" } })
       ).json().data;

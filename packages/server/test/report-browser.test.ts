@@ -2,11 +2,12 @@ import { mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, inject, it } from "vitest";
 import type { RunningWorker } from "../src/app/worker.ts";
 import { useHarness } from "./helpers/harness.ts";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+// CHROMIUM_PATH, /usr/bin/chromium or the npm-shipped build, as the global setup found it (helpers/chromium.ts).
+const CHROMIUM = inject("chromium");
 const h = useHarness("sqlite");
 let worker: RunningWorker;
 
@@ -66,8 +67,10 @@ it("renders a monitoring report's HTML in Chromium, charts included, without con
   const html = (await h.call("getReport", { key: t.key, params: { id: reports[0].id }, query: { format: "html" } }))
     .body;
 
+  if ("missing" in CHROMIUM) throw new Error(CHROMIUM.missing);
   const browser = await chromium.launch({
-    executablePath: CHROMIUM,
+    executablePath: CHROMIUM.executablePath,
+    env: { ...process.env, ...CHROMIUM.env },
     args: [
       "--headless",
       "--no-sandbox",

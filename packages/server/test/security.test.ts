@@ -2,7 +2,7 @@ import { expect, it } from "vitest";
 import { V1_ROUTES } from "../src/http/v1/routes.ts";
 import { revokeApiKey } from "../src/services/api-keys/api-keys.ts";
 import { KEY_LIFETIME_MS } from "../src/services/api-keys/format.ts";
-import { SCOPES, scopeAllows } from "../src/services/auth/scopes.ts";
+import { SCOPES, scopeAllows } from "../src/services/api-keys/scopes.ts";
 import { ROUTE_FIXTURES } from "./helpers/fixtures.ts";
 import { type CountedTable, describeEachDialect, type Harness, type Tenant } from "./helpers/harness.ts";
 

@@ -6,8 +6,8 @@ import { ConfigError, loadConfig } from "../src/config/config.ts";
 import { DEFAULT_PLANS } from "../src/services/plans/catalog.ts";
 import { reserveCredits } from "../src/services/usage/credits.ts";
 import { workspaceContext } from "../src/services/workspaces/workspaces.ts";
+import { runCliInProcess } from "./helpers/cli-io.ts";
 import { describeEachDialect } from "./helpers/harness.ts";
-import { runCli } from "./helpers/processes.ts";
 
 describeEachDialect("GET /v1/usage", (h) => {
   it("reports the period, requests by endpoint, credits by engine and the rate-limit window", async () => {
@@ -144,11 +144,15 @@ describeEachDialect("usage in the operator CLI", (h) => {
       charges: [{ engine: "claude", credits: 7 }],
       reference: "ana_cli",
     });
-    const result = await runCli(["usage", "show", "--workspace", ws.id, "--json"], { DATABASE_URL: h.database.url });
+    const result = await runCliInProcess(["usage", "show", "--workspace", ws.id, "--json"], {
+      DATABASE_URL: h.database.url,
+    });
     expect(result.code, result.stderr).toBe(0);
     const usage = JSON.parse(result.stdout);
     expect(usage.credits).toMatchObject({ allowance: 100_000, used: 7, by_engine: { claude: 7 } });
-    const missing = await runCli(["usage", "show", "--workspace", "ws_nope"], { DATABASE_URL: h.database.url });
+    const missing = await runCliInProcess(["usage", "show", "--workspace", "ws_nope"], {
+      DATABASE_URL: h.database.url,
+    });
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain("No workspace with id 'ws_nope'");
   });

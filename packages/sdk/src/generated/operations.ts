@@ -34,6 +34,53 @@ export interface ListResultsQuery {
   from?: string;
   /** Answers before this time (ISO 8601): [from, to). */
   to?: string;
+  /** Only the answers to this prompt (its exact text). */
+  prompt?: string;
+  /** Only the answers that name the brand (`true`) or do not (`false`). */
+  mentioned?: boolean;
+  /** Only answers that succeeded, or failed. */
+  status?: "succeeded" | "failed";
+}
+
+export interface GetProjectMetricsQuery {
+  /** Start (ISO 8601), its UTC day included; 30 days before `to` by default. */
+  from?: string;
+  /** End (ISO 8601), exclusive at midnight; now by default. */
+  to?: string;
+  /** Only this engine's answers. */
+  engine?: string;
+  /** Only this prompt's answers. */
+  prompt?: string;
+  /** Bucket size (UTC days, Monday weeks, months). */
+  interval?: "day" | "week" | "month";
+}
+
+export interface GetPromptMetricsQuery {
+  /** Start (ISO 8601), its UTC day included; 30 days before `to` by default. */
+  from?: string;
+  /** End (ISO 8601), exclusive at midnight; now by default. */
+  to?: string;
+  /** Only this engine's answers. */
+  engine?: string;
+}
+
+export interface GetProjectSourcesQuery {
+  /** Start (ISO 8601), its UTC day included; 30 days before `to` by default. */
+  from?: string;
+  /** End (ISO 8601), exclusive at midnight; now by default. */
+  to?: string;
+  /** Only this engine's answers. */
+  engine?: string;
+  limit?: number;
+}
+
+export interface GetCompetitorLeaderboardQuery {
+  /** Start (ISO 8601), its UTC day included; 30 days before `to` by default. */
+  from?: string;
+  /** End (ISO 8601), exclusive at midnight; now by default. */
+  to?: string;
+  /** Only this engine's answers. */
+  engine?: string;
 }
 
 export interface ListMonitoringQuery {
@@ -148,6 +195,30 @@ export interface Operations {
     query: undefined;
     body: undefined;
     response: S.Result;
+  };
+  getProjectMetrics: {
+    params: { id: string };
+    query: GetProjectMetricsQuery;
+    body: undefined;
+    response: S.ProjectMetrics;
+  };
+  getPromptMetrics: {
+    params: { id: string };
+    query: GetPromptMetricsQuery;
+    body: undefined;
+    response: S.PromptMetrics;
+  };
+  getProjectSources: {
+    params: { id: string };
+    query: GetProjectSourcesQuery;
+    body: undefined;
+    response: S.ProjectSources;
+  };
+  getCompetitorLeaderboard: {
+    params: { id: string };
+    query: GetCompetitorLeaderboardQuery;
+    body: undefined;
+    response: S.CompetitorLeaderboard;
   };
   listMonitoring: {
     params: undefined;
@@ -269,6 +340,10 @@ export const OPERATIONS = {
   getAnalysis: { method: "GET", path: "/analyses/{id}" },
   listResults: { method: "GET", path: "/results" },
   getResult: { method: "GET", path: "/results/{id}" },
+  getProjectMetrics: { method: "GET", path: "/projects/{id}/metrics" },
+  getPromptMetrics: { method: "GET", path: "/projects/{id}/prompts/metrics" },
+  getProjectSources: { method: "GET", path: "/projects/{id}/sources" },
+  getCompetitorLeaderboard: { method: "GET", path: "/projects/{id}/competitors" },
   listMonitoring: { method: "GET", path: "/monitoring" },
   createMonitoring: { method: "POST", path: "/monitoring" },
   getMonitoring: { method: "GET", path: "/monitoring/{id}" },

@@ -75,7 +75,7 @@ export interface ProjectCreate {
   /** Tracked prompts, asked as a user would ask them; they never name the brand to the engine. */
   prompts?: string[];
   /** Engines analyses use by default. Each must be in the workspace's plan. */
-  engines?: string[];
+  engines?: EngineName[];
   /** ISO 3166-1 alpha-2 country the prompts are asked from, e.g. `US`. */
   country?: string | null;
   /** BCP 47 language of the prompts, e.g. `en` or `pt-BR`. */
@@ -90,6 +90,9 @@ export interface CompetitorInput {
   /** Other names it goes by. */
   aliases?: string[];
 }
+
+/** An engine this server knows. */
+export type EngineName = "sandbox" | "chatgpt" | "claude" | "gemini" | "perplexity" | "grok" | "deepseek" | "google_ai_overview";
 
 /** Fields to change; fields left out keep their value, arrays are replaced whole. */
 export interface ProjectUpdate {
@@ -106,7 +109,7 @@ export interface ProjectUpdate {
   /** Tracked prompts, asked as a user would ask them; they never name the brand to the engine. */
   prompts?: string[];
   /** Engines analyses use by default. Each must be in the workspace's plan. */
-  engines?: string[];
+  engines?: EngineName[];
   /** ISO 3166-1 alpha-2 country the prompts are asked from, e.g. `US`. */
   country?: string | null;
   /** BCP 47 language of the prompts, e.g. `en` or `pt-BR`. */
@@ -118,7 +121,7 @@ export interface AnalyzeRequest {
   /** The brand to analyse. */
   project_id: string;
   /** Engines to ask; the project's by default. Each must be in the plan. */
-  engines?: string[];
+  engines?: EngineName[];
   /** Prompts to ask; the project's tracked prompts by default. */
   prompts?: string[];
   /** Times each prompt is asked of each engine. */
@@ -127,6 +130,8 @@ export interface AnalyzeRequest {
   country?: string | null;
   /** BCP 47; the project's by default. */
   language?: string | null;
+  /** Answer when the analysis has finished instead of at once: `true` waits up to 60 s, a number that many seconds. Then 200 with the finished analysis, 502 `ENGINE_FAILURE` if every answer failed (credits given back), or 202 with the analysis still running if the wait ran out. `Prefer: wait=N` does the same. */
+  wait?: boolean | number;
 }
 
 /** A run of prompts × engines × samples for one brand. */
@@ -311,6 +316,208 @@ export interface Result {
   created_at: string;
 }
 
+/** A brand's figures over time, overall and per engine. */
+export interface ProjectMetrics {
+  object: "project_metrics";
+  project_id: string;
+  /** ISO 8601 UTC timestamp. */
+  from: string;
+  /** ISO 8601 UTC timestamp. */
+  to: string;
+  interval: "day" | "week" | "month";
+  /** Engines with answers in the period. */
+  engines: string[];
+  total: {
+    overall: AnalyticsSlice;
+    by_engine: {
+      [key: string]: AnalyticsSlice;
+    };
+  };
+  series: Array<{
+    /** ISO 8601 UTC timestamp. */
+    start: string;
+    /** ISO 8601 UTC timestamp. */
+    end: string;
+    overall: AnalyticsSlice;
+    by_engine: {
+      [key: string]: AnalyticsSlice;
+    };
+  }>;
+  previous: {
+    /** ISO 8601 UTC timestamp. */
+    from: string;
+    /** ISO 8601 UTC timestamp. */
+    to: string;
+    overall: AnalyticsSlice;
+  };
+  changes: {
+    visibility: {
+      current: number | null;
+      previous: number | null;
+      delta: number | null;
+      /** The two 95% intervals do not overlap (proportions only). */
+      significant: boolean | null;
+    };
+    share_of_voice: {
+      current: number | null;
+      previous: number | null;
+      delta: number | null;
+      /** The two 95% intervals do not overlap (proportions only). */
+      significant: boolean | null;
+    };
+    average_position: {
+      current: number | null;
+      previous: number | null;
+      delta: number | null;
+      /** The two 95% intervals do not overlap (proportions only). */
+      significant: boolean | null;
+    };
+    sentiment_score: {
+      current: number | null;
+      previous: number | null;
+      delta: number | null;
+      /** The two 95% intervals do not overlap (proportions only). */
+      significant: boolean | null;
+    };
+    citation_rate: {
+      current: number | null;
+      previous: number | null;
+      delta: number | null;
+      /** The two 95% intervals do not overlap (proportions only). */
+      significant: boolean | null;
+    };
+    visibility_score: {
+      current: number | null;
+      previous: number | null;
+      delta: number | null;
+      /** The two 95% intervals do not overlap (proportions only). */
+      significant: boolean | null;
+    };
+  };
+}
+
+/** A set of answers: the brand's counts and figures, and each competitor's. */
+export interface AnalyticsSlice {
+  counts: AnalyticsCounts;
+  figures: AnalyticsFigures;
+  competitors: Array<{
+    name: string;
+    mentioned: number;
+    visibility: Proportion;
+    share_of_voice: number | null;
+    average_position: number | null;
+  }>;
+}
+
+/** What is stored, summed; every figure comes from these. */
+export interface AnalyticsCounts {
+  /** Successful answers. */
+  answers: number;
+  /** Answers naming the subject. */
+  mentioned: number;
+  /** Answers citing one of the subject's domains. */
+  cited: number;
+  /** Answers citing anything. */
+  with_citations: number;
+  position_sum: number;
+  position_count: number;
+  sentiment_sum: number;
+  sentiment_count: number;
+  citations: number;
+  brand_citations: number;
+  score_sum: number;
+}
+
+export interface AnalyticsFigures {
+  visibility: Proportion;
+  share_of_voice: number | null;
+  average_position: number | null;
+  sentiment_score: number | null;
+  citation_rate: Proportion;
+  visibility_score: number | null;
+}
+
+export interface PromptMetrics {
+  object: "prompt_metrics";
+  /** ISO 8601 UTC timestamp. */
+  from: string;
+  /** ISO 8601 UTC timestamp. */
+  to: string;
+  data: Array<{
+    prompt: string;
+    engine: string;
+    counts: AnalyticsCounts;
+    figures: AnalyticsFigures;
+  }>;
+}
+
+export interface ProjectSources {
+  object: "project_sources";
+  /** ISO 8601 UTC timestamp. */
+  from: string;
+  /** ISO 8601 UTC timestamp. */
+  to: string;
+  totals: {
+    citations: number;
+    brand: number;
+    competitor: number;
+    other: number;
+  };
+  domains: Array<{
+    domain: string;
+    kind: "brand" | "competitor" | "other";
+    competitor: string | null;
+    citations: number;
+    answers: number;
+    previous_citations: number;
+    series: Array<{
+      /** ISO 8601 UTC timestamp. */
+      start: string;
+      citations: number;
+    }>;
+  }>;
+  urls: Array<{
+    url: string;
+    domain: string;
+    kind: "brand" | "competitor" | "other";
+    competitor: string | null;
+    citations: number;
+  }>;
+}
+
+export interface CompetitorLeaderboard {
+  object: "competitor_leaderboard";
+  /** ISO 8601 UTC timestamp. */
+  from: string;
+  /** ISO 8601 UTC timestamp. */
+  to: string;
+  previous: {
+    /** ISO 8601 UTC timestamp. */
+    from: string;
+    /** ISO 8601 UTC timestamp. */
+    to: string;
+  };
+  data: Array<{
+    name: string;
+    is_brand: boolean;
+    mentioned: number;
+    visibility: Proportion;
+    share_of_voice: number | null;
+    average_position: number | null;
+    previous: {
+      visibility: Proportion;
+      share_of_voice: number | null;
+      average_position: number | null;
+    };
+    change: {
+      visibility: number | null;
+      share_of_voice: number | null;
+      average_position: number | null;
+      significant: boolean;
+    };
+  }>;
+}
+
 export interface MonitoringScheduleList {
   data: MonitoringSchedule[];
   /** Whether another page follows this one. */
@@ -419,14 +626,14 @@ export interface AlertRule {
   require_significance?: boolean;
   competitor?: string;
   /** Judge each of these engines on its own; all engines together when absent. */
-  engines?: string[];
+  engines?: EngineName[];
 }
 
 export interface MonitoringScheduleCreate {
   project_id: string;
   schedule: ScheduleSpec;
   /** Engines each run asks; null: the project's at the time of the run. */
-  engines?: string[] | null;
+  engines?: EngineName[] | null;
   /** Prompts each run asks; null: the project's at the time of the run. */
   prompts?: string[] | null;
   samples?: number;
@@ -447,7 +654,7 @@ export interface AlertRuleInput {
   require_significance?: boolean;
   competitor?: string;
   /** Judge each of these engines on its own; all engines together when absent. */
-  engines?: string[];
+  engines?: EngineName[];
 }
 
 /** Fields to change. */
@@ -464,7 +671,7 @@ export interface MonitoringScheduleUpdate {
     cron?: string;
   };
   /** Engines each run asks; null: the project's at the time of the run. */
-  engines?: string[] | null;
+  engines?: EngineName[] | null;
   /** Prompts each run asks; null: the project's at the time of the run. */
   prompts?: string[] | null;
   samples?: number;

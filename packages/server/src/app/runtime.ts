@@ -1,10 +1,17 @@
 import { randomBytes } from "node:crypto";
+import type { AccountsConfig } from "../config/config.ts";
 import type { DatabaseConfig } from "../config/database-url.ts";
 import { defaultEngineConfig, type EngineConfig } from "../config/engines.ts";
+import { configuredSecrets } from "../config/secrets.ts";
+import { authDatabase } from "../db/auth-database.ts";
 import { type Database, openDatabase } from "../db/database.ts";
+import { dialectSql } from "../db/dialect-sql.ts";
 import { migrateToLatest } from "../db/migrate.ts";
 import { type Clock, systemClock } from "../lib/clock.ts";
 import type { Logger } from "../lib/logger.ts";
+import { Redactor } from "../lib/redact.ts";
+import { createIdentity } from "../services/accounts/identity.ts";
+import { smtpMailer } from "../services/accounts/mailer.ts";
 import { ApiKeyCache } from "../services/api-keys/cache.ts";
 import { LastUsedRecorder } from "../services/api-keys/last-used.ts";
 import type { Deps } from "../services/context.ts";
@@ -14,6 +21,7 @@ import { DEFAULT_PLANS, type PlanCatalog } from "../services/plans/catalog.ts";
 import { RateLimits } from "../services/rate-limits/rate-limits.ts";
 import { RequestMeter } from "../services/usage/request-meter.ts";
 import { systemResolver } from "../services/webhooks/addresses.ts";
+import { fanOutEvent } from "../services/webhooks/fanout.ts";
 import { SecretBox } from "../services/webhooks/secrets.ts";
 import { dataFolderKey } from "./secret-key.ts";
 
@@ -42,6 +50,8 @@ export interface RuntimeConfig {
   webhookAllowPrivate?: boolean;
   /** Engine credentials and limits; without them, only the sandbox answers. */
   engines?: EngineConfig;
+  /** Dashboard accounts; by default http://localhost:8080, sign-up plan agency, closed sign-up, no e-mail. */
+  accounts?: Partial<AccountsConfig>;
 }
 
 export interface RuntimeOptions {
@@ -86,13 +96,25 @@ export async function createRuntime(
     throw error;
   }
   const clock = options.clock ?? systemClock;
+  const keys = secretKeys(config, logger);
+  const redactor = new Redactor(configuredSecrets({ ...config, secretKeys: keys }));
+  const accounts: AccountsConfig = {
+    publicUrl: "http://localhost:8080",
+    signupPlan: "agency",
+    openSignup: false,
+    smtp: null,
+    ...config.accounts,
+  };
+  const mailer = accounts.smtp === null ? null : smtpMailer(accounts.smtp.url, accounts.smtp.from);
   const deps: Deps = {
+    redactor,
+    eventHooks: [fanOutEvent],
     jobSignal: new JobSignal(),
-    secrets: new SecretBox(secretKeys(config, logger)),
+    secrets: new SecretBox(keys),
     webhookTargets: { allowPrivate: config.webhookAllowPrivate ?? false, resolver: systemResolver },
-    engines: new EngineRegistry(config.engines ?? defaultEngineConfig(), logger),
+    engines: new EngineRegistry(config.engines ?? defaultEngineConfig(), logger, redactor),
     db: database.db,
-    dialect: database.dialect,
+    sql: dialectSql(database.dialect),
     clock,
     logger,
     plans: config.plans ?? DEFAULT_PLANS,
@@ -102,11 +124,23 @@ export async function createRuntime(
       config.rateLimits === false
         ? null
         : new RateLimits(logger, {
+            // Real time, not the service clock: windows are the store's TTLs.
+            clock: systemClock,
             redisUrl: config.redisUrl ?? null,
             ...(options.rateLimitWindowSeconds === undefined ? {} : { windowSeconds: options.rateLimitWindowSeconds }),
             ...(options.rateLimitKeyPrefix === undefined ? {} : { keyPrefix: options.rateLimitKeyPrefix }),
           }),
     meter: config.requestMetering === false ? null : new RequestMeter(),
+    identity: createIdentity({
+      database: authDatabase(database),
+      publicUrl: accounts.publicUrl,
+      secretKey: keys[0] ?? randomBytes(32),
+      mailer,
+      logger,
+    }),
+    mailer,
+    signup: { plan: accounts.signupPlan, open: accounts.openSignup },
+    publicUrl: accounts.publicUrl,
   };
 
   await deps.rateLimits?.ready();

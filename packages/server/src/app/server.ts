@@ -15,6 +15,9 @@ export async function startServer(config: Config, runtime: Runtime, logger: Fast
     publicUrl: config.http.publicUrl,
     bodyLimitBytes: config.http.bodyLimitBytes,
     trustProxy: config.http.trustProxy,
+    requestTimeoutMs: config.http.requestTimeoutMs,
+    keepAliveTimeoutMs: config.http.keepAliveTimeoutMs,
+    maxConnections: config.http.maxConnections,
     logger,
   });
   await app.listen({ host: config.http.host, port: config.http.port });

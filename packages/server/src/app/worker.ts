@@ -1,17 +1,20 @@
-import pg from "pg";
+import { listen } from "../db/notifications.ts";
 import type { Logger } from "../lib/logger.ts";
 import { runAnalysisHandler } from "../services/analyses/run.ts";
 import { RUN_ANALYSIS_JOB } from "../services/analyses/types.ts";
-import { PG_JOBS_CHANNEL } from "../services/jobs/store.ts";
+import { REBUILD_ROLLUPS_JOB, rebuildRollupsHandler } from "../services/analytics/rebuild.ts";
+import { JOBS_CHANNEL } from "../services/jobs/store.ts";
 import type { JobHandler } from "../services/jobs/types.ts";
 import { Worker, type WorkerOptions } from "../services/jobs/worker.ts";
-import { startScheduler } from "../services/monitoring/scheduler.ts";
+import { closeMonitoringRun } from "../services/monitoring/runs.ts";
+import { reportFinishedAnalysis } from "../services/reports/generate.ts";
 import { deliverWebhookHandler } from "../services/webhooks/deliver.ts";
 import { DELIVER_JOB } from "../services/webhooks/fanout.ts";
 import { HttpTransport, type WebhookTransport } from "../services/webhooks/transport.ts";
 import type { Runtime } from "./runtime.ts";
+import { startScheduler } from "./scheduler.ts";
 
-export const WEBHOOK_TIMEOUT_MS = 15_000;
+const WEBHOOK_TIMEOUT_MS = 15_000;
 
 export interface RunningWorker {
   worker: Worker;
@@ -19,10 +22,13 @@ export interface RunningWorker {
 }
 
 /** Every job kind and what runs it. */
-export function jobHandlers(runtime: Runtime, transport: WebhookTransport): Record<string, JobHandler> {
+function jobHandlers(runtime: Runtime, transport: WebhookTransport): Record<string, JobHandler> {
   return {
     [DELIVER_JOB]: deliverWebhookHandler(runtime.deps, transport),
-    [RUN_ANALYSIS_JOB]: runAnalysisHandler(runtime.deps),
+    // When an analysis finishes, in its final transaction: monitoring closes its run (and fires
+    // alerts), then reports write the report, which names that run.
+    [RUN_ANALYSIS_JOB]: runAnalysisHandler(runtime.deps, [closeMonitoringRun, reportFinishedAnalysis]),
+    [REBUILD_ROLLUPS_JOB]: rebuildRollupsHandler(runtime.deps),
   };
 }
 
@@ -32,48 +38,6 @@ export function webhookTransport(runtime: Runtime): WebhookTransport {
     allowPrivate: runtime.deps.webhookTargets.allowPrivate,
     resolver: runtime.deps.webhookTargets.resolver,
   });
-}
-
-/**
- * Listens for PostgreSQL NOTIFYs sent when any process enqueues a job, so that this worker wakes
- * at once instead of at its next poll. Reconnects after a lost connection.
- */
-async function listenForJobs(url: string, wake: () => void, logger: Logger): Promise<() => Promise<void>> {
-  let client: pg.Client | null = null;
-  let closed = false;
-  let failures = 0;
-  const connect = async (): Promise<void> => {
-    if (closed) return;
-    const next = new pg.Client({ connectionString: url });
-    next.on("notification", wake);
-    next.on("error", (error) => {
-      logger.warn({ err: error }, "job notifications lost; polling until reconnected");
-      next.end().catch(() => {});
-      if (client === next) client = null;
-      retry();
-    });
-    try {
-      await next.connect();
-      await next.query(`LISTEN ${PG_JOBS_CHANNEL}`);
-    } catch (error) {
-      next.end().catch(() => {});
-      throw error;
-    }
-    client = next;
-    failures = 0;
-    wake(); // anything enqueued while we were not listening
-  };
-  // A failed connect reports only to its caller (no "error" event): keep trying, backing off to 30 s.
-  const retry = () => {
-    const delay = Math.min(30_000, 1_000 * 2 ** failures);
-    failures++;
-    setTimeout(() => void connect().catch(retry), delay).unref();
-  };
-  await connect();
-  return async () => {
-    closed = true;
-    await client?.end().catch(() => {});
-  };
 }
 
 /** How often a worker looks for monitoring slots that are due. */
@@ -93,7 +57,7 @@ export async function startWorker(
   const unlisten =
     databaseUrl === null
       ? async () => {}
-      : await listenForJobs(databaseUrl, () => runtime.deps.jobSignal.wake(), logger);
+      : await listen(databaseUrl, JOBS_CHANNEL, () => runtime.deps.jobSignal.wake(), logger);
   worker.start();
   return {
     worker,

@@ -1,9 +1,12 @@
 import { createRuntime, type Runtime } from "../app/runtime.ts";
 import { ConfigError, loadConfig } from "../config/config.ts";
+import { configuredSecrets } from "../config/secrets.ts";
 import { createLogger, type LogLevel } from "../lib/logger.ts";
+import { Redactor } from "../lib/redact.ts";
 import { ANALYZE_USAGE, analyzeCommand } from "./commands/analyze.ts";
 import { KEY_USAGE, keyCommand } from "./commands/key.ts";
 import { USAGE_USAGE, usageCommand } from "./commands/usage.ts";
+import { USER_USAGE, userCommand } from "./commands/user.ts";
 import { WORKSPACE_USAGE, workspaceCommand } from "./commands/workspace.ts";
 import { describeError, type Io, UsageError } from "./io.ts";
 import { runProcess } from "./serve.ts";
@@ -23,25 +26,72 @@ ${WORKSPACE_USAGE.replace("Usage:\n", "")}
 ${KEY_USAGE.replace("Usage:\n", "")}
 ${USAGE_USAGE.replace("Usage:\n", "")}
 ${ANALYZE_USAGE.replace("Usage:\n", "")}
+${USER_USAGE.replace("Usage:\n", "")}
 
 Configuration is read from the environment; see the README.`;
+
+const PROCESS_HELP: Record<string, string> = {
+  all: "Usage:\n  sightline all\nRuns every part of Sightline in one process: the HTTP API and the worker (what npm start runs).",
+  serve: "Usage:\n  sightline serve\nRuns the HTTP API only, to scale it apart from background workers.",
+  worker:
+    "Usage:\n  sightline worker\nRuns the background worker only: analyses, monitoring schedules, reports, webhook deliveries.",
+  migrate: "Usage:\n  sightline migrate\nApplies pending database migrations and exits.",
+};
+
+const COMMAND_USAGE: Record<string, string> = {
+  workspace: WORKSPACE_USAGE,
+  key: KEY_USAGE,
+  usage: USAGE_USAGE,
+  analyze: ANALYZE_USAGE,
+  user: USER_USAGE,
+};
+
+/**
+ * The help of one command, or of one of its subcommands (`key create --help`): the usage lines
+ * that start with it, and the notes that follow the usage.
+ */
+function helpFor(command: string, sub: string | undefined): string | null {
+  const processHelp = PROCESS_HELP[command];
+  if (processHelp !== undefined) return processHelp;
+  const usage = COMMAND_USAGE[command];
+  if (usage === undefined) return null;
+  const lines = usage.split("\n").slice(1);
+  const forms = lines.filter((line) => line.startsWith("  sightline "));
+  const notes = lines.filter((line) => !line.startsWith("  sightline "));
+  const own =
+    sub === undefined || sub.startsWith("-")
+      ? forms
+      : forms.filter(
+          (line) => line.startsWith(`  sightline ${command} ${sub} `) || line === `  sightline ${command} ${sub}`,
+        );
+  return ["Usage:", ...(own.length > 0 ? own : forms), ...notes].join("\n");
+}
 
 /** Runs one command; resolves to the exit code. */
 export async function main(argv: string[], io: Io): Promise<number> {
   const [command, ...args] = argv;
   if (command === undefined || command === "help" || command === "--help" || command === "-h") {
-    io.out(USAGE);
+    const topic = command === "help" ? args[0] : undefined;
+    const help = topic === undefined ? null : helpFor(topic, args[1]);
+    io.out(help ?? USAGE);
     return command === undefined ? 2 : 0;
+  }
+  if (args.includes("--help") || args.includes("-h")) {
+    const help = helpFor(command, args[0]);
+    if (help !== null) {
+      io.out(help);
+      return 0;
+    }
   }
   try {
     const config = loadConfig(io.env, io.cwd);
     if (command === "serve" || command === "all" || command === "worker") return await runProcess(config, command);
-    if (!["workspace", "key", "usage", "analyze", "migrate"].includes(command)) {
+    if (!["workspace", "key", "usage", "analyze", "user", "migrate"].includes(command)) {
       throw new UsageError(`unknown command "${command}"`);
     }
     // Operator commands keep stdout for their output; logs go to stderr, quietly.
     const level: LogLevel = io.env.LOG_LEVEL === undefined ? "warn" : config.logLevel;
-    const logger = createLogger(level, 2);
+    const logger = createLogger(level, 2, new Redactor(configuredSecrets(config)));
     // Operator commands answer no API requests: no rate limiter, no Redis connection.
     const runtime: Runtime = await createRuntime({ ...config, rateLimits: false }, logger);
     try {
@@ -52,6 +102,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
       if (command === "workspace") return await workspaceCommand(runtime.deps, args, io);
       if (command === "usage") return await usageCommand(runtime.deps, args, io);
       if (command === "analyze") return await analyzeCommand(runtime, args, io, logger);
+      if (command === "user") return await userCommand(runtime.deps, args, io);
       return await keyCommand(runtime.deps, args, io);
     } finally {
       await runtime.close();

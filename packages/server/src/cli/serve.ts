@@ -2,7 +2,9 @@ import { createRuntime } from "../app/runtime.ts";
 import { type RunningServer, startServer } from "../app/server.ts";
 import { type RunningWorker, startWorker } from "../app/worker.ts";
 import type { Config } from "../config/config.ts";
+import { configuredSecrets } from "../config/secrets.ts";
 import { createLogger } from "../lib/logger.ts";
+import { Redactor } from "../lib/redact.ts";
 
 export type ProcessMode = "all" | "serve" | "worker";
 
@@ -13,7 +15,7 @@ export type ProcessMode = "all" | "serve" | "worker";
  * timeout, exits at once.
  */
 export async function runProcess(config: Config, mode: ProcessMode): Promise<number> {
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config.logLevel, 1, new Redactor(configuredSecrets(config)));
   const runtime = await createRuntime(config, logger);
   let server: RunningServer | null = null;
   let worker: RunningWorker | null = null;
@@ -46,7 +48,7 @@ export async function runProcess(config: Config, mode: ProcessMode): Promise<num
       }
       stopping = true;
       logger.info({ signal }, "shutting down: draining in-flight work");
-      const started = Date.now();
+      const started = performance.now();
       const timer = setTimeout(() => {
         logger.error({ timeoutMs: config.shutdownTimeoutMs }, "shutdown timed out; exiting");
         process.exit(1);
@@ -55,7 +57,7 @@ export async function runProcess(config: Config, mode: ProcessMode): Promise<num
       try {
         await server?.stop();
         // Leave a margin for releasing unfinished jobs and closing within the timeout.
-        await worker?.stop(Math.max(0, config.shutdownTimeoutMs * 0.8 - (Date.now() - started)));
+        await worker?.stop(Math.max(0, config.shutdownTimeoutMs * 0.8 - (performance.now() - started)));
         await runtime.close();
         logger.info("stopped");
         resolve(0);

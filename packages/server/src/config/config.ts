@@ -1,16 +1,13 @@
 import { join, resolve } from "node:path";
 import type { LogLevel } from "../lib/logger.ts";
+import type { VendorDescriptor, VendorSettings } from "../services/engines/descriptor.ts";
+import { type CustomEngineSettings, type EngineConfig, vendorSettings } from "../services/engines/settings.ts";
+import { engineVariables, variableNames } from "../services/engines/variables.ts";
+import { PLAN_NAMES, type PlanName } from "../services/plan-names.ts";
 import { DEFAULT_PLANS, type PlanCatalog } from "../services/plans/catalog.ts";
 import { loadPlanCatalog } from "../services/plans/load.ts";
 import { type DatabaseConfig, parseDatabaseUrl } from "./database-url.ts";
-import {
-  type CustomEngineSettings,
-  type EngineConfig,
-  parseCustomEngines,
-  VENDORS,
-  type VendorEngine,
-  type VendorSettings,
-} from "./engines.ts";
+import { parseCustomEngines } from "./engines.ts";
 import {
   ConfigValueError,
   parseBoolean,
@@ -19,11 +16,24 @@ import {
   parseInteger,
   parseRedisUrl,
   parseSecretKeys,
+  parseSmtpUrl,
 } from "./parse.ts";
 
 /** Everything the processes read from the environment, parsed once at boot. */
 export interface Config {
-  http: { host: string; port: number; publicUrl: string; bodyLimitBytes: number; trustProxy: boolean };
+  http: {
+    host: string;
+    port: number;
+    publicUrl: string;
+    bodyLimitBytes: number;
+    trustProxy: boolean;
+    /** The whole request, headers and body, must arrive within this; else 408 and the connection closes. */
+    requestTimeoutMs: number;
+    /** How long an idle keep-alive connection stays open. */
+    keepAliveTimeoutMs: number;
+    /** Connections this process holds at once; more are closed at once. */
+    maxConnections: number;
+  };
   database: DatabaseConfig & { poolSize: number };
   redisUrl: string | null;
   plans: PlanCatalog;
@@ -37,6 +47,15 @@ export interface Config {
   dataDir: string;
   logLevel: LogLevel;
   shutdownTimeoutMs: number;
+  accounts: AccountsConfig;
+}
+
+/** Dashboard accounts: where users reach the server, who may sign up, and e-mail. */
+export interface AccountsConfig {
+  publicUrl: string;
+  signupPlan: PlanName;
+  openSignup: boolean;
+  smtp: { url: string; from: string } | null;
 }
 
 export interface ConfigVariable {
@@ -82,6 +101,22 @@ export const CONFIG_VARIABLES: ConfigVariable[] = [
     description: "`true` behind a reverse proxy, so that per-address limits use X-Forwarded-For.",
   },
   {
+    name: "SIGHTLINE_REQUEST_TIMEOUT_SECONDS",
+    default: "30",
+    description:
+      "A request's headers and body must arrive within this; a slower client gets 408 and its connection is closed.",
+  },
+  {
+    name: "SIGHTLINE_KEEPALIVE_TIMEOUT_SECONDS",
+    default: "72",
+    description: "How long an idle keep-alive connection is kept (above a load balancer's idle timeout).",
+  },
+  {
+    name: "SIGHTLINE_MAX_CONNECTIONS",
+    default: "4096",
+    description: "Connections one process holds at once; past it, new connections are closed at once.",
+  },
+  {
     name: "SIGHTLINE_RATE_LIMITS",
     default: "on",
     description: "`off` disables per-minute rate limits (single-tenant installs); headers are then not sent.",
@@ -103,6 +138,27 @@ export const CONFIG_VARIABLES: ConfigVariable[] = [
     description: "`true` lets webhooks target private and loopback addresses (local development only).",
   },
   {
+    name: "SIGHTLINE_SIGNUP_PLAN",
+    default: "agency",
+    description: "The plan of the first account's workspace, and of workspaces users create in the dashboard.",
+  },
+  {
+    name: "SIGHTLINE_OPEN_SIGNUP",
+    default: "false",
+    description: "`true` lets anyone create an account (with a workspace of their own); otherwise by invitation only.",
+  },
+  {
+    name: "SMTP_URL",
+    default: "(none)",
+    description:
+      "`smtps://user:password@host:465`: invitations and password resets by e-mail. Without it, links are shown to the admin or printed by the CLI.",
+  },
+  {
+    name: "SMTP_FROM",
+    default: "Sightline <sightline@localhost>",
+    description: "The sender of those e-mails.",
+  },
+  {
     name: "SIGHTLINE_WORKER_CONCURRENCY",
     default: "8",
     description: "Jobs (analyses, deliveries) a worker runs at once.",
@@ -118,21 +174,7 @@ export const CONFIG_VARIABLES: ConfigVariable[] = [
     description:
       "How often a worker looks for jobs enqueued by other processes (PostgreSQL also wakes it with NOTIFY).",
   },
-  ...Object.entries(VENDORS).flatMap(([engine, vendor]) => [
-    {
-      name: `${vendor.prefix}_API_KEY`,
-      default: "(none)",
-      description: `Credentials for \`${engine}\` (${vendor.vendor}); without them the engine answers ENGINE_FAILURE.`,
-    },
-    {
-      name: `${vendor.prefix}_BASE_URL`,
-      default: "(vendor's)",
-      description: `Another address for \`${engine}\`'s API: a proxy or a compatible server.`,
-    },
-    ...(engine === "google_ai_overview"
-      ? []
-      : [{ name: `${vendor.prefix}_MODEL`, default: vendor.model, description: `The model \`${engine}\` asks.` }]),
-  ]),
+  ...engineVariables(),
   {
     name: "SIGHTLINE_CUSTOM_ENGINES",
     default: "(none)",
@@ -203,31 +245,33 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   const shutdownSeconds = read("SIGHTLINE_SHUTDOWN_TIMEOUT", 25, (raw) => parseInteger(raw, 1, 3600));
   const redisUrl = read<string | null>("REDIS_URL", null, parseRedisUrl);
   const trustProxy = read("TRUST_PROXY", false, parseBoolean);
+  const requestTimeoutSeconds = read("SIGHTLINE_REQUEST_TIMEOUT_SECONDS", 30, (raw) => parseInteger(raw, 1, 3600));
+  const keepAliveSeconds = read("SIGHTLINE_KEEPALIVE_TIMEOUT_SECONDS", 72, (raw) => parseInteger(raw, 1, 3600));
+  const maxConnections = read("SIGHTLINE_MAX_CONNECTIONS", 4096, (raw) => parseInteger(raw, 1, 1_000_000));
   const rateLimits = read("SIGHTLINE_RATE_LIMITS", true, parseBoolean);
   const requestMetering = read("SIGHTLINE_REQUEST_METERING", true, parseBoolean);
   const secretKeys = read<Buffer[] | null>("SIGHTLINE_SECRET_KEY", null, parseSecretKeys);
   const webhookAllowPrivate = read("SIGHTLINE_WEBHOOK_ALLOW_PRIVATE", false, parseBoolean);
+  const signupPlan = read<PlanName>("SIGHTLINE_SIGNUP_PLAN", "agency", (raw) => parseChoice(raw.trim(), PLAN_NAMES));
+  const openSignup = read("SIGHTLINE_OPEN_SIGNUP", false, parseBoolean);
+  const smtpUrl = read<string | null>("SMTP_URL", null, parseSmtpUrl);
+  const smtpFrom = read("SMTP_FROM", "Sightline <sightline@localhost>", (raw) => raw.trim());
   const concurrency = read("SIGHTLINE_WORKER_CONCURRENCY", 8, (raw) => parseInteger(raw, 1, 256));
   const leaseSeconds = read("SIGHTLINE_JOB_LEASE_SECONDS", 60, (raw) => parseInteger(raw, 1, 3600));
   const pollMs = read("SIGHTLINE_JOB_POLL_MS", 1000, (raw) => parseInteger(raw, 10, 60_000));
-  const vendor = (engine: VendorEngine): VendorSettings => {
-    const { prefix, model } = VENDORS[engine];
+  const vendor = (descriptor: VendorDescriptor): VendorSettings => {
+    const names = variableNames(descriptor);
     return {
-      apiKey: read<string | null>(`${prefix}_API_KEY`, null, (raw) => raw.trim()),
-      baseUrl: read<string | null>(`${prefix}_BASE_URL`, null, parseHttpUrl),
-      model: read(`${prefix}_MODEL`, model, (raw) => raw.trim()),
+      apiKey: read<string | null>(names.apiKey, null, (raw) => raw.trim()),
+      baseUrl: read<string | null>(names.baseUrl, null, parseHttpUrl),
+      model:
+        names.model === null
+          ? descriptor.defaultModel
+          : read(names.model, descriptor.defaultModel, (raw) => raw.trim()),
     };
   };
   const engines: EngineConfig = {
-    vendors: {
-      chatgpt: vendor("chatgpt"),
-      claude: vendor("claude"),
-      gemini: vendor("gemini"),
-      perplexity: vendor("perplexity"),
-      grok: vendor("grok"),
-      deepseek: vendor("deepseek"),
-      google_ai_overview: vendor("google_ai_overview"),
-    },
+    vendors: vendorSettings(vendor),
     custom: read<CustomEngineSettings[]>("SIGHTLINE_CUSTOM_ENGINES", [], (raw) => parseCustomEngines(raw, cwd)),
     timeoutMs: read("SIGHTLINE_ENGINE_TIMEOUT_SECONDS", 90, (raw) => parseInteger(raw, 1, 3600)) * 1000,
     maxRetries: read("SIGHTLINE_ENGINE_MAX_RETRIES", 2, (raw) => parseInteger(raw, 0, 10)),
@@ -247,7 +291,16 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
 
   if (problems.length > 0) throw new ConfigError(problems);
   return {
-    http: { host, port, publicUrl, bodyLimitBytes: 1024 * 1024, trustProxy },
+    http: {
+      host,
+      port,
+      publicUrl,
+      bodyLimitBytes: 1024 * 1024,
+      trustProxy,
+      requestTimeoutMs: requestTimeoutSeconds * 1000,
+      keepAliveTimeoutMs: keepAliveSeconds * 1000,
+      maxConnections,
+    },
     database: { ...database, poolSize },
     redisUrl,
     plans,
@@ -260,5 +313,11 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     dataDir,
     logLevel,
     shutdownTimeoutMs: shutdownSeconds * 1000,
+    accounts: {
+      publicUrl,
+      signupPlan,
+      openSignup,
+      smtp: smtpUrl === null ? null : { url: smtpUrl, from: smtpFrom },
+    },
   };
 }

@@ -1,52 +1,12 @@
 import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { isEngineName } from "../services/engines/catalog.ts";
+import type { CustomEngineSettings } from "../services/engines/settings.ts";
 import { ConfigValueError, parseHttpUrl } from "./parse.ts";
 
-/** How to reach one engine's vendor. */
-export interface VendorSettings {
-  apiKey: string | null;
-  baseUrl: string | null;
-  model: string;
-}
-
-export interface CustomEngineSettings {
-  name: string;
-  baseUrl: string;
-  model: string;
-  apiKey: string | null;
-}
-
-export interface EngineConfig {
-  vendors: {
-    chatgpt: VendorSettings;
-    claude: VendorSettings;
-    gemini: VendorSettings;
-    perplexity: VendorSettings;
-    grok: VendorSettings;
-    deepseek: VendorSettings;
-    google_ai_overview: VendorSettings;
-  };
-  custom: CustomEngineSettings[];
-  timeoutMs: number;
-  maxRetries: number;
-  /** Requests in flight at once per engine, per worker process. */
-  concurrency: number;
-  sandboxLatencyMs: number;
-}
-
-export type VendorEngine = keyof EngineConfig["vendors"];
-
-/** Each vendor engine: its variables' prefix and default model. */
-export const VENDORS: Record<VendorEngine, { prefix: string; model: string; vendor: string }> = {
-  chatgpt: { prefix: "OPENAI", model: "gpt-5-mini", vendor: "OpenAI Responses API with web search" },
-  claude: { prefix: "ANTHROPIC", model: "claude-sonnet-4-6", vendor: "Anthropic Messages API with web search" },
-  gemini: { prefix: "GEMINI", model: "gemini-2.5-flash", vendor: "Gemini API with Google Search grounding" },
-  perplexity: { prefix: "PERPLEXITY", model: "sonar", vendor: "Perplexity Sonar" },
-  grok: { prefix: "XAI", model: "grok-4", vendor: "xAI Grok" },
-  deepseek: { prefix: "DEEPSEEK", model: "deepseek-chat", vendor: "DeepSeek" },
-  google_ai_overview: { prefix: "SERPAPI", model: "google-ai-overview", vendor: "SerpApi (Google AI Overviews)" },
-};
+// The engines' settings type and defaults live with their descriptors (services/engines); config
+// only reads the environment into them. Re-exported for the callers that found them here.
+export { defaultEngineConfig, type EngineConfig } from "../services/engines/settings.ts";
 
 const NAME = /^[a-z][a-z0-9_]{0,39}$/;
 
@@ -93,29 +53,4 @@ export function parseCustomEngines(raw: string, cwd: string): CustomEngineSettin
       apiKey: typeof item.api_key === "string" ? item.api_key : null,
     };
   });
-}
-
-/** No vendor credentials: only the sandbox answers. What tests and a bare `npm start` get. */
-export function defaultEngineConfig(): EngineConfig {
-  const vendor = (engine: VendorEngine): VendorSettings => ({
-    apiKey: null,
-    baseUrl: null,
-    model: VENDORS[engine].model,
-  });
-  return {
-    vendors: {
-      chatgpt: vendor("chatgpt"),
-      claude: vendor("claude"),
-      gemini: vendor("gemini"),
-      perplexity: vendor("perplexity"),
-      grok: vendor("grok"),
-      deepseek: vendor("deepseek"),
-      google_ai_overview: vendor("google_ai_overview"),
-    },
-    custom: [],
-    timeoutMs: 90_000,
-    maxRetries: 2,
-    concurrency: 4,
-    sandboxLatencyMs: 0,
-  };
 }

@@ -67,3 +67,17 @@ export function parseSecretKeys(raw: string): Buffer[] {
   }
   return keys;
 }
+
+/** `smtp://` or `smtps://` with a host: what nodemailer takes as a transport URL. */
+export function parseSmtpUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    throw new ConfigValueError("must be a URL such as smtps://user:password@smtp.example.com:465");
+  }
+  if ((url.protocol !== "smtp:" && url.protocol !== "smtps:") || url.hostname === "") {
+    throw new ConfigValueError("must be an smtp:// or smtps:// URL with a host");
+  }
+  return url.toString();
+}

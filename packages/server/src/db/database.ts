@@ -85,15 +85,15 @@ function openPostgres(url: string, poolSize: number): Database {
   const pool = new pg.Pool({
     connectionString: url,
     max: poolSize,
+    // A database that does not answer (down, unreachable) fails the request after this instead
+    // of holding it; the API answers 503 with Retry-After.
+    connectionTimeoutMillis: 5_000,
     types: { getTypeParser: postgresTypeParser as typeof pg.types.getTypeParser },
   });
-  // An idle client losing its connection must not crash the process; the pool replaces it.
+  // A client losing its connection must not crash the process: an idle one is replaced by the
+  // pool; one checked out (inside a transaction) fails its next query, which reports the error.
   pool.on("error", () => {});
+  pool.on("connect", (client) => client.on("error", () => {}));
   const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
   return { db, dialect: "postgres", close: () => db.destroy() };
-}
-
-/** Reads a boolean column on either dialect (PostgreSQL boolean, SQLite 0/1). */
-export function bool(value: boolean | number): boolean {
-  return value === true || value === 1;
 }

@@ -1,12 +1,6 @@
-import { type Kysely, sql } from "kysely";
+import { sql } from "kysely";
 import type { Database } from "./database.ts";
-import { MIGRATIONS } from "./migrations/index.ts";
-
-export interface Migration {
-  name: string;
-  // biome-ignore lint/suspicious/noExplicitAny: migrations are typed against no particular schema.
-  up(db: Kysely<any>): Promise<void>;
-}
+import { MIGRATIONS, type Migration } from "./migrations/index.ts";
 
 /** Arbitrary constant naming Sightline's migration lock among PostgreSQL advisory locks. */
 const PG_MIGRATION_LOCK = 7_241_905_113;

@@ -1,5 +1,6 @@
 import type BetterSqlite3 from "better-sqlite3";
 import { CompiledQuery, type DatabaseConnection, type Driver, type QueryResult } from "kysely";
+import { isBooleanColumn } from "./columns.ts";
 
 const STATEMENT_CACHE_SIZE = 500;
 
@@ -60,9 +61,18 @@ interface Prepared {
  * Rows are read as arrays and turned into objects by a function compiled once per statement:
  * every row object then has the same shape from birth, which is about a third cheaper than
  * better-sqlite3 building objects key by key. Keys are JSON-escaped, so any column name is safe.
+ * A value read straight from a boolean column (see columns.ts) becomes a boolean, as PostgreSQL
+ * returns it; an expression over one (a count, a sum) stays a number.
  */
-function rowBuilder(columns: string[]): (values: unknown[]) => Record<string, unknown> {
-  const fields = columns.map((name, i) => `${JSON.stringify(name)}: v[${i}]`).join(", ");
+function rowBuilder(columns: BetterSqlite3.ColumnDefinition[]): (values: unknown[]) => Record<string, unknown> {
+  const fields = columns
+    .map((column, i) => {
+      const value = isBooleanColumn(column.table, column.column)
+        ? `(v[${i}] === null ? null : v[${i}] !== 0)`
+        : `v[${i}]`;
+      return `${JSON.stringify(column.name)}: ${value}`;
+    })
+    .join(", ");
   return new Function("v", `return { ${fields} };`) as (values: unknown[]) => Record<string, unknown>;
 }
 
@@ -81,7 +91,7 @@ class SqliteConnection implements DatabaseConnection {
       prepared = { statement };
       if (statement.reader) {
         statement.raw(true);
-        prepared.build = rowBuilder(statement.columns().map((column) => column.name));
+        prepared.build = rowBuilder(statement.columns());
       }
       if (this.#statements.size >= STATEMENT_CACHE_SIZE) {
         const oldest = this.#statements.keys().next().value;
@@ -94,7 +104,8 @@ class SqliteConnection implements DatabaseConnection {
 
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
     const { statement, build } = this.#prepare(compiled.sql);
-    const parameters = compiled.parameters as unknown[];
+    // better-sqlite3 binds no booleans: they are stored as 1 and 0.
+    const parameters = (compiled.parameters as unknown[]).map((p) => (typeof p === "boolean" ? (p ? 1 : 0) : p));
     if (build !== undefined) {
       return { rows: (statement.all(...parameters) as unknown[][]).map(build) as R[] };
     }

@@ -1,7 +1,7 @@
-import type { ColumnType, Generated } from "kysely";
+import type { Generated } from "kysely";
 
-/** Booleans: written as 1/0 (valid input for both dialects), read as boolean or 0/1; see `bool()`. */
-export type DbBool = ColumnType<boolean | number, number, number>;
+/** Booleans, on both dialects: SQLite's 0/1 are converted by its driver (see columns.ts). */
+type DbBool = boolean;
 
 /**
  * Row types as the application sees them on BOTH dialects (see database.ts for the
@@ -28,9 +28,19 @@ export interface Tables {
   alerts: AlertsTable;
   alert_states: AlertStatesTable;
   reports: ReportsTable;
+  users: UsersTable;
+  sessions: SessionsTable;
+  accounts: AccountsTable;
+  verifications: VerificationsTable;
+  members: MembersTable;
+  invitations: InvitationsTable;
+  installation: InstallationTable;
+  result_rollups: ResultRollupsTable;
+  engine_rollups: EngineRollupsTable;
+  source_rollups: SourceRollupsTable;
 }
 
-export interface SchemaMigrationsTable {
+interface SchemaMigrationsTable {
   name: string;
   applied_at: string;
 }
@@ -83,21 +93,21 @@ export interface EventsTable {
   created_at: string;
 }
 
-export interface UsageRequestsTable {
+interface UsageRequestsTable {
   workspace_id: string;
   period_start: string;
   endpoint: string;
   count: number;
 }
 
-export interface CreditUsageTable {
+interface CreditUsageTable {
   workspace_id: string;
   period_start: string;
   used: number;
   updated_at: string;
 }
 
-export interface CreditEntriesTable {
+interface CreditEntriesTable {
   id: string;
   workspace_id: string;
   period_start: string;
@@ -217,6 +227,8 @@ export interface ResultsTable {
   attempts: number;
   latency_ms: number;
   created_at: string;
+  /** Counted in the rollups (answers stored before they existed are counted by a job). */
+  rolled_up: Generated<DbBool>;
 }
 
 export interface MonitoringSchedulesTable {
@@ -256,7 +268,7 @@ export interface MonitoringRunsTable {
   completed_at: string | null;
 }
 
-export interface AlertsTable {
+interface AlertsTable {
   id: string;
   workspace_id: string;
   project_id: string;
@@ -271,7 +283,7 @@ export interface AlertsTable {
   created_at: string;
 }
 
-export interface AlertStatesTable {
+interface AlertStatesTable {
   schedule_id: string;
   rule_id: string;
   /** "all" or an engine's name. */
@@ -296,4 +308,138 @@ export interface ReportsTable {
   title: string;
   data: string;
   created_at: string;
+}
+
+/** A person who signs in to the dashboard (written by the authentication library). */
+interface UsersTable {
+  id: string;
+  name: string;
+  email: string;
+  email_verified: DbBool;
+  image: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+interface SessionsTable {
+  id: string;
+  user_id: string;
+  token: string;
+  expires_at: string;
+  ip_address: string | null;
+  user_agent: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A way to sign in; for e-mail and password, `provider_id` is `credential` and `password` its hash. */
+interface AccountsTable {
+  id: string;
+  user_id: string;
+  account_id: string;
+  provider_id: string;
+  access_token: string | null;
+  refresh_token: string | null;
+  id_token: string | null;
+  access_token_expires_at: string | null;
+  refresh_token_expires_at: string | null;
+  scope: string | null;
+  password: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+interface VerificationsTable {
+  id: string;
+  identifier: string;
+  value: string;
+  expires_at: string;
+  created_at: string;
+  updated_at: string;
+}
+
+interface MembersTable {
+  workspace_id: string;
+  user_id: string;
+  role: string;
+  created_at: string;
+  updated_at: string;
+}
+
+interface InvitationsTable {
+  id: string;
+  workspace_id: string;
+  email: string;
+  role: string;
+  /** SHA-256 of the token in the link; the token itself is never stored. */
+  token_hash: string;
+  invited_by: string | null;
+  expires_at: string;
+  accepted_at: string | null;
+  revoked_at: string | null;
+  created_at: string;
+}
+
+interface InstallationTable {
+  id: string;
+  first_user_id: string;
+  created_at: string;
+}
+
+/** What a rollup row counts: summed, never averaged; figures are computed from these. */
+interface RollupCounts {
+  answers: number;
+  mentioned: number;
+  cited: number;
+  with_citations: number;
+  position_sum: number;
+  position_count: number;
+  sentiment_sum: number;
+  sentiment_count: number;
+  citations: number;
+  brand_citations: number;
+  score_sum: number;
+}
+
+/**
+ * Measured answers counted per engine, prompt and subject (the brand, `subject` "", or a competitor by
+ * name), for each UTC day (`grain` "day") and each week (`grain` "week", `start` its Monday).
+ */
+export interface ResultRollupsTable extends RollupCounts {
+  project_id: string;
+  grain: string;
+  /** YYYY-MM-DD: the day, or the week's Monday. */
+  start: string;
+  engine: string;
+  /** A hash of the prompt: the key stays short whatever the prompt's length. */
+  prompt_key: string;
+  subject: string;
+  workspace_id: string;
+  prompt: string;
+}
+
+/** The same counts summed over prompts, per UTC day, engine and subject. */
+export interface EngineRollupsTable extends RollupCounts {
+  project_id: string;
+  day: string;
+  engine: string;
+  subject: string;
+  workspace_id: string;
+}
+
+/** Citations counted per engine and URL, for each UTC day and each week (as result_rollups). */
+export interface SourceRollupsTable {
+  project_id: string;
+  grain: string;
+  start: string;
+  engine: string;
+  url_key: string;
+  workspace_id: string;
+  url: string;
+  domain: string;
+  /** `brand`, `competitor` or `other`. */
+  kind: string;
+  competitor: string | null;
+  citations: number;
+  answers: number;
 }

@@ -1,4 +1,4 @@
-import { ERROR_STATUS, type ErrorCode } from "./codes.ts";
+import { type ErrorCode, statusOf } from "./codes.ts";
 
 /** One problem with a request: which field, and what is wrong with it. */
 export interface ErrorDetail {
@@ -25,7 +25,7 @@ export class ApiError extends Error {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = "ApiError";
     this.code = code;
-    this.status = ERROR_STATUS[code];
+    this.status = statusOf(code);
     this.details = options.details;
     this.retryAfter = options.retryAfter;
   }

@@ -13,11 +13,30 @@ export const ERROR_STATUS = {
   INTERNAL_ERROR: 500,
 } as const satisfies Record<string, number>;
 
-export type ErrorCode = keyof typeof ERROR_STATUS;
+/** The specification's codes: the only ones `/v1` answers with. */
+export type SpecErrorCode = keyof typeof ERROR_STATUS;
 
-export const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
+export const ERROR_CODES = Object.keys(ERROR_STATUS) as SpecErrorCode[];
 
-export const ERROR_MEANING: Record<ErrorCode, string> = {
+/**
+ * The dashboard's own (`/app/api`, docs/dashboard-api.md): a session instead of a key, roles, and
+ * membership rules the public API has no use for.
+ */
+const DASHBOARD_ERROR_STATUS = {
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  CONFLICT: 409,
+} as const satisfies Record<string, number>;
+
+export type ErrorCode = SpecErrorCode | keyof typeof DASHBOARD_ERROR_STATUS;
+
+export function statusOf(code: ErrorCode): number {
+  return code in ERROR_STATUS
+    ? ERROR_STATUS[code as SpecErrorCode]
+    : DASHBOARD_ERROR_STATUS[code as keyof typeof DASHBOARD_ERROR_STATUS];
+}
+
+export const ERROR_MEANING: Record<SpecErrorCode, string> = {
   INVALID_API_KEY: "The API key is missing, invalid, revoked or expired.",
   INSUFFICIENT_SCOPE: "The API key lacks the scope this endpoint requires.",
   PLAN_REQUIRED: "The key's workspace is on a plan without API access (Growth and Agency have it).",

@@ -9,22 +9,32 @@ import { ApiError } from "../errors/api-error.ts";
 import { newId } from "../lib/ids.ts";
 import type { Deps, ServiceContext } from "../services/context.ts";
 import { billingPeriod } from "../services/usage/period.ts";
+import { admit, authenticateRequests, needsKey } from "./authenticate-request.ts";
+import { registerDashboardApi } from "./dashboard/register.ts";
 import { renderDocsPage } from "./docs/render.ts";
-import { makeErrorHandler, sendError, toApiError } from "./errors.ts";
-import { limitAnonymous, makeGate } from "./gate.ts";
+import { clientErrorHandler, makeErrorHandler, sendError, toApiError } from "./errors.ts";
 import { buildOpenApiDocument } from "./openapi/build.ts";
-import { RawResponse, type Route } from "./route.ts";
+import { RawResponse, type Route, WithStatus } from "./route.ts";
 import { rejectUnstorableText } from "./text-guard.ts";
 import { V1_ROUTES } from "./v1/routes.ts";
 import { validatorCompiler } from "./validation.ts";
+import { isWebPath, WebApp } from "./web.ts";
 
 export interface HttpOptions {
   publicUrl: string;
   bodyLimitBytes: number;
   trustProxy?: boolean;
+  /** Headers and body must arrive within this (default 30 s); else 408 and the connection closes. */
+  requestTimeoutMs?: number;
+  keepAliveTimeoutMs?: number;
+  maxConnections?: number;
+  /** The dashboard's build; packages/web/dist by default. */
+  webRoot?: string;
   logger: FastifyBaseLogger;
   routes?: Route[];
 }
+
+const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 
 function contextFor(deps: Deps, request: FastifyRequest): ServiceContext {
   const auth = request.auth;
@@ -40,6 +50,7 @@ function contextFor(deps: Deps, request: FastifyRequest): ServiceContext {
 /** The HTTP surface: API v1 under /v1, its OpenAPI document and reference, health. */
 export async function buildHttpApp(deps: Deps, options: HttpOptions): Promise<FastifyInstance> {
   const routes = options.routes ?? V1_ROUTES;
+  const requestTimeout = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   const app = Fastify({
     loggerInstance: options.logger,
     // One access-log line per request, written by the onResponse hook below.
@@ -48,36 +59,51 @@ export async function buildHttpApp(deps: Deps, options: HttpOptions): Promise<Fa
     bodyLimit: options.bodyLimitBytes,
     exposeHeadRoutes: false,
     forceCloseConnections: "idle",
+    // A client that sends its request slowly (a byte a second) holds a connection no longer than
+    // this; Node checks every second and answers 408 through `clientErrorHandler`.
+    requestTimeout,
+    keepAliveTimeout: options.keepAliveTimeoutMs ?? 72_000,
+    http: { headersTimeout: Math.min(requestTimeout, 10_000), connectionsCheckingInterval: 1_000 },
+    clientErrorHandler: clientErrorHandler(deps.logger),
     return503OnClosing: false,
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    // No router limit on parameters short of Node's header size: an over-long id is matched, then
+    // authenticated and refused by its schema, in the check order of every other input.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 16_384 },
     trustProxy: options.trustProxy ?? false,
+    // A URL the router cannot take (malformed escapes) is still authenticated and counted first:
+    // without a valid key the answer is 401, whatever else is wrong with the request.
     frameworkErrors: (error, request, reply) => {
       reply.header("x-request-id", request.id);
-      limitAnonymous(deps, request, reply).then(
+      admit(deps, request, reply, needsKey(request.url), undefined).then(
         () => sendError(request, reply, toApiError(error)),
         (refusal: unknown) => sendError(request, reply, toApiError(refusal)),
       );
     },
   });
+  app.server.maxConnections = options.maxConnections ?? 4096;
   app.decorateRequest("auth", null);
   app.decorateRequest("rate", null);
   app.setValidatorCompiler(validatorCompiler);
   app.setErrorHandler(makeErrorHandler(deps.logger));
+  const web = new WebApp(options.webRoot);
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split("?")[0] ?? request.url;
-    sendError(
+    if ((request.method === "GET" || request.method === "HEAD") && isWebPath(path)) return web.send(request, reply);
+    return sendError(
       request,
       reply,
       new ApiError("NOT_FOUND", `No endpoint ${request.method} ${path}. The API reference is at /docs.`),
     );
   });
-  app.addHook("onRequest", makeGate(deps));
+  app.addHook("onRequest", authenticateRequests(deps));
   app.addHook("preValidation", rejectUnstorableText);
   // While draining, answer in-flight requests with `Connection: close` so that keep-alive
   // clients let go at once and shutdown does not wait on their idle sockets.
   let closing = false;
+  const draining = new AbortController();
   app.addHook("preClose", async () => {
     closing = true;
+    draining.abort();
   });
   app.addHook("onSend", async (_request, reply) => {
     if (closing) reply.header("connection", "close");
@@ -113,16 +139,40 @@ export async function buildHttpApp(deps: Deps, options: HttpOptions): Promise<Fa
         ...(route.params === undefined ? {} : { params: route.params }),
         ...(route.query === undefined ? {} : { querystring: route.query }),
         ...(route.body === undefined ? {} : { body: route.body }),
-        response: { [route.success.status]: route.success.schema },
+        response: Object.fromEntries(
+          [route.success.status, ...(route.success.also ?? []).map((other) => other.status)].map((status) => [
+            status,
+            route.success.schema,
+          ]),
+        ),
       },
       handler: async (request, reply) => {
-        const result = await route.handler({
-          params: request.params,
-          query: request.query,
-          body: request.body,
-          ctx: contextFor(deps, request),
-          request,
-        });
+        // Made on first use only: most handlers never wait, and a signal per request is not free.
+        let gone: AbortController | null = null;
+        const abort = () => gone?.abort();
+        let result: unknown;
+        try {
+          result = await route.handler({
+            params: request.params,
+            query: request.query,
+            body: request.body,
+            ctx: contextFor(deps, request),
+            request,
+            get signal() {
+              if (gone === null) {
+                gone = new AbortController();
+                reply.raw.once("close", abort); // before the answer: the client went away
+              }
+              return AbortSignal.any([gone.signal, draining.signal]);
+            },
+          });
+        } finally {
+          if (gone !== null) reply.raw.off("close", abort);
+        }
+        if (result instanceof WithStatus) {
+          for (const [name, value] of Object.entries(result.headers)) reply.header(name, value);
+          return reply.code(result.status).send(result.body);
+        }
         reply.code(route.success.status);
         if (result instanceof RawResponse) {
           if (result.filename !== undefined)
@@ -136,12 +186,13 @@ export async function buildHttpApp(deps: Deps, options: HttpOptions): Promise<Fa
     });
   }
 
-  const document = buildOpenApiDocument(routes, options.publicUrl);
+  await registerDashboardApi(app, deps, routes);
+
+  const document = buildOpenApiDocument(routes, options.publicUrl, deps.engines.names());
   const openApi = JSON.stringify(document);
   const docsPage = renderDocsPage(document);
   app.get("/v1/openapi.json", async (_request, reply) => reply.type("application/json; charset=utf-8").send(openApi));
   app.get("/docs", async (_request, reply) => reply.type("text/html; charset=utf-8").send(docsPage));
-  app.get("/", async (_request, reply) => reply.redirect("/docs"));
   app.get("/healthz", async (_request, reply) => {
     try {
       await deps.db.selectFrom("workspaces").select("id").limit(1).execute();

@@ -1,7 +1,11 @@
+import { STATUS_CODES } from "node:http";
+import type { Socket } from "node:net";
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { ApiError, validationError } from "../errors/api-error.ts";
+import { newId } from "../lib/ids.ts";
 import type { Logger } from "../lib/logger.ts";
-import { validationDetails } from "./validation.ts";
+import { unavailableError } from "../services/availability.ts";
+import { validationDetails } from "../services/validate.ts";
 
 export interface ErrorBody {
   error: {
@@ -20,7 +24,7 @@ const FRAMEWORK_MESSAGES: Record<string, string> = {
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: "The Content-Length header does not match the body.",
   FST_ERR_CTP_INVALID_TYPE: "The Content-Type header is malformed.",
   FST_ERR_BAD_URL: "The URL is malformed.",
-  FST_ERR_MAX_PARAM_LENGTH: "A path parameter is longer than 200 characters.",
+  FST_ERR_MAX_PARAM_LENGTH: "A path parameter is too long.",
 };
 
 /** Whatever was thrown, the one ApiError it stands for. Unknown errors are INTERNAL_ERROR. */
@@ -49,7 +53,7 @@ export function toApiError(error: unknown): ApiError {
   );
 }
 
-export function errorBody(error: ApiError, requestId: string): ErrorBody {
+function errorBody(error: ApiError, requestId: string): ErrorBody {
   return {
     error: { code: error.code, message: error.message, request_id: requestId, details: error.details ?? [] },
   };
@@ -63,6 +67,11 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: A
 
 export function makeErrorHandler(logger: Logger) {
   return (error: unknown, request: FastifyRequest, reply: FastifyReply) => {
+    const unavailable = unavailableError(error, request.auth !== null);
+    if (unavailable !== null) {
+      logger.warn({ err: error, reqId: request.id }, "database unavailable");
+      return sendError(request, reply, unavailable);
+    }
     const apiError = toApiError(error);
     if (apiError.code === "INTERNAL_ERROR") {
       logger.error(
@@ -71,5 +80,32 @@ export function makeErrorHandler(logger: Logger) {
       );
     }
     return sendError(request, reply, apiError);
+  };
+}
+
+/**
+ * Errors of the connection itself, before any route runs: a request that did not arrive in time
+ * (408), headers too large (431) or bytes that are not HTTP (400). The answer is written on the
+ * socket in the API's error envelope, then the connection is closed.
+ */
+export function clientErrorHandler(logger: Logger) {
+  return (error: Error & { code?: string }, socket: Socket): void => {
+    if (error.code === "ECONNRESET" || socket.destroyed) return;
+    const [status, message] =
+      error.code === "ERR_HTTP_REQUEST_TIMEOUT"
+        ? [408, "The request did not arrive in time; the connection is closed. Send the whole request at once."]
+        : error.code === "HPE_HEADER_OVERFLOW"
+          ? [431, "The request headers are too large."]
+          : [400, "The request is not valid HTTP."];
+    logger.debug({ code: error.code, status }, "client error");
+    if (socket.writable) {
+      const requestId = newId("req");
+      const body = JSON.stringify(errorBody(new ApiError("VALIDATION_ERROR", message), requestId));
+      socket.write(
+        `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+          `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
+      );
+    }
+    socket.destroy();
   };
 }

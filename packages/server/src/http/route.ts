@@ -1,10 +1,10 @@
 import type { FastifyRequest } from "fastify";
 import type { Static, TSchema } from "typebox";
-import type { ErrorCode } from "../errors/codes.ts";
-import type { Scope } from "../services/auth/scopes.ts";
+import type { SpecErrorCode } from "../errors/codes.ts";
+import type { Scope } from "../services/api-keys/scopes.ts";
 import type { ServiceContext } from "../services/context.ts";
 
-export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE";
+type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE";
 
 /** A non-JSON answer (CSV, HTML): sent as is, past the JSON serializer, with headers of its own. */
 export class RawResponse {
@@ -16,19 +16,38 @@ export class RawResponse {
   ) {}
 }
 
-export interface AlternativeFormat {
+/** A JSON answer with a status other than the route's usual one (listed in `success.also`). */
+export class WithStatus<T = unknown> {
+  constructor(
+    readonly status: SuccessStatus,
+    readonly body: T,
+    readonly headers: Record<string, string> = {},
+  ) {}
+}
+
+export type SuccessStatus = 200 | 201 | 202;
+
+/** Another success status a route can answer with, with the same body schema. */
+interface OtherSuccess {
+  status: SuccessStatus;
+  description: string;
+}
+
+interface AlternativeFormat {
   contentType: string;
   description: string;
 }
 
 type In<S> = S extends TSchema ? Static<S> : undefined;
 
-export interface HandlerInput<P, Q, B> {
+interface HandlerInput<P, Q, B> {
   params: In<P>;
   query: In<Q>;
   body: In<B>;
   ctx: ServiceContext;
   request: FastifyRequest;
+  /** Aborted when the client goes away or the server starts draining: long waits end early. */
+  signal: AbortSignal;
 }
 
 export interface RouteSpec<P, Q, B, R extends TSchema> {
@@ -47,38 +66,26 @@ export interface RouteSpec<P, Q, B, R extends TSchema> {
   params?: P;
   query?: Q;
   body?: B;
-  success: { status: 200 | 201 | 202; description: string; schema: R; alternatives?: AlternativeFormat[] };
+  success: {
+    status: SuccessStatus;
+    description: string;
+    schema: R;
+    alternatives?: AlternativeFormat[];
+    also?: OtherSuccess[];
+  };
   /** Error codes this endpoint can return beyond those every authenticated endpoint can. */
-  errors?: ErrorCode[];
-  handler(input: HandlerInput<P, Q, B>): Promise<Static<R> | RawResponse>;
+  errors?: SpecErrorCode[];
+  handler(input: HandlerInput<P, Q, B>): Promise<Static<R> | RawResponse | WithStatus<Static<R>>>;
 }
 
-/** A route with its types erased, as the registry, the app and the OpenAPI builder see it. */
-export interface Route {
-  operationId: string;
-  method: HttpMethod;
-  path: string;
-  tag: string;
-  summary: string;
-  description: string;
-  scope: Scope;
-  extension?: boolean;
-  params?: TSchema;
-  query?: TSchema;
-  body?: TSchema;
-  success: { status: 200 | 201 | 202; description: string; schema: TSchema; alternatives?: AlternativeFormat[] };
-  errors?: ErrorCode[];
-  handler(input: {
-    params: unknown;
-    query: unknown;
-    body: unknown;
-    ctx: ServiceContext;
-    request: FastifyRequest;
-  }): Promise<unknown>;
-}
+/**
+ * A route with its types erased, as the registry, the app and the OpenAPI builder see it. Every
+ * typed route is one (`handler` is a method, so its input type may be narrower), hence no cast.
+ */
+export type Route = RouteSpec<TSchema | undefined, TSchema | undefined, TSchema | undefined, TSchema>;
 
 /** Errors any authenticated endpoint can answer with, whatever it does. */
-export const COMMON_ERRORS: ErrorCode[] = [
+export const COMMON_ERRORS: SpecErrorCode[] = [
   "VALIDATION_ERROR",
   "INVALID_API_KEY",
   "PLAN_REQUIRED",
@@ -94,5 +101,5 @@ export function defineRoute<
   B extends TSchema | undefined = undefined,
   R extends TSchema = TSchema,
 >(spec: RouteSpec<P, Q, B, R>): Route {
-  return spec as unknown as Route;
+  return spec;
 }

@@ -1,99 +1,58 @@
-import { Ajv, type ErrorObject, type Options } from "ajv";
-import addFormatsModule from "ajv-formats";
+import type { ErrorObject } from "ajv";
 import type { FastifySchemaCompiler } from "fastify";
-import type { ErrorDetail } from "../errors/api-error.ts";
+import { compileSchema } from "../services/validate.ts";
 
-// ajv-formats is CommonJS with a default export.
-const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+// Bodies are JSON and never coerced. Query strings and path parameters are text by nature, so they
+// are coerced, but strictly and by us (`coerceText`): Ajv's own coercion takes anything `Number()`
+// accepts, so "Infinity", "1e2", "0x10" and " 5" would become numbers.
 
-const shared: Options = {
-  allErrors: true,
-  removeAdditional: false,
-  useDefaults: true,
-  strict: true,
-  allowUnionTypes: true,
-};
+/** Plain decimal digits, nothing else: no sign, exponent, radix prefix, point or whitespace. */
+const DECIMAL = /^[0-9]{1,16}$/;
 
-// Bodies are JSON: a number sent for a string is a client bug, never coerced. Query strings and
-// path parameters are text by nature, so "limit=5" is coerced to an integer.
-const bodyAjv = addFormats(new Ajv({ ...shared, coerceTypes: false }));
-const textAjv = addFormats(new Ajv({ ...shared, coerceTypes: "array" }));
+interface TextSchema {
+  type?: string | string[];
+  properties?: Record<string, TextSchema>;
+}
+
+function typesOf(schema: TextSchema | undefined): string[] {
+  const type = schema?.type;
+  return type === undefined ? [] : Array.isArray(type) ? type : [type];
+}
+
+/** One text value as the type its schema asks for, or unchanged (and then refused by Ajv). */
+function coerceValue(schema: TextSchema | undefined, value: unknown): unknown {
+  const types = typesOf(schema);
+  if (types.includes("array")) return Array.isArray(value) ? value : [value];
+  // A repeated parameter (`?limit=5&limit=6`) is an array: one value is taken as itself.
+  const single = Array.isArray(value) && value.length === 1 ? value[0] : value;
+  if (typeof single !== "string") return single;
+  if ((types.includes("integer") || types.includes("number")) && DECIMAL.test(single)) {
+    const number = Number(single);
+    return Number.isSafeInteger(number) ? number : single;
+  }
+  if (types.includes("boolean") && (single === "true" || single === "false")) return single === "true";
+  return single;
+}
+
+/** Coerces a query string's or path's values in place, by the properties of its object schema. */
+function coerceText(schema: TextSchema, data: unknown): void {
+  if (data === null || typeof data !== "object" || schema.properties === undefined) return;
+  const record = data as Record<string, unknown>;
+  for (const [name, value] of Object.entries(record)) {
+    // Unknown names are left for Ajv to refuse (`additionalProperties: false`).
+    if (Object.hasOwn(schema.properties, name)) record[name] = coerceValue(schema.properties[name], value);
+  }
+}
 
 export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpPart }) => {
-  const ajv = httpPart === "body" ? bodyAjv : textAjv;
-  return ajv.compile(schema);
-};
-
-/** `/competitors/0/name` → `competitors[0].name`. */
-function fieldPath(pointer: string, extra?: string): string | undefined {
-  const parts = pointer
-    .split("/")
-    .slice(1)
-    .map((part) => part.replace(/~1/g, "/").replace(/~0/g, "~"));
-  if (extra !== undefined) parts.push(extra);
-  let path = "";
-  for (const part of parts) {
-    if (/^\d+$/.test(part)) path += `[${part}]`;
-    else path += path === "" ? part : `.${part}`;
-  }
-  return path === "" ? undefined : path;
-}
-
-function describe(error: ErrorObject): { field: string | undefined; issue: string } {
-  const params = error.params as Record<string, unknown>;
-  switch (error.keyword) {
-    case "required":
-      return { field: fieldPath(error.instancePath, String(params.missingProperty)), issue: "is required" };
-    case "additionalProperties":
-      return {
-        field: fieldPath(error.instancePath, String(params.additionalProperty)),
-        issue: "is not a known field",
-      };
-    case "type": {
-      const type = Array.isArray(params.type) ? params.type.join(" or ") : String(params.type);
-      return { field: fieldPath(error.instancePath), issue: `must be ${type === "null" ? "null" : `of type ${type}`}` };
-    }
-    case "enum":
-      return {
-        field: fieldPath(error.instancePath),
-        issue: `must be one of ${(params.allowedValues as unknown[]).map(String).join(", ")}`,
-      };
-    default:
-      return { field: fieldPath(error.instancePath), issue: error.message ?? "is invalid" };
-  }
-}
-
-/**
- * Ajv's errors as the API's `details`: one entry per field and problem. For a union that failed,
- * the branch whose type matched explains the problem best; if none matched, the allowed types
- * are listed together.
- */
-export function validationDetails(errors: ErrorObject[], context: string | undefined): ErrorDetail[] {
-  const details: ErrorDetail[] = [];
-  const seen = new Set<string>();
-  const add = (detail: { field: string | undefined; issue: string }) => {
-    const field = detail.field ?? (context === "body" ? undefined : context);
-    const key = `${field}\u0000${detail.issue}`;
-    if (seen.has(key)) return;
-    seen.add(key);
-    details.push(field === undefined ? { issue: detail.issue } : { field, issue: detail.issue });
+  if (httpPart === "body") return compileSchema(schema);
+  const validate = compileSchema(schema);
+  const textValidator = (data: unknown): boolean => {
+    coerceText(schema as TextSchema, data);
+    const valid = validate(data);
+    textValidator.errors = validate.errors;
+    return valid;
   };
-  const unions = new Set(
-    errors.filter((e) => e.keyword === "anyOf" || e.keyword === "oneOf").map((e) => e.instancePath),
-  );
-  for (const path of unions) {
-    const branch = errors.filter((e) => e.instancePath === path && e.keyword !== "anyOf" && e.keyword !== "oneOf");
-    const meaningful = branch.filter((e) => e.keyword !== "type");
-    if (meaningful.length > 0) {
-      for (const error of meaningful) add(describe(error));
-    } else {
-      const types = branch.map((e) => String((e.params as { type: unknown }).type));
-      add({ field: fieldPath(path), issue: `must be of type ${[...new Set(types)].join(" or ")}` });
-    }
-  }
-  for (const error of errors) {
-    if (unions.has(error.instancePath) || error.keyword === "anyOf" || error.keyword === "oneOf") continue;
-    add(describe(error));
-  }
-  return details;
-}
+  textValidator.errors = null as ErrorObject[] | null | undefined;
+  return textValidator;
+};

@@ -29,6 +29,7 @@ export function randomBase62(length: number): string {
 
 export type IdPrefix =
   | "ws"
+  | "inv"
   | "key"
   | "prj"
   | "evt"

@@ -1,9 +1,4 @@
-/** JSON columns are stored as text on both dialects; these are the only two conversions. */
+/** JSON columns are text on both dialects; reads go through their schemas (`storedAs`, db/json-column.ts). */
 export function toJson(value: unknown): string {
   return JSON.stringify(value);
-}
-
-export function fromJson<T>(text: string | null | undefined, fallback: T): T {
-  if (text === null || text === undefined || text === "") return fallback;
-  return JSON.parse(text) as T;
 }

@@ -1,4 +1,5 @@
 import pino from "pino";
+import type { Redactor } from "./redact.ts";
 
 /** The subset of pino the services use, so that any structured logger fits. */
 export interface Logger {
@@ -10,12 +11,17 @@ export interface Logger {
 
 export type LogLevel = "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
 
-/** Structured JSON logs to stdout (fd 1) or, for CLI commands whose stdout is output, stderr (fd 2). */
-export function createLogger(level: LogLevel, fd: 1 | 2 = 1): pino.Logger {
+/**
+ * Structured JSON logs to stdout (fd 1) or, for CLI commands whose stdout is output, stderr (fd 2).
+ * Every line passes the redactor on its way out, so that a secret in an error from outside (a
+ * vendor echoing its key) never reaches the log.
+ */
+export function createLogger(level: LogLevel, fd: 1 | 2 = 1, redactor?: Redactor): pino.Logger {
   return pino(
     {
       level,
       base: undefined,
+      ...(redactor === undefined ? {} : { hooks: { streamWrite: (line: string) => redactor.scrub(line) } }),
       // Belt and braces: secrets are never put into log objects, and if one ever is, it is censored.
       redact: {
         paths: [

@@ -1,11 +1,17 @@
-import type { Db, Dialect } from "../db/database.ts";
+import type { Db } from "../db/database.ts";
+import type { DialectSql } from "../db/dialect-sql.ts";
 import { withTransaction } from "../db/transaction.ts";
 import type { Clock } from "../lib/clock.ts";
 import type { Logger } from "../lib/logger.ts";
+import type { Redactor } from "../lib/redact.ts";
+import type { Identity } from "./accounts/identity.ts";
+import type { Mailer } from "./accounts/mailer.ts";
 import type { ApiKeyCache } from "./api-keys/cache.ts";
 import type { LastUsedRecorder } from "./api-keys/last-used.ts";
 import type { EngineRegistry } from "./engines/registry.ts";
+import type { EventEnvelope } from "./events/types.ts";
 import type { JobSignal } from "./jobs/signal.ts";
+import type { PlanName } from "./plan-names.ts";
 import type { Plan, PlanCatalog } from "./plans/catalog.ts";
 import type { RateLimits } from "./rate-limits/rate-limits.ts";
 import type { RequestMeter } from "./usage/request-meter.ts";
@@ -15,7 +21,8 @@ import type { TargetPolicy } from "./webhooks/target.ts";
 /** What every service may use, whoever calls it: a route, the CLI, the worker or a test. */
 export interface Deps {
   db: Db;
-  dialect: Dialect;
+  /** What the database dialect does differently: row locks, notifications, lock waits. */
+  sql: DialectSql;
   clock: Clock;
   logger: Logger;
   plans: PlanCatalog;
@@ -31,12 +38,29 @@ export interface Deps {
   secrets: SecretBox;
   /** Where webhooks may be sent. */
   webhookTargets: TargetPolicy;
+  /** Scrubs configured secrets and credential-shaped text out of text from outside. */
+  redactor: Redactor;
   /** The AI engines this server can ask. */
   engines: EngineRegistry;
+  /**
+   * What else happens when an event is recorded, in the same transaction (webhooks' fan-out):
+   * wired where the process is assembled, so that recording an event depends on no consumer.
+   */
+  eventHooks: readonly EventHook[];
+  /** Who someone is: accounts, sessions, passwords (the dashboard's). */
+  identity: Identity;
+  /** E-mail, when SMTP is configured. */
+  mailer: Mailer | null;
+  /** Who may sign up: the first user, the invited, and everyone when `open`; on which plan. */
+  signup: { plan: PlanName; open: boolean };
+  /** Where users reach this server: the links in e-mails and invitations start with it. */
+  publicUrl: string;
 }
 
+type EventHook = (ctx: ServiceContext, event: EventEnvelope) => Promise<unknown>;
+
 /** Who is acting, for audit and for events. */
-export type Actor = { type: "api_key"; id: string } | { type: "operator" } | { type: "system" };
+type Actor = { type: "api_key"; id: string } | { type: "user"; id: string } | { type: "operator" } | { type: "system" };
 
 /** A service call on behalf of one workspace: every query it makes is scoped to `workspace.id`. */
 export interface ServiceContext extends Deps {

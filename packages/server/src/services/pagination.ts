@@ -23,11 +23,11 @@ interface Position {
 }
 
 /** Cursors are opaque to clients: base64url of the last row's (created_at, id). */
-export function encodeCursor(position: Position): string {
+function encodeCursor(position: Position): string {
   return Buffer.from(JSON.stringify([position.createdAt, position.id])).toString("base64url");
 }
 
-export function decodeCursor(cursor: string): Position {
+function decodeCursor(cursor: string): Position {
   const invalid = () => validationError([{ field: "cursor", issue: "is not a cursor returned by this API" }]);
   let parsed: unknown;
   try {

@@ -2,14 +2,20 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
+import { inject } from "vitest";
 import type { DatabaseConfig } from "../../src/config/database-url.ts";
 import type { Dialect } from "../../src/db/database.ts";
 import { randomBase62 } from "../../src/lib/ids.ts";
 
 export const DIALECTS: Dialect[] = ["sqlite", "postgres"];
 
-/** Where the PostgreSQL suites create their databases; CI has one on 127.0.0.1:5432. */
-export const POSTGRES_ADMIN_URL = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+/**
+ * Where the PostgreSQL suites create their databases: TEST_DATABASE_URL, the server on 127.0.0.1:5432, or an embedded
+ * one, as the global setup found or started it for the run (helpers/global-setup.ts). Exported for suites that need
+ * the server itself.
+ * @public
+ */
+export const POSTGRES_ADMIN_URL = inject("postgresAdminUrl");
 
 export interface TestDatabase {
   config: DatabaseConfig;

@@ -13,10 +13,10 @@ import { ErrorSchema } from "../../src/http/schema.ts";
 import { V1_ROUTES } from "../../src/http/v1/routes.ts";
 import { ManualClock } from "../../src/lib/clock.ts";
 import { createApiKey } from "../../src/services/api-keys/api-keys.ts";
-import { SCOPES, type Scope } from "../../src/services/auth/scopes.ts";
+import { SCOPES, type Scope } from "../../src/services/api-keys/scopes.ts";
 import type { Deps } from "../../src/services/context.ts";
 import type { WorkerOptions } from "../../src/services/jobs/worker.ts";
-import type { PlanName } from "../../src/services/plans/catalog.ts";
+import type { PlanName } from "../../src/services/plan-names.ts";
 import type { WebhookTransport } from "../../src/services/webhooks/transport.ts";
 import { createWorkspace, type WorkspaceView } from "../../src/services/workspaces/workspaces.ts";
 import { createTestDatabase, DIALECTS, type TestDatabase } from "./databases.ts";
@@ -30,7 +30,7 @@ export interface Tenant {
   authorization: string;
 }
 
-export interface CallOptions {
+interface CallOptions {
   params?: Record<string, string>;
   query?: Record<string, string | number>;
   body?: unknown;
@@ -83,7 +83,7 @@ export interface Harness {
 /** A fixed key for secrets at rest in tests; production keys come from config or the data folder. */
 export const TEST_SECRET_KEY = Buffer.alloc(32, 7);
 
-export function routeById(operationId: string): Route {
+function routeById(operationId: string): Route {
   const route = V1_ROUTES.find((r) => r.operationId === operationId);
   if (route === undefined) throw new Error(`no route ${operationId}`);
   return route;
@@ -94,7 +94,7 @@ export function routeUrl(route: Route, params: Record<string, string> = {}): str
 }
 
 /** Fails the test if a response body does not match the schema its route declares. */
-export function expectBodyMatchesSchema(route: Route | undefined, response: LightMyRequestResponse): void {
+function expectBodyMatchesSchema(route: Route | undefined, response: LightMyRequestResponse): void {
   if (!String(response.headers["content-type"] ?? "").startsWith("application/json")) return; // CSV, HTML
   const body = response.json();
   const schema = response.statusCode < 300 && route !== undefined ? route.success.schema : ErrorSchema;

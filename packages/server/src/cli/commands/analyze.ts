@@ -2,6 +2,7 @@ import { parseArgs } from "node:util";
 import type { Runtime } from "../../app/runtime.ts";
 import { startWorker } from "../../app/worker.ts";
 import type { Logger } from "../../lib/logger.ts";
+import { count } from "../../lib/plural.ts";
 import { createAnalysis } from "../../services/analyses/create.ts";
 import { getAnalysis } from "../../services/analyses/read.ts";
 import type { Analysis } from "../../services/analyses/types.ts";
@@ -24,10 +25,10 @@ const percent = (value: number | null) => (value === null ? "–" : `${(value * 
 
 function print(io: Io, analysis: Analysis): void {
   io.out(
-    `Analysis ${analysis.id}: ${analysis.status}, ${analysis.progress.succeeded} of ${analysis.progress.total} answers`,
+    `Analysis ${analysis.id}: ${analysis.status}, ${analysis.progress.succeeded} of ${count(analysis.progress.total, "answer")}`,
   );
   for (const error of analysis.errors)
-    io.out(`  ${error.engine}: ENGINE_FAILURE on ${error.answers} answers: ${error.message}`);
+    io.out(`  ${error.engine}: ENGINE_FAILURE on ${count(error.answers, "answer")}: ${error.message}`);
   const summary = analysis.summary;
   if (summary === null) return;
   const row = (name: string, s: typeof summary.overall) => [
@@ -80,10 +81,10 @@ export async function analyzeCommand(runtime: Runtime, args: string[], io: Io, l
     },
     { trigger: "cli" },
   );
-  if (mode !== "json") io.out(`Queued ${queued.id} (${queued.progress.total} answers); waiting…`);
+  if (mode !== "json") io.out(`Queued ${queued.id} (${count(queued.progress.total, "answer")}); waiting…`);
   const worker = await startWorker(runtime, null, logger, { pollIntervalMs: 200, scheduler: false });
   try {
-    const deadline = Date.now() + timeoutMs;
+    const deadline = performance.now() + timeoutMs;
     for (;;) {
       const analysis = await getAnalysis(ctx, queued.id);
       if (analysis.status === "completed" || analysis.status === "failed") {
@@ -91,7 +92,7 @@ export async function analyzeCommand(runtime: Runtime, args: string[], io: Io, l
         else print(io, analysis);
         return analysis.status === "completed" ? 0 : 1;
       }
-      if (Date.now() > deadline) {
+      if (performance.now() > deadline) {
         io.err(
           `error: analysis ${queued.id} is still ${analysis.status} after ${timeoutMs / 1000} s; it continues in the background`,
         );

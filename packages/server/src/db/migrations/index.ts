@@ -1,9 +1,18 @@
-import type { Migration } from "../migrate.ts";
+import type { Kysely } from "kysely";
 import * as foundation from "./2026-11-21-01-foundation.ts";
 import * as usage from "./2026-11-21-02-usage.ts";
 import * as jobsWebhooks from "./2026-11-21-03-jobs-webhooks.ts";
 import * as analyses from "./2026-11-21-04-analyses.ts";
 import * as monitoring from "./2026-11-21-05-monitoring-reports.ts";
+import * as accounts from "./2026-11-23-01-accounts.ts";
+import * as rollups from "./2026-11-23-02-rollups.ts";
+
+/** A migration: frozen in time, it is typed against no particular schema and imports nothing of the app. */
+export interface Migration {
+  name: string;
+  // biome-ignore lint/suspicious/noExplicitAny: migrations are typed against no particular schema.
+  up(db: Kysely<any>): Promise<void>;
+}
 
 /** Every migration, oldest first. Append only. */
 export const MIGRATIONS: Migration[] = [
@@ -12,4 +21,6 @@ export const MIGRATIONS: Migration[] = [
   { name: "2026-11-21-03-jobs-webhooks", up: jobsWebhooks.up },
   { name: "2026-11-21-04-analyses", up: analyses.up },
   { name: "2026-11-21-05-monitoring-reports", up: monitoring.up },
+  { name: "2026-11-23-01-accounts", up: accounts.up },
+  { name: "2026-11-23-02-rollups", up: rollups.up },
 ];

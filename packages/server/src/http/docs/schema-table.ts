@@ -9,7 +9,7 @@ export interface FieldRow {
   notes: string;
 }
 
-export function resolve(schema: Schema, components: Record<string, Schema>): Schema {
+function resolve(schema: Schema, components: Record<string, Schema>): Schema {
   const ref = schema.$ref;
   if (typeof ref !== "string") return schema;
   return components[ref.replace("#/components/schemas/", "")] ?? schema;

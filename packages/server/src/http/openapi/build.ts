@@ -1,13 +1,16 @@
-import { ERROR_MEANING, ERROR_STATUS, type ErrorCode } from "../../errors/codes.ts";
+import { ERROR_MEANING, ERROR_STATUS, type SpecErrorCode } from "../../errors/codes.ts";
+import { ENGINES } from "../../services/engines/catalog.ts";
+import { EVENT_SCHEMAS } from "../../services/webhooks/event-schemas.ts";
 import { COMMON_ERRORS, type Route } from "../route.ts";
 import { ErrorSchema } from "../schema.ts";
-import { EVENT_SCHEMAS } from "../v1/webhooks/events.ts";
 import { ComponentCollector, type JsonSchema } from "./schemas.ts";
 
 const TAGS: Record<string, string> = {
   Projects: "Brands that are analysed and monitored: their domains, aliases, competitors, prompts and engines.",
   Analyses: "Runs of prompts × engines × samples for a brand: queued, executed by the worker, summarised.",
   Results: "Each measured answer: mentions, position, sentiment, citations and a visibility score.",
+  Analytics:
+    "A brand's figures over time, per engine, prompt, source and competitor, recomputed from the counts stored with each answer.",
   Monitoring: "Recurring analyses of a brand on a schedule, their runs, and the alert rules evaluated after each run.",
   Reports: "Reports generated for every finished analysis and monitoring run, and a weekly digest per monitored brand.",
   Usage: "API requests and credits of the current billing period, and the rate-limit window.",
@@ -80,8 +83,8 @@ function parameters(route: Route, where: "path" | "query", components: Component
   });
 }
 
-function errorResponses(codes: ErrorCode[], components: ComponentCollector): Record<string, JsonSchema> {
-  const byStatus = new Map<number, ErrorCode[]>();
+function errorResponses(codes: SpecErrorCode[], components: ComponentCollector): Record<string, JsonSchema> {
+  const byStatus = new Map<number, SpecErrorCode[]>();
   for (const code of codes) {
     const status = ERROR_STATUS[code];
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
@@ -149,6 +152,16 @@ function operation(route: Route, components: ComponentCollector): JsonSchema {
           ),
         },
       },
+      ...Object.fromEntries(
+        (route.success.also ?? []).map((other) => [
+          String(other.status),
+          {
+            description: other.description,
+            headers: HEADERS,
+            content: { "application/json": { schema: components.ref(route.success.schema) } },
+          },
+        ]),
+      ),
       ...errorResponses(codes, components),
     },
   };
@@ -198,13 +211,25 @@ function webhookOperations(components: ComponentCollector): Record<string, JsonS
 }
 
 /** The OpenAPI 3.1 document, built from the same route definitions that serve requests. */
-export function buildOpenApiDocument(routes: Route[], publicUrl: string): JsonSchema {
+export function buildOpenApiDocument(
+  routes: Route[],
+  publicUrl: string,
+  engineNames: readonly string[] = ENGINES,
+): JsonSchema {
   const components = new ComponentCollector();
   const paths: Record<string, Record<string, JsonSchema>> = {};
   for (const route of routes) {
     const path = openApiPath(route.path);
     paths[path] ??= {};
     paths[path][route.method.toLowerCase()] = operation(route, components);
+  }
+  const engineName = components.schemas.EngineName;
+  if (engineName !== undefined) {
+    components.schemas.EngineName = {
+      ...engineName,
+      enum: [...engineNames],
+      description: "An engine this server knows.",
+    };
   }
   const tags = [...new Set(routes.map((route) => route.tag))].map((name) => ({
     name,

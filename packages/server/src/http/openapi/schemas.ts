@@ -1,4 +1,4 @@
-import { componentName } from "../schema.ts";
+import { componentName } from "../../lib/schema.ts";
 
 export type JsonSchema = Record<string, unknown>;
 

@@ -1,5 +1,6 @@
 import type { Route } from "../route.ts";
 import { analyzeRoute, getAnalysisRoute, listAnalysesRoute } from "./analyses/routes.ts";
+import { competitorsRoute, projectMetricsRoute, projectSourcesRoute, promptMetricsRoute } from "./analytics/routes.ts";
 import {
   createMonitoringRoute,
   deleteMonitoringRoute,
@@ -35,6 +36,10 @@ export const V1_ROUTES: Route[] = [
   getAnalysisRoute,
   listResultsRoute,
   getResultRoute,
+  projectMetricsRoute,
+  promptMetricsRoute,
+  projectSourcesRoute,
+  competitorsRoute,
   listMonitoringRoute,
   createMonitoringRoute,
   getMonitoringRoute,

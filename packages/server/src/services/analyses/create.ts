@@ -1,25 +1,23 @@
+import type { Static } from "typebox";
 import { type ErrorDetail, validationError } from "../../errors/api-error.ts";
 import { newId } from "../../lib/ids.ts";
 import { toJson } from "../../lib/json.ts";
 import { checkCountry, checkLanguage } from "../../lib/locale.ts";
 import { inTransaction, type ServiceContext } from "../context.ts";
 import { enqueueJob } from "../jobs/store.ts";
+import { ANALYSIS_LIMITS } from "../limits.ts";
 import { SCORE_VERSION } from "../measurement/score.ts";
 import { checkEnginesInPlan } from "../plans/engines.ts";
 import { cleanText, fold } from "../projects/normalize.ts";
 import { getProject } from "../projects/projects.ts";
 import { reserveCredits, unavailable } from "../usage/credits.ts";
-import { ANALYSIS_LIMITS, type Analysis, type AnalysisTrigger, RUN_ANALYSIS_JOB } from "./types.ts";
+import { checkInput } from "../validate.ts";
+import { AnalyzeSchema } from "./schemas.ts";
+import { type Analysis, type AnalysisTrigger, RUN_ANALYSIS_JOB } from "./types.ts";
 import { rowToAnalysis } from "./view.ts";
 
-export interface AnalyzeInput {
-  project_id: string;
-  engines?: string[];
-  prompts?: string[];
-  samples?: number;
-  country?: string | null;
-  language?: string | null;
-}
+/** What queues an analysis: `POST /v1/analyze`'s body without `wait`, which only the HTTP request has. */
+export type AnalyzeInput = Omit<Static<typeof AnalyzeSchema>, "wait">;
 
 export interface AnalysisOrigin {
   trigger: AnalysisTrigger;
@@ -37,6 +35,8 @@ export async function createAnalysis(
   input: AnalyzeInput,
   origin: AnalysisOrigin = { trigger: "api" },
 ): Promise<Analysis> {
+  // The API has checked its body already; the CLI, the scheduler and the dashboard call here too.
+  checkInput(AnalyzeSchema, input);
   const project = await getProject(ctx, input.project_id);
   const details: ErrorDetail[] = [];
   const engines = [...new Set(input.engines ?? project.engines)];
@@ -68,9 +68,6 @@ export async function createAnalysis(
     });
   }
   const samples = input.samples ?? 1;
-  if (!Number.isInteger(samples) || samples < 1 || samples > ANALYSIS_LIMITS.samples) {
-    details.push({ field: "samples", issue: `must be a whole number from 1 to ${ANALYSIS_LIMITS.samples}` });
-  }
   const total = prompts.length * engines.length * samples;
   if (total > ANALYSIS_LIMITS.answers) {
     details.push({

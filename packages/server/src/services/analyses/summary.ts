@@ -1,9 +1,7 @@
 import type { Selectable } from "kysely";
-import { bool } from "../../db/database.ts";
 import type { ResultsTable } from "../../db/tables.ts";
-import { fromJson } from "../../lib/json.ts";
 import { type AnswerCounts, summarize } from "../measurement/aggregate.ts";
-import type { AnswerMeasure } from "../measurement/types.ts";
+import { resultColumns } from "../results/columns.ts";
 import type { AnalysisSummary } from "./types.ts";
 
 type StoredResult = Pick<
@@ -12,10 +10,10 @@ type StoredResult = Pick<
 >;
 
 /** A stored answer's contribution to aggregates, read from its stored counts. */
-export function countsOf(row: StoredResult): AnswerCounts {
-  const measure = fromJson<AnswerMeasure | null>(row.measure, null);
+function countsOf(row: StoredResult): AnswerCounts {
+  const measure = resultColumns.measure.readNullable(row.measure);
   return {
-    mentioned: bool(row.mentioned),
+    mentioned: row.mentioned,
     position: row.position,
     sentiment: row.sentiment,
     score: row.score ?? 0,

@@ -1,7 +1,7 @@
 import type { Db } from "../../db/database.ts";
 import type { AnalysesTable } from "../../db/tables.ts";
-import { fromJson } from "../../lib/json.ts";
-import type { Analysis, AnalysisStatus, AnalysisSummary, AnalysisTrigger, EngineFailureSummary } from "./types.ts";
+import { analysisColumns } from "./columns.ts";
+import type { Analysis, AnalysisStatus, AnalysisTrigger } from "./types.ts";
 
 export interface AnswerCounts {
   succeeded: number;
@@ -40,8 +40,8 @@ export function rowToAnalysis(row: AnalysesTable, counts: AnswerCounts = { succe
     status: row.status as AnalysisStatus,
     trigger: row.trigger as AnalysisTrigger,
     schedule_id: row.schedule_id,
-    engines: fromJson<string[]>(row.engines, []),
-    prompts: fromJson<string[]>(row.prompts, []),
+    engines: analysisColumns.engines.read(row.engines),
+    prompts: analysisColumns.prompts.read(row.prompts),
     samples: row.samples,
     country: row.country,
     language: row.language,
@@ -52,8 +52,8 @@ export function rowToAnalysis(row: AnalysesTable, counts: AnswerCounts = { succe
       pending: Math.max(0, row.total_answers - counts.succeeded - counts.failed),
     },
     credits: { reserved: row.credits_reserved, released: row.credits_released },
-    errors: fromJson<EngineFailureSummary[]>(row.errors, []),
-    summary: fromJson<AnalysisSummary | null>(row.summary, null),
+    errors: analysisColumns.errors.read(row.errors),
+    summary: analysisColumns.summary.readNullable(row.summary),
     score_version: row.score_version,
     created_at: row.created_at,
     started_at: row.started_at,

@@ -1,10 +1,11 @@
 import type { ApiKeysTable } from "../../db/tables.ts";
 import { type ErrorDetail, notFound, validationError } from "../../errors/api-error.ts";
 import { newId } from "../../lib/ids.ts";
-import { fromJson, toJson } from "../../lib/json.ts";
-import { isScope, SCOPES, type Scope } from "../auth/scopes.ts";
+import { toJson } from "../../lib/json.ts";
 import type { Deps } from "../context.ts";
+import { apiKeyColumns } from "./columns.ts";
 import { displayStart, generateKey, hashKey, KEY_LIFETIME_MS } from "./format.ts";
+import { isScope, SCOPES, type Scope } from "./scopes.ts";
 
 export interface ApiKeyView {
   id: string;
@@ -41,7 +42,7 @@ function toView(row: ApiKeysTable, now: Date): ApiKeyView {
     workspace_id: row.workspace_id,
     name: row.name,
     start: row.start,
-    scopes: fromJson<Scope[]>(row.scopes, []),
+    scopes: apiKeyColumns.scopes.read(row.scopes),
     status,
     created_at: row.created_at,
     expires_at: row.expires_at,

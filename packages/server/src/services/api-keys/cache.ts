@@ -1,6 +1,6 @@
 import type { Clock } from "../../lib/clock.ts";
-import type { Scope } from "../auth/scopes.ts";
-import type { PlanName } from "../plans/catalog.ts";
+import type { PlanName } from "../plan-names.ts";
+import type { Scope } from "./scopes.ts";
 
 export interface VerifiedKey {
   id: string;

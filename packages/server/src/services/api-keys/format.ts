@@ -1,7 +1,7 @@
 import { sha256Hex } from "../../lib/crypto.ts";
 import { randomBase62 } from "../../lib/ids.ts";
 
-export const KEY_PREFIX = "sl_live_";
+const KEY_PREFIX = "sl_live_";
 const SECRET_LENGTH = 32; // 32 base62 characters ≈ 190 random bits
 const KEY_PATTERN = /^sl_live_[0-9A-Za-z]{32}$/;
 

@@ -1,9 +1,10 @@
 import { ApiError } from "../../errors/api-error.ts";
 import type { VerifiedKey } from "../api-keys/cache.ts";
+import { apiKeyColumns } from "../api-keys/columns.ts";
 import { hashKey, isWellFormedKey } from "../api-keys/format.ts";
+import { type Scope, scopeAllows } from "../api-keys/scopes.ts";
 import type { Deps } from "../context.ts";
 import { isPlanName, type Plan } from "../plans/catalog.ts";
-import { type Scope, scopeAllows } from "./scopes.ts";
 
 export interface Authenticated {
   key: VerifiedKey;
@@ -17,7 +18,7 @@ function invalid(message: string): ApiError {
 }
 
 /** Reads the key from `Authorization: Bearer <key>`, or says precisely what is wrong. */
-export function parseAuthorization(header: string | undefined): string {
+function parseAuthorization(header: string | undefined): string {
   if (header === undefined || header.trim() === "") {
     throw invalid("No API key provided. Send it as 'Authorization: Bearer sl_live_…'.");
   }
@@ -32,7 +33,7 @@ export function parseAuthorization(header: string | undefined): string {
  * Finds a usable key: well formed, known, not revoked, not expired. Verified keys are cached
  * for a few seconds; expiry is checked on every use against the clock, cached or not.
  */
-export async function verifyKey(deps: Deps, presented: string): Promise<VerifiedKey> {
+async function verifyKey(deps: Deps, presented: string): Promise<VerifiedKey> {
   if (!isWellFormedKey(presented)) throw invalid("The API key is not a valid Sightline key.");
   const hash = hashKey(presented);
   const now = deps.clock.now();
@@ -58,7 +59,7 @@ export async function verifyKey(deps: Deps, presented: string): Promise<Verified
     key = {
       id: row.id,
       workspaceId: row.workspace_id,
-      scopes: JSON.parse(row.scopes) as Scope[],
+      scopes: apiKeyColumns.scopes.read(row.scopes),
       expiresAt: row.expires_at,
       plan: row.plan,
       billingAnchor: row.billing_anchor,

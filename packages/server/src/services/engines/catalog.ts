@@ -1,16 +1,25 @@
-/** Every engine Sightline knows by name. Custom OpenAI-compatible endpoints come from config. */
-export const ENGINES = [
-  "sandbox",
-  "chatgpt",
-  "claude",
-  "gemini",
-  "perplexity",
-  "grok",
-  "deepseek",
-  "google_ai_overview",
-] as const;
+import type { OfflineDescriptor, VendorDescriptor } from "./descriptor.ts";
+import { DESCRIPTORS } from "./descriptors/index.ts";
 
-export type EngineName = (typeof ENGINES)[number];
+type Descriptor = (typeof DESCRIPTORS)[number];
+
+/** Every built-in engine's name. Custom OpenAI-compatible endpoints come from config. */
+export type EngineName = Descriptor["name"];
+
+/** The built-in engines that need a vendor's key. */
+export type VendorEngine = Extract<Descriptor, { credentials: "api_key" }>["name"];
+
+/** Every engine Sightline knows by name, in the descriptors' order. */
+export const ENGINES: readonly EngineName[] = DESCRIPTORS.map((descriptor) => descriptor.name);
+
+/** A built-in engine's descriptor: a vendor's one is keyed by a `VendorEngine` name. */
+export type BuiltInDescriptor = OfflineDescriptor<EngineName> | VendorDescriptor<VendorEngine>;
+
+export const ENGINE_DESCRIPTORS: readonly BuiltInDescriptor[] = DESCRIPTORS;
+
+export const VENDOR_DESCRIPTORS: readonly VendorDescriptor<VendorEngine>[] = DESCRIPTORS.filter(
+  (descriptor): descriptor is Extract<Descriptor, { credentials: "api_key" }> => descriptor.credentials === "api_key",
+);
 
 export function isEngineName(value: string): value is EngineName {
   return (ENGINES as readonly string[]).includes(value);

@@ -8,15 +8,20 @@ function header(headers: unknown, name: string): string | null {
   return typeof value === "string" ? value : null;
 }
 
-/** Seconds from `retry-after-ms`, `retry-after` (seconds or an HTTP date), or null. */
-export function retryAfterSeconds(headers: unknown, now = Date.now()): number | null {
+/**
+ * Seconds from `retry-after-ms`, `retry-after` (seconds or an HTTP date), or null. An HTTP date is
+ * measured against the answer's own `Date` header, so that neither our clock nor the skew between
+ * the vendor's and ours matters; without one, the date says nothing usable.
+ */
+function retryAfterSeconds(headers: unknown): number | null {
   const ms = header(headers, "retry-after-ms");
   if (ms !== null && Number.isFinite(Number(ms))) return Math.max(0, Number(ms) / 1000);
   const value = header(headers, "retry-after");
   if (value === null) return null;
   if (/^\d+(\.\d+)?$/.test(value.trim())) return Number(value);
   const date = Date.parse(value);
-  return Number.isNaN(date) ? null : Math.max(0, (date - now) / 1000);
+  const sent = Date.parse(header(headers, "date") ?? "");
+  return Number.isNaN(date) || Number.isNaN(sent) ? null : Math.max(0, (date - sent) / 1000);
 }
 
 /**

@@ -1,20 +1,12 @@
-import type { EngineConfig, VendorEngine } from "../../config/engines.ts";
-import { VENDORS } from "../../config/engines.ts";
 import type { Logger } from "../../lib/logger.ts";
-import { AnthropicAdapter } from "./adapters/anthropic.ts";
+import { Redactor } from "../../lib/redact.ts";
 import { ChatCompletionsAdapter } from "./adapters/chat-completions.ts";
-import { GeminiAdapter } from "./adapters/gemini.ts";
-import { OpenAIResponsesAdapter } from "./adapters/openai-responses.ts";
-import { SandboxAdapter } from "./adapters/sandbox.ts";
-import { SerpApiAdapter } from "./adapters/serpapi.ts";
-import { ENGINES } from "./catalog.ts";
+import { type BuiltInDescriptor, ENGINE_DESCRIPTORS, ENGINES } from "./catalog.ts";
+import type { BuildOptions } from "./descriptor.ts";
 import { Semaphore } from "./semaphore.ts";
+import { type EngineConfig, engineSecrets } from "./settings.ts";
 import { type EngineAdapter, type EngineOutcome, type EngineQuery, failure } from "./types.ts";
-
-const DEFAULT_BASE_URLS: Partial<Record<VendorEngine, string>> = {
-  perplexity: "https://api.perplexity.ai",
-  deepseek: "https://api.deepseek.com",
-};
+import { variableNames } from "./variables.ts";
 
 const MAX_RETRY_WAIT_SECONDS = 30;
 
@@ -36,58 +28,15 @@ export class EngineRegistry {
   readonly #limits = new Map<string, Semaphore>();
   readonly #config: EngineConfig;
   readonly #logger: Logger;
+  readonly #redactor: Redactor;
 
-  constructor(config: EngineConfig, logger: Logger) {
+  /** `redactor` scrubs vendors' error texts; by default of the engines' own keys. */
+  constructor(config: EngineConfig, logger: Logger, redactor = new Redactor(engineSecrets(config))) {
     this.#config = config;
     this.#logger = logger;
-    this.#add(new SandboxAdapter(config.sandboxLatencyMs), 64);
-    for (const engine of Object.keys(VENDORS) as VendorEngine[]) {
-      const settings = config.vendors[engine];
-      const { prefix } = VENDORS[engine];
-      if (settings.apiKey === null) {
-        this.#unavailable.set(
-          engine,
-          `no credentials for ${engine} are configured on this server (set ${prefix}_API_KEY)`,
-        );
-        continue;
-      }
-      const withKey = { ...settings, apiKey: settings.apiKey };
-      const timeout = config.timeoutMs;
-      switch (engine) {
-        case "chatgpt":
-          this.#add(new OpenAIResponsesAdapter(withKey, timeout));
-          break;
-        case "claude":
-          this.#add(new AnthropicAdapter(withKey, timeout));
-          break;
-        case "gemini":
-          this.#add(new GeminiAdapter(withKey, timeout));
-          break;
-        case "grok":
-          this.#add(
-            new OpenAIResponsesAdapter({ ...withKey, baseUrl: settings.baseUrl ?? "https://api.x.ai/v1" }, timeout, {
-              name: "grok",
-              userLocation: false,
-            }),
-          );
-          break;
-        case "google_ai_overview":
-          this.#add(new SerpApiAdapter(withKey, timeout));
-          break;
-        default:
-          this.#add(
-            new ChatCompletionsAdapter(
-              {
-                name: engine,
-                apiKey: settings.apiKey,
-                baseUrl: settings.baseUrl ?? DEFAULT_BASE_URLS[engine] ?? "",
-                model: settings.model,
-              },
-              timeout,
-            ),
-          );
-      }
-    }
+    this.#redactor = redactor;
+    const options: BuildOptions = { timeoutMs: config.timeoutMs, sandboxLatencyMs: config.sandboxLatencyMs };
+    for (const descriptor of ENGINE_DESCRIPTORS) this.#build(descriptor, options);
     for (const custom of config.custom) {
       this.#add(
         new ChatCompletionsAdapter(
@@ -96,6 +45,29 @@ export class EngineRegistry {
         ),
       );
     }
+  }
+
+  /** The descriptor's adapter, or why it cannot answer: its vendor's key is not configured. */
+  #build(descriptor: BuiltInDescriptor, options: BuildOptions): void {
+    if (descriptor.credentials === "none") {
+      this.#add(this.#named(descriptor, descriptor.build(null, options)), descriptor.concurrency);
+      return;
+    }
+    const settings = this.#config.vendors[descriptor.name];
+    if (settings.apiKey === null) {
+      this.#unavailable.set(
+        descriptor.name,
+        `no credentials for ${descriptor.name} are configured on this server (set ${variableNames(descriptor).apiKey})`,
+      );
+      return;
+    }
+    this.#add(this.#named(descriptor, descriptor.build({ ...settings, apiKey: settings.apiKey }, options)));
+  }
+
+  #named(descriptor: BuiltInDescriptor, adapter: EngineAdapter): EngineAdapter {
+    if (adapter.name !== descriptor.name)
+      throw new Error(`the ${descriptor.name} descriptor built an adapter named ${adapter.name}`);
+    return adapter;
   }
 
   #add(adapter: EngineAdapter, concurrency = this.#config.concurrency): void {
@@ -122,6 +94,17 @@ export class EngineRegistry {
     this.#add(adapter, concurrency);
   }
 
+  /**
+   * What a vendor sent back, scrubbed before anyone stores or logs it: its error text may echo our
+   * key ("Incorrect API key provided: sk-…"), and no answer may carry a configured secret.
+   */
+  #scrub(outcome: EngineOutcome): EngineOutcome {
+    if (!outcome.ok)
+      return { ok: false, error: { ...outcome.error, message: this.#redactor.scrub(outcome.error.message) } };
+    const text = this.#redactor.scrubKnown(outcome.answer.text);
+    return text === outcome.answer.text ? outcome : { ok: true, answer: { ...outcome.answer, text } };
+  }
+
   async ask(name: string, query: EngineQuery): Promise<AskResult> {
     const started = performance.now();
     const adapter = this.#adapters.get(name);
@@ -133,7 +116,7 @@ export class EngineRegistry {
       let attempts = 0;
       for (;;) {
         attempts++;
-        const outcome = await adapter.ask(query, AbortSignal.timeout(this.#config.timeoutMs));
+        const outcome = this.#scrub(await adapter.ask(query, AbortSignal.timeout(this.#config.timeoutMs)));
         if (outcome.ok || !outcome.error.retryable || attempts > this.#config.maxRetries) {
           return { outcome, attempts, latencyMs: Math.round(performance.now() - started) };
         }

@@ -16,7 +16,7 @@ export interface EngineQuery {
   simulation?: { brand: BrandSpec; competitors: BrandSpec[] };
 }
 
-export interface EngineAnswer {
+interface EngineAnswer {
   text: string;
   /** The model that answered, as the vendor reports it. */
   model: string;

@@ -1,21 +1,23 @@
-import { sql } from "kysely";
-import type { Db, Dialect } from "../../db/database.ts";
+import type { Db } from "../../db/database.ts";
+import type { DialectSql } from "../../db/dialect-sql.ts";
 import type { JobsTable } from "../../db/tables.ts";
 import { afterCommit } from "../../db/transaction.ts";
 import type { Clock } from "../../lib/clock.ts";
 import { newId } from "../../lib/ids.ts";
-import { fromJson, toJson } from "../../lib/json.ts";
+import { toJson } from "../../lib/json.ts";
+import { jobColumns } from "./columns.ts";
 import type { JobSignal } from "./signal.ts";
 import { type ClaimedJob, DEFAULT_MAX_ATTEMPTS, type JobSpec } from "./types.ts";
 
 export interface JobStoreDeps {
   db: Db;
-  dialect: Dialect;
+  sql: DialectSql;
   clock: Clock;
   jobSignal: JobSignal;
 }
 
-export const PG_JOBS_CHANNEL = "sightline_jobs";
+/** Where enqueued jobs are announced to other processes' workers. */
+export const JOBS_CHANNEL = "sightline_jobs";
 
 /**
  * Adds a job in the caller's transaction: it exists if and only if the change that caused it
@@ -43,7 +45,7 @@ export async function enqueueJob(deps: JobStoreDeps, spec: JobSpec): Promise<str
       finished_at: null,
     })
     .execute();
-  if (deps.dialect === "postgres") await sql`select pg_notify(${PG_JOBS_CHANNEL}, '')`.execute(deps.db);
+  await deps.sql.notify(deps.db, JOBS_CHANNEL);
   afterCommit(deps.db, () => deps.jobSignal.wake());
   return id;
 }
@@ -52,7 +54,7 @@ function toClaimed(row: JobsTable): ClaimedJob {
   return {
     id: row.id,
     kind: row.kind,
-    payload: fromJson<Record<string, unknown>>(row.payload, {}),
+    payload: jobColumns.payload.read(row.payload),
     attempt: row.attempts,
     maxAttempts: row.max_attempts,
     createdAt: row.created_at,
@@ -85,18 +87,19 @@ export async function claimJobs(
     .where("locked_until", "<", nowIso)
     .where((eb) => eb("attempts", ">=", eb.ref("max_attempts")))
     .execute();
-  let candidates = deps.db
-    .selectFrom("jobs")
-    .select("id")
-    .where((eb) =>
-      eb.or([
-        eb.and([eb("status", "=", "pending"), eb("run_at", "<=", nowIso)]),
-        eb.and([eb("status", "=", "running"), eb("locked_until", "<", nowIso)]),
-      ]),
-    )
-    .orderBy("run_at")
-    .limit(limit);
-  if (deps.dialect === "postgres") candidates = candidates.forUpdate().skipLocked();
+  const candidates = deps.sql.lockRowsSkipLocked(
+    deps.db
+      .selectFrom("jobs")
+      .select("id")
+      .where((eb) =>
+        eb.or([
+          eb.and([eb("status", "=", "pending"), eb("run_at", "<=", nowIso)]),
+          eb.and([eb("status", "=", "running"), eb("locked_until", "<", nowIso)]),
+        ]),
+      )
+      .orderBy("run_at")
+      .limit(limit),
+  );
   const rows = await deps.db
     .updateTable("jobs")
     .set((eb) => ({

@@ -1,6 +1,7 @@
 import { hostname } from "node:os";
 import { randomBase62 } from "../../lib/ids.ts";
 import type { Logger } from "../../lib/logger.ts";
+import type { Redactor } from "../../lib/redact.ts";
 import { claimJobs, completeJob, deadJob, extendLease, type JobStoreDeps, releaseJob, retryJob } from "./store.ts";
 import { type ClaimedJob, defaultBackoffMs, type JobHandler, type JobOutcome } from "./types.ts";
 
@@ -13,7 +14,7 @@ export interface WorkerOptions {
   pollIntervalMs: number;
 }
 
-export const DEFAULT_WORKER_OPTIONS: WorkerOptions = { concurrency: 8, leaseMs: 60_000, pollIntervalMs: 1_000 };
+const DEFAULT_WORKER_OPTIONS: WorkerOptions = { concurrency: 8, leaseMs: 60_000, pollIntervalMs: 1_000 };
 
 /**
  * Claims jobs with a lease, runs them with bounded concurrency, keeps their leases alive while
@@ -22,7 +23,7 @@ export const DEFAULT_WORKER_OPTIONS: WorkerOptions = { concurrency: 8, leaseMs: 
  */
 export class Worker {
   readonly id = `${hostname()}:${process.pid}:${randomBase62(6)}`;
-  readonly #deps: JobStoreDeps & { logger: Logger };
+  readonly #deps: JobStoreDeps & { logger: Logger; redactor: Redactor };
   readonly #handlers: Record<string, JobHandler>;
   readonly #options: WorkerOptions;
   readonly #running = new Map<string, Promise<void>>();
@@ -32,7 +33,7 @@ export class Worker {
   #loop: Promise<void> | undefined;
 
   constructor(
-    deps: JobStoreDeps & { logger: Logger },
+    deps: JobStoreDeps & { logger: Logger; redactor: Redactor },
     handlers: Record<string, JobHandler>,
     options: Partial<WorkerOptions> = {},
   ) {
@@ -87,7 +88,11 @@ export class Worker {
       outcome =
         handler === undefined ? { status: "dead", error: `no handler for job kind '${job.kind}'` } : await handler(job);
     } catch (error) {
-      outcome = { status: "retry", delayMs: defaultBackoffMs(job.attempt), error: errorText(error) };
+      outcome = {
+        status: "retry",
+        delayMs: defaultBackoffMs(job.attempt),
+        error: this.#deps.redactor.scrub(errorText(error)),
+      };
       this.#deps.logger.warn({ err: error, job: job.id, kind: job.kind, attempt: job.attempt }, "job failed");
     } finally {
       clearInterval(heartbeat);
@@ -140,6 +145,6 @@ export class Worker {
   }
 }
 
-export function errorText(error: unknown): string {
+function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }

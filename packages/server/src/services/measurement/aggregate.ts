@@ -1,3 +1,5 @@
+import type { Static } from "typebox";
+import type { ProportionSchema, SummarySchema } from "./schemas.ts";
 /** What each answer contributes to an aggregate: counts, never ratios, so sums stay exact. */
 export interface AnswerCounts {
   mentioned: boolean;
@@ -8,42 +10,11 @@ export interface AnswerCounts {
   competitors: { name: string; mentioned: boolean; position: number | null }[];
 }
 
-export interface Proportion {
-  value: number | null;
-  /** Answers counted (the denominator) and how many of them qualify (the numerator). */
-  n: number;
-  count: number;
-  /** Wilson score interval, 95%. */
-  ci_low: number | null;
-  ci_high: number | null;
-}
+/** A share with its denominator, numerator and Wilson 95% interval. */
+export type Proportion = Static<typeof ProportionSchema>;
 
-export interface CompetitorSummary {
-  name: string;
-  visibility: number | null;
-  mentioned: number;
-  share_of_voice: number | null;
-  average_position: number | null;
-}
-
-export interface Summary {
-  answers: number;
-  visibility: Proportion;
-  share_of_voice: number | null;
-  average_position: number | null;
-  /** (mean sentiment / 2 + 0.5) × 100 over the answers that mention the brand. */
-  sentiment_score: number | null;
-  /** Answers citing a brand domain ÷ answers citing anything. */
-  citation_rate: number | null;
-  /** Brand-domain citations ÷ all citations. */
-  citation_share: number | null;
-  citations: number;
-  brand_citations: number;
-  /** Mean of the answers' visibility scores (0–100). */
-  visibility_score: number | null;
-  top_cited_domains: { domain: string; citations: number; brand: boolean }[];
-  competitors: CompetitorSummary[];
-}
+/** Aggregates over a set of answers (DESIGN.md §3). */
+export type Summary = Static<typeof SummarySchema>;
 
 const Z = 1.959963984540054;
 
@@ -53,7 +24,7 @@ function round(value: number, digits = 4): number {
 }
 
 /** Wilson score interval for k successes in n trials, 95%. */
-export function wilson(count: number, n: number): { low: number; high: number } | null {
+function wilson(count: number, n: number): { low: number; high: number } | null {
   if (n === 0) return null;
   const p = count / n;
   const z2 = Z * Z;

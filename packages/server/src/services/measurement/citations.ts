@@ -22,7 +22,7 @@ export function linksInText(text: string): SourceCitation[] {
  * The domain a citation stands for. Engines that cite through a redirect (Gemini's grounding
  * redirects) name the source's domain in the title; that domain is the one that counts.
  */
-export function citationDomain(url: string, title: string | null): string | null {
+function citationDomain(url: string, title: string | null): string | null {
   let host: string;
   try {
     host = new URL(url).hostname.toLowerCase();

@@ -1,9 +1,9 @@
 import type { ErrorDetail } from "../../errors/api-error.ts";
+import { count } from "../../lib/plural.ts";
 import type { AnalysisSummary } from "../analyses/types.ts";
+import { MAX_ALERT_RULES } from "../limits.ts";
 import { compareIntervals, type Summary } from "../measurement/aggregate.ts";
 import type { AlertRule, AlertRuleInput } from "./types.ts";
-
-export const MAX_RULES = 20;
 
 /** Checks rules against the project and the engines the server knows; gives them stable ids. */
 export function checkRules(
@@ -12,7 +12,9 @@ export function checkRules(
   knownEngines: string[],
   details: ErrorDetail[],
 ): AlertRule[] {
-  if (inputs.length > MAX_RULES) details.push({ field: "alert_rules", issue: `at most ${MAX_RULES} rules` });
+  if (inputs.length > MAX_ALERT_RULES) {
+    details.push({ field: "alert_rules", issue: `at most ${MAX_ALERT_RULES} rules` });
+  }
   return inputs.map((input, index) => {
     const field = `alert_rules[${index}]`;
     for (const [i, engine] of (input.engines ?? []).entries()) {
@@ -23,27 +25,16 @@ export function checkRules(
       if (!ok) details.push({ field: `${field}.${name}`, issue });
     };
     const value = input as unknown as Record<string, unknown>;
-    if (input.type === "visibility_below") {
-      need(
-        "threshold",
-        typeof value.threshold === "number" && value.threshold >= 0 && value.threshold <= 1,
-        "is required: a visibility between 0 and 1",
-      );
-    }
-    if (input.type === "visibility_drop") {
-      need(
-        "points",
-        typeof value.points === "number" && value.points > 0 && value.points <= 100,
-        "is required: percentage points between 0 and 100",
-      );
-    }
-    if (input.type === "sentiment_below") {
-      need(
-        "threshold",
-        typeof value.threshold === "number" && value.threshold >= 0 && value.threshold <= 100,
-        "is required: a sentiment score between 0 and 100",
-      );
-    }
+    /** A number the rule needs, within its range: "is required" only when it is missing. */
+    const inRange = (name: string, what: string, low: number, high: number, lowExclusive = false) => {
+      const given = value[name];
+      if (typeof given !== "number") return need(name, false, `is required: ${what} between ${low} and ${high}`);
+      const ok = (lowExclusive ? given > low : given >= low) && given <= high;
+      need(name, ok, `must be between ${low} and ${high}${lowExclusive ? ` (more than ${low})` : ""}`);
+    };
+    if (input.type === "visibility_below") inRange("threshold", "a visibility", 0, 1);
+    if (input.type === "visibility_drop") inRange("points", "percentage points", 0, 100, true);
+    if (input.type === "sentiment_below") inRange("threshold", "a sentiment score", 0, 100);
     const allowed: Record<string, string[]> = {
       visibility_below: ["threshold"],
       visibility_drop: ["points", "require_significance"],
@@ -179,7 +170,7 @@ export function evaluateRules(
             holds: gone && (wasThere || wasActive(rule.id, scope)),
             observed: now.visibility.value,
             previous: before?.visibility.value ?? null,
-            message: `The brand is no longer named ${where} (it was in ${before?.visibility.count ?? 0} answers last run).`,
+            message: `The brand is no longer named ${where} (it was in ${count(before?.visibility.count ?? 0, "answer")} last run).`,
           });
           break;
         }

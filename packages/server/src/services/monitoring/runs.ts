@@ -1,17 +1,18 @@
 import type { Selectable } from "kysely";
-import { bool } from "../../db/database.ts";
 import type { AnalysesTable, MonitoringRunsTable } from "../../db/tables.ts";
 import { ApiError, notFound } from "../../errors/api-error.ts";
 import { newId } from "../../lib/ids.ts";
-import { fromJson, toJson } from "../../lib/json.ts";
+import { toJson } from "../../lib/json.ts";
 import { createAnalysis } from "../analyses/create.ts";
+import type { AnalysisFinishedHook } from "../analyses/finish.ts";
 import type { AnalysisSummary } from "../analyses/types.ts";
 import { inTransaction, type ServiceContext } from "../context.ts";
 import { recordEvent } from "../events/events.ts";
 import { compareIntervals, type Summary } from "../measurement/aggregate.ts";
 import { fetchPage, type Page, type PageParams } from "../pagination.ts";
 import { evaluateRules } from "./alerts.ts";
-import type { AlertRule, MetricChange, RunChange, RunView } from "./types.ts";
+import { alertColumns, runColumns, scheduleColumns } from "./columns.ts";
+import type { MetricChange, RunChange, RunView } from "./types.ts";
 
 export function rowToRun(row: Selectable<MonitoringRunsTable>): RunView {
   return {
@@ -23,8 +24,8 @@ export function rowToRun(row: Selectable<MonitoringRunsTable>): RunView {
     status: row.status as RunView["status"],
     skip_reason: row.skip_reason,
     analysis_id: row.analysis_id,
-    summary: fromJson<AnalysisSummary | null>(row.summary, null),
-    change: fromJson<RunChange | null>(row.change, null),
+    summary: runColumns.summary.readNullable(row.summary),
+    change: runColumns.change.readNullable(row.change),
     created_at: row.created_at,
     completed_at: row.completed_at,
   };
@@ -67,8 +68,8 @@ export async function startRun(
       .onConflict((oc) => oc.columns(["schedule_id", "slot"]).doNothing())
       .executeTakeFirst();
     if (inserted.numInsertedOrUpdatedRows === 0n) return null;
-    const engines = fromJson<string[] | null>(schedule.engines, null);
-    const prompts = fromJson<string[] | null>(schedule.prompts, null);
+    const engines = scheduleColumns.engines.readNullable(schedule.engines);
+    const prompts = scheduleColumns.prompts.readNullable(schedule.prompts);
     try {
       const analysis = await createAnalysis(
         tx,
@@ -103,7 +104,7 @@ function change(current: number | null, previous: number | null, digits = 4): Me
   return { current, previous, delta };
 }
 
-export function compareRuns(previousRunId: string, now: Summary, before: Summary): RunChange {
+function compareRuns(previousRunId: string, now: Summary, before: Summary): RunChange {
   const significant = compareIntervals(now.visibility, before.visibility) !== "overlap";
   return {
     previous_run_id: previousRunId,
@@ -122,7 +123,7 @@ export function compareRuns(previousRunId: string, now: Summary, before: Summary
  * `alert.triggered` event; a condition still holding does not fire again until it has cleared), and
  * `monitoring.completed`.
  */
-export async function finishRun(
+async function finishRun(
   ctx: ServiceContext,
   analysis: Selectable<AnalysesTable>,
   summary: AnalysisSummary,
@@ -151,7 +152,7 @@ export async function finishRun(
     .orderBy("id", "desc")
     .limit(1)
     .executeTakeFirst();
-  const previousSummary = fromJson<AnalysisSummary | null>(previous?.summary, null);
+  const previousSummary = runColumns.summary.readNullable(previous?.summary);
   const completed = analysis.status === "completed";
   const now = ctx.clock.now().toISOString();
   const runChange =
@@ -160,10 +161,10 @@ export async function finishRun(
       : null;
 
   if (completed && schedule !== undefined) {
-    const rules = fromJson<AlertRule[]>(schedule.alert_rules, []);
+    const rules = scheduleColumns.alertRules.read(schedule.alert_rules);
     const states = await ctx.db.selectFrom("alert_states").selectAll().where("schedule_id", "=", schedule.id).execute();
     const active = (ruleId: string, scope: string) =>
-      states.some((s) => s.rule_id === ruleId && s.scope === scope && bool(s.active));
+      states.some((s) => s.rule_id === ruleId && s.scope === scope && s.active);
     for (const evaluation of evaluateRules(rules, summary, previousSummary, active)) {
       const wasActive = active(evaluation.rule.id, evaluation.scope);
       await ctx.db
@@ -172,13 +173,11 @@ export async function finishRun(
           schedule_id: schedule.id,
           rule_id: evaluation.rule.id,
           scope: evaluation.scope,
-          active: evaluation.holds ? 1 : 0,
+          active: evaluation.holds,
           updated_at: now,
         })
         .onConflict((oc) =>
-          oc
-            .columns(["schedule_id", "rule_id", "scope"])
-            .doUpdateSet({ active: evaluation.holds ? 1 : 0, updated_at: now }),
+          oc.columns(["schedule_id", "rule_id", "scope"]).doUpdateSet({ active: evaluation.holds, updated_at: now }),
         )
         .execute();
       if (!evaluation.holds || wasActive) continue;
@@ -219,6 +218,11 @@ export async function finishRun(
   await recordEvent(ctx, "monitoring.completed", { object: rowToRun(finished) });
 }
 
+/** The analysis-finished hook of monitoring: closes the run the analysis belongs to, if any. */
+export const closeMonitoringRun: AnalysisFinishedHook = async (ctx, { analysis, summary }) => {
+  if (analysis.schedule_id !== null) await finishRun(ctx, analysis, summary);
+};
+
 export function rowToAlert(row: {
   id: string;
   project_id: string;
@@ -237,7 +241,7 @@ export function rowToAlert(row: {
     project_id: row.project_id,
     schedule_id: row.schedule_id,
     run_id: row.run_id,
-    rule: fromJson<AlertRule>(row.rule, { id: "unknown", type: "brand_disappeared" }),
+    rule: alertColumns.rule.read(row.rule),
     engine: row.engine,
     observed: row.observed,
     previous: row.previous,

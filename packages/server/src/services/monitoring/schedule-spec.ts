@@ -1,6 +1,7 @@
 import { CronExpressionParser } from "cron-parser";
 import type { ErrorDetail } from "../../errors/api-error.ts";
-import { type ScheduleSpec, WEEKDAYS } from "./types.ts";
+import { WEEKDAYS } from "./schemas.ts";
+import type { ScheduleSpec, ScheduleSpecInput } from "./types.ts";
 
 const TIME = /^([01]\d|2[0-3]):([0-5]\d)$/;
 const MINIMUM_INTERVAL_MS = 3_600_000;
@@ -71,14 +72,6 @@ export function nextSlot(cron: string, timezone: string, from: Date): Date {
 export function latestSlot(cron: string, timezone: string, at: Date): Date {
   const probe = new Date(at.getTime() + 1);
   return parse(cron, timezone, probe).prev().toDate();
-}
-
-/** What clients send: `{every, at?, weekday?}` or `{cron}`, as one loose object. */
-export interface ScheduleSpecInput {
-  every?: "hour" | "day" | "week";
-  at?: string;
-  weekday?: (typeof WEEKDAYS)[number];
-  cron?: string;
 }
 
 export function checkSpec(input: ScheduleSpecInput, details: ErrorDetail[]): ScheduleSpec {

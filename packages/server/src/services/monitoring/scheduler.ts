@@ -1,5 +1,4 @@
 import { type Deps, inTransaction } from "../context.ts";
-import { generateWeeklyDigests } from "../reports/generate.ts";
 import { workspaceContext } from "../workspaces/workspaces.ts";
 import { startRun } from "./runs.ts";
 import { latestSlot, nextSlot } from "./schedule-spec.ts";
@@ -17,7 +16,7 @@ export async function runDueSchedules(deps: Deps, limit = 100): Promise<number> 
   const due = await deps.db
     .selectFrom("monitoring_schedules")
     .selectAll()
-    .where("active", "=", 1)
+    .where("active", "=", true)
     .where("next_run_at", "<=", now.toISOString())
     .orderBy("next_run_at")
     .limit(limit)
@@ -45,26 +44,5 @@ export async function runDueSchedules(deps: Deps, limit = 100): Promise<number> 
       deps.logger.error({ err: error, schedule: schedule.id }, "could not start a monitoring run; will retry");
     }
   }
-  await generateWeeklyDigests(deps, now);
   return started;
-}
-
-/** Ticks the scheduler in a worker process. */
-export function startScheduler(deps: Deps, intervalMs: number): { stop(): void } {
-  let running = false;
-  const tick = async () => {
-    if (running) return;
-    running = true;
-    try {
-      await runDueSchedules(deps);
-    } catch (error) {
-      deps.logger.error({ err: error }, "scheduler tick failed");
-    } finally {
-      running = false;
-    }
-  };
-  void tick();
-  const timer = setInterval(tick, intervalMs);
-  timer.unref();
-  return { stop: () => clearInterval(timer) };
 }

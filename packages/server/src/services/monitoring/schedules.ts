@@ -1,14 +1,14 @@
 import type { Selectable } from "kysely";
-import { bool } from "../../db/database.ts";
 import type { MonitoringSchedulesTable } from "../../db/tables.ts";
 import { type ErrorDetail, notFound, validationError } from "../../errors/api-error.ts";
 import { newId } from "../../lib/ids.ts";
-import { fromJson, toJson } from "../../lib/json.ts";
+import { toJson } from "../../lib/json.ts";
 import { inTransaction, type ServiceContext } from "../context.ts";
 import { fetchPage, type Page, type PageParams } from "../pagination.ts";
 import { checkEnginesInPlan } from "../plans/engines.ts";
 import { getProject } from "../projects/projects.ts";
 import { checkRules } from "./alerts.ts";
+import { scheduleColumns } from "./columns.ts";
 import { rowToRun, startRun } from "./runs.ts";
 import { checkCron, checkSpec, isTimezone, nextSlot, toCron } from "./schedule-spec.ts";
 import type { AlertRule, RunView, ScheduleInput, SchedulePatch, ScheduleSpec, ScheduleView } from "./types.ts";
@@ -49,13 +49,13 @@ function toView(row: Row, last: RunView | null): ScheduleView {
     id: row.id,
     object: "monitoring_schedule",
     project_id: row.project_id,
-    engines: fromJson<string[] | null>(row.engines, null),
-    prompts: fromJson<string[] | null>(row.prompts, null),
+    engines: scheduleColumns.engines.readNullable(row.engines),
+    prompts: scheduleColumns.prompts.readNullable(row.prompts),
     samples: row.samples,
-    schedule: fromJson<ScheduleSpec>(row.schedule, { every: "day" }),
+    schedule: scheduleColumns.schedule.read(row.schedule),
     timezone: row.timezone,
-    alert_rules: fromJson<AlertRule[]>(row.alert_rules, []),
-    active: bool(row.active),
+    alert_rules: scheduleColumns.alertRules.read(row.alert_rules),
+    active: row.active,
     next_run_at: row.next_run_at,
     last_run: last,
     created_at: row.created_at,
@@ -144,7 +144,7 @@ export async function createSchedule(ctx: ServiceContext, input: ScheduleInput):
     cron: checked.cron,
     timezone: checked.timezone,
     alert_rules: toJson(checked.rules),
-    active: active ? 1 : 0,
+    active,
     next_run_at: active ? nextSlot(checked.cron, checked.timezone, now).toISOString() : null,
     created_at: now.toISOString(),
     updated_at: now.toISOString(),
@@ -205,7 +205,7 @@ export async function updateSchedule(ctx: ServiceContext, id: string, patch: Sch
         cron: checked.cron,
         timezone: checked.timezone,
         alert_rules: toJson(rules),
-        active: active ? 1 : 0,
+        active,
         next_run_at: next,
         updated_at: now.toISOString(),
       })

@@ -1,110 +1,39 @@
-export type ScheduleSpec =
-  | { every: "hour" }
-  | { every: "day"; at?: string }
-  | { every: "week"; at?: string; weekday?: Weekday }
-  | { cron: string };
+import type { Static } from "typebox";
+import type {
+  AlertRuleInputSchema,
+  AlertSchema,
+  MonitoringRunSchema,
+  ScheduleCreateSchema,
+  ScheduleSchema,
+  ScheduleSpecSchema,
+  ScheduleUpdateSchema,
+  StoredAlertRuleSchema,
+  StoredScheduleSpecSchema,
+} from "./schemas.ts";
 
-export const WEEKDAYS = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"] as const;
-export type Weekday = (typeof WEEKDAYS)[number];
+/** A schedule as checked and stored: one of the simple forms, or a cron expression. */
+export type ScheduleSpec = Static<typeof StoredScheduleSpecSchema>;
 
-interface RuleBase {
-  /** Assigned by Sightline: `rule_1`, `rule_2`… in the order given. */
-  id: string;
-  /** Limit the rule to these engines, each judged on its own; all engines together when absent. */
-  engines?: string[];
-}
-
-export type AlertRule =
-  | (RuleBase & { type: "visibility_below"; threshold: number })
-  | (RuleBase & { type: "visibility_drop"; points: number; require_significance?: boolean })
-  | (RuleBase & { type: "competitor_overtakes"; competitor: string })
-  | (RuleBase & { type: "brand_disappeared" })
-  | (RuleBase & { type: "sentiment_below"; threshold: number })
-  | (RuleBase & { type: "domain_not_cited" });
+/** An alert rule as checked and stored: each type with exactly the fields it takes. */
+export type AlertRule = Static<typeof StoredAlertRuleSchema>;
 
 /** What clients send; checkRules turns it into a typed AlertRule (or a VALIDATION_ERROR). */
-export interface AlertRuleInput {
-  type: AlertRule["type"];
-  threshold?: number;
-  points?: number;
-  require_significance?: boolean;
-  competitor?: string;
-  engines?: string[];
-}
+export type AlertRuleInput = Static<typeof AlertRuleInputSchema>;
 
-export interface ScheduleInput {
-  project_id: string;
-  engines?: string[] | null;
-  prompts?: string[] | null;
-  samples?: number;
-  schedule: import("./schedule-spec.ts").ScheduleSpecInput;
-  timezone?: string;
-  alert_rules?: AlertRuleInput[];
-  active?: boolean;
-}
+/** What clients send: `{every, at?, weekday?}` or `{cron}`, as one loose object. */
+export type ScheduleSpecInput = Static<typeof ScheduleSpecSchema>;
 
-export type SchedulePatch = Partial<Omit<ScheduleInput, "project_id">>;
+export type ScheduleInput = Static<typeof ScheduleCreateSchema>;
 
-export interface RunView {
-  id: string;
-  object: "monitoring_run";
-  schedule_id: string;
-  project_id: string;
-  /** The scheduled time this run is for, or null for a run asked for by hand. */
-  slot: string | null;
-  status: "queued" | "running" | "completed" | "failed" | "skipped";
-  skip_reason: string | null;
-  analysis_id: string | null;
-  summary: import("../analyses/types.ts").AnalysisSummary | null;
-  change: RunChange | null;
-  created_at: string;
-  completed_at: string | null;
-}
+export type SchedulePatch = Static<typeof ScheduleUpdateSchema>;
 
-export interface MetricChange {
-  current: number | null;
-  previous: number | null;
-  delta: number | null;
-}
+/** A schedule as the API, the events and the dashboard show it. */
+export type ScheduleView = Static<typeof ScheduleSchema>;
 
-/** The run against the previous completed run of the same schedule. */
-export interface RunChange {
-  previous_run_id: string;
-  visibility: MetricChange & { significant: boolean };
-  share_of_voice: MetricChange;
-  average_position: MetricChange;
-  sentiment_score: MetricChange;
-  citation_rate: MetricChange;
-  visibility_score: MetricChange;
-}
+export type RunView = Static<typeof MonitoringRunSchema>;
 
-export interface ScheduleView {
-  id: string;
-  object: "monitoring_schedule";
-  project_id: string;
-  engines: string[] | null;
-  prompts: string[] | null;
-  samples: number;
-  schedule: ScheduleSpec;
-  timezone: string;
-  alert_rules: AlertRule[];
-  active: boolean;
-  next_run_at: string | null;
-  last_run: RunView | null;
-  created_at: string;
-  updated_at: string;
-}
+export type RunChange = NonNullable<RunView["change"]>;
 
-export interface AlertView {
-  id: string;
-  object: "alert";
-  project_id: string;
-  schedule_id: string;
-  run_id: string;
-  rule: AlertRule;
-  engine: string | null;
-  observed: number | null;
-  previous: number | null;
-  message: string;
-  created_at: string;
-}
+export type MetricChange = RunChange["share_of_voice"];
+
+export type AlertView = Static<typeof AlertSchema>;

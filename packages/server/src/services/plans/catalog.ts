@@ -1,7 +1,5 @@
-import { ENGINES, type EngineName } from "../engines/catalog.ts";
-
-export const PLAN_NAMES = ["free", "starter", "growth", "agency"] as const;
-export type PlanName = (typeof PLAN_NAMES)[number];
+import { ENGINE_DESCRIPTORS, ENGINES, type EngineName } from "../engines/catalog.ts";
+import { PLAN_NAMES, type PlanName } from "../plan-names.ts";
 
 export interface Plan {
   name: PlanName;
@@ -19,14 +17,26 @@ export interface Plan {
 
 export type PlanCatalog = Readonly<Record<PlanName, Plan>>;
 
-/** DESIGN.md §2 defaults. */
+const rank = (plan: PlanName): number => PLAN_NAMES.indexOf(plan);
+
+/**
+ * The built-in engines whose descriptor's `minimumPlan` is `plan` or smaller: the smaller plans'
+ * engines first, then the plan's own, each in catalog order (what ENGINE_NOT_ALLOWED lists).
+ */
+function enginesFrom(plan: PlanName): EngineName[] {
+  return ENGINE_DESCRIPTORS.filter((engine) => rank(engine.minimumPlan) <= rank(plan))
+    .sort((a, b) => rank(a.minimumPlan) - rank(b.minimumPlan))
+    .map((engine) => engine.name);
+}
+
+/** DESIGN.md §2 defaults; which engines each plan includes comes from the engines' descriptors. */
 export const DEFAULT_PLANS: PlanCatalog = {
   free: {
     name: "free",
     apiAccess: false,
     requestsPerMinute: null,
     creditsPerMonth: 100,
-    engines: ["sandbox", "chatgpt"],
+    engines: enginesFrom("free"),
     allEngines: false,
   },
   starter: {
@@ -34,7 +44,7 @@ export const DEFAULT_PLANS: PlanCatalog = {
     apiAccess: false,
     requestsPerMinute: null,
     creditsPerMonth: 1_000,
-    engines: ["sandbox", "chatgpt", "perplexity"],
+    engines: enginesFrom("starter"),
     allEngines: false,
   },
   growth: {
@@ -42,7 +52,7 @@ export const DEFAULT_PLANS: PlanCatalog = {
     apiAccess: true,
     requestsPerMinute: 300,
     creditsPerMonth: 10_000,
-    engines: ["sandbox", "chatgpt", "perplexity", "gemini", "google_ai_overview"],
+    engines: enginesFrom("growth"),
     allEngines: false,
   },
   agency: {
@@ -50,6 +60,7 @@ export const DEFAULT_PLANS: PlanCatalog = {
     apiAccess: true,
     requestsPerMinute: 1_000,
     creditsPerMonth: 100_000,
+    // Every engine, the operator's custom ones too: whatever a descriptor's minimumPlan says.
     engines: ENGINES,
     allEngines: true,
   },

@@ -3,7 +3,8 @@ import { Ajv } from "ajv";
 import Type, { type Static } from "typebox";
 import { parse as parseYaml } from "yaml";
 import { ENGINES, type EngineName, isEngineName } from "../engines/catalog.ts";
-import { DEFAULT_PLANS, PLAN_NAMES, type Plan, type PlanCatalog, type PlanName } from "./catalog.ts";
+import { PLAN_NAMES, type PlanName } from "../plan-names.ts";
+import { DEFAULT_PLANS, type Plan, type PlanCatalog } from "./catalog.ts";
 
 const PlanOverride = Type.Object(
   {

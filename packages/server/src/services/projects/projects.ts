@@ -81,14 +81,12 @@ export async function getProject(ctx: ServiceContext, id: string): Promise<Proje
  */
 export async function updateProject(ctx: ServiceContext, id: string, patch: ProjectPatch): Promise<Project> {
   return inTransaction(ctx, async (tx) => {
-    let select = tx.db
-      .selectFrom("projects")
-      .selectAll()
-      .where("workspace_id", "=", tx.workspace.id)
-      .where("id", "=", id);
-    // Serialise concurrent PATCHes of one project (SQLite's BEGIN IMMEDIATE already does).
-    if (tx.dialect === "postgres") select = select.forUpdate();
-    const row = await select.executeTakeFirst();
+    // Concurrent PATCHes of one project take turns.
+    const row = await tx.sql
+      .lockRows(
+        tx.db.selectFrom("projects").selectAll().where("workspace_id", "=", tx.workspace.id).where("id", "=", id),
+      )
+      .executeTakeFirst();
     if (row === undefined) throw notFound("project", id);
     const current = rowToProject(row);
     const next = normalizeSettings(

@@ -1,6 +1,7 @@
 import type { ProjectsTable } from "../../db/tables.ts";
-import { fromJson, toJson } from "../../lib/json.ts";
-import type { Competitor, Project, ProjectSettings } from "./types.ts";
+import { toJson } from "../../lib/json.ts";
+import { projectColumns } from "./columns.ts";
+import type { Project, ProjectSettings } from "./types.ts";
 
 export function rowToProject(row: ProjectsTable): Project {
   return {
@@ -8,11 +9,11 @@ export function rowToProject(row: ProjectsTable): Project {
     object: "project",
     name: row.name,
     primary_domain: row.primary_domain,
-    other_domains: fromJson<string[]>(row.other_domains, []),
-    aliases: fromJson<string[]>(row.aliases, []),
-    competitors: fromJson<Competitor[]>(row.competitors, []),
-    prompts: fromJson<string[]>(row.prompts, []),
-    engines: fromJson<string[]>(row.engines, []),
+    other_domains: projectColumns.otherDomains.read(row.other_domains),
+    aliases: projectColumns.aliases.read(row.aliases),
+    competitors: projectColumns.competitors.read(row.competitors),
+    prompts: projectColumns.prompts.read(row.prompts),
+    engines: projectColumns.engines.read(row.engines),
     country: row.country,
     language: row.language,
     created_at: row.created_at,

@@ -1,3 +1,4 @@
+import { type Clock, systemClock } from "../../lib/clock.ts";
 import type { Logger } from "../../lib/logger.ts";
 import type { WindowCounter } from "./counter.ts";
 import { MemoryWindowCounter } from "./memory-counter.ts";
@@ -19,6 +20,11 @@ export interface RateDecision {
 }
 
 export interface RateLimitOptions {
+  /**
+   * Real time, whatever clock the services run on: windows are the store's TTLs (Redis expires
+   * keys on its own clock), so the reset time reported must be on the same clock.
+   */
+  clock?: Clock;
   windowSeconds?: number;
   redisUrl?: string | null;
   keyPrefix?: string;
@@ -33,8 +39,10 @@ export class RateLimits {
   readonly #workspaces: WindowCounter;
   readonly #addresses: WindowCounter;
   readonly #redis: RedisLink | null;
+  readonly #clock: Clock;
 
   constructor(logger: Logger, options: RateLimitOptions = {}) {
+    this.#clock = options.clock ?? systemClock;
     this.windowSeconds = options.windowSeconds ?? 60;
     const prefix = options.keyPrefix ?? "sightline:rl";
     const redis = options.redisUrl ? new RedisLink(options.redisUrl, logger) : null;
@@ -58,8 +66,7 @@ export class RateLimits {
       allowed: count <= limit,
       limit,
       remaining: Math.max(0, limit - count),
-      // Windows live in real time (the store's TTLs), not on the service clock.
-      resetAt: Math.ceil((Date.now() + msBeforeReset) / 1000),
+      resetAt: Math.ceil((this.#clock.now().getTime() + msBeforeReset) / 1000),
       retryAfter,
     };
   }

@@ -1,21 +1,21 @@
 import type { Selectable } from "kysely";
-import { bool } from "../../db/database.ts";
 import type { AnalysesTable, ResultsTable } from "../../db/tables.ts";
 import { newId } from "../../lib/ids.ts";
-import { fromJson, toJson } from "../../lib/json.ts";
+import { toJson } from "../../lib/json.ts";
+import { analysisColumns } from "../analyses/columns.ts";
+import type { AnalysisFinishedHook } from "../analyses/finish.ts";
 import { summarizeResults } from "../analyses/summary.ts";
-import type { AnalysisSummary } from "../analyses/types.ts";
 import type { Deps, ServiceContext } from "../context.ts";
-import type { AnswerMeasure } from "../measurement/types.ts";
 import { rowToAlert } from "../monitoring/runs.ts";
 import { rowToProject } from "../projects/row.ts";
+import { resultColumns } from "../results/columns.ts";
 import { workspaceContext } from "../workspaces/workspaces.ts";
 import type { HistoryPoint, ReportData, ReportType, ResultRow } from "./types.ts";
 
 const HISTORY_POINTS = 30;
 
 function resultRow(row: Selectable<ResultsTable>): ResultRow {
-  const measure = fromJson<AnswerMeasure | null>(row.measure, null);
+  const measure = resultColumns.measure.readNullable(row.measure);
   return {
     id: row.id,
     created_at: row.created_at,
@@ -24,10 +24,10 @@ function resultRow(row: Selectable<ResultsTable>): ResultRow {
     prompt: row.prompt,
     sample: row.sample,
     status: row.status,
-    mentioned: bool(row.mentioned),
+    mentioned: row.mentioned,
     position: row.position,
     sentiment: row.sentiment,
-    brand_cited: bool(row.brand_cited),
+    brand_cited: row.brand_cited,
     score: row.score,
     cited_domains: [...new Set((measure?.citations ?? []).map((c) => c.domain))],
     competitors_mentioned: (measure?.competitors ?? []).filter((c) => c.mentioned).map((c) => c.name),
@@ -35,7 +35,7 @@ function resultRow(row: Selectable<ResultsTable>): ResultRow {
 }
 
 function point(analysis: Selectable<AnalysesTable>): HistoryPoint | null {
-  const summary = fromJson<AnalysisSummary | null>(analysis.summary, null);
+  const summary = analysisColumns.summary.readNullable(analysis.summary);
   if (summary === null || analysis.completed_at === null) return null;
   return {
     at: analysis.completed_at,
@@ -75,8 +75,8 @@ async function build(
           .orderBy("created_at")
           .orderBy("id")
           .execute();
-  const engines = [...new Set(analyses.flatMap((a) => fromJson<string[]>(a.engines, [])))];
-  const prompts = [...new Set(analyses.flatMap((a) => fromJson<string[]>(a.prompts, [])))];
+  const engines = [...new Set(analyses.flatMap((a) => analysisColumns.engines.read(a.engines)))];
+  const prompts = [...new Set(analyses.flatMap((a) => analysisColumns.prompts.read(a.prompts)))];
   let alerts = ctx.db
     .selectFrom("alerts")
     .selectAll()
@@ -189,6 +189,11 @@ export async function reportForAnalysis(ctx: ServiceContext, analysis: Selectabl
     data,
   });
 }
+
+/** The analysis-finished hook of reports: a completed analysis (or run) gets its report. */
+export const reportFinishedAnalysis: AnalysisFinishedHook = async (ctx, { analysis }) => {
+  if (analysis.status === "completed") await reportForAnalysis(ctx, analysis);
+};
 
 /** Monday 00:00 UTC of the week containing `at`. */
 export function weekStart(at: Date): Date {

@@ -1,13 +1,16 @@
 import type { Selectable } from "kysely";
 import type { ReportsTable } from "../../db/tables.ts";
 import { notFound } from "../../errors/api-error.ts";
-import { fromJson } from "../../lib/json.ts";
 import type { ServiceContext } from "../context.ts";
 import { fetchPage, type Page, type PageParams } from "../pagination.ts";
 import { timeRange } from "../time-range.ts";
-import type { Report, ReportData, ReportType } from "./types.ts";
+import { reportColumns } from "./columns.ts";
+import type { Report, ReportSummary, ReportType } from "./types.ts";
 
-export function rowToReport(row: Selectable<ReportsTable>): Report {
+type SummaryRow = Omit<Selectable<ReportsTable>, "data" | "workspace_id" | "dedupe_key">;
+
+/** A report as lists show it: everything but its data. */
+function rowToReportSummary(row: SummaryRow): ReportSummary {
   return {
     id: row.id,
     object: "report",
@@ -18,9 +21,12 @@ export function rowToReport(row: Selectable<ReportsTable>): Report {
     analysis_id: row.analysis_id,
     run_id: row.run_id,
     schedule_id: row.schedule_id,
-    data: fromJson<ReportData>(row.data, {} as ReportData),
     created_at: row.created_at,
   };
+}
+
+function rowToReport(row: Selectable<ReportsTable>): Report {
+  return { ...rowToReportSummary(row), data: reportColumns.data.read(row.data) };
 }
 
 export interface ReportFilters extends PageParams {
@@ -31,7 +37,7 @@ export interface ReportFilters extends PageParams {
 }
 
 /** Generated reports, newest first; `from`/`to` bound when they were generated, [from, to). */
-export async function listReports(ctx: ServiceContext, filters: ReportFilters): Promise<Page<Omit<Report, "data">>> {
+export async function listReports(ctx: ServiceContext, filters: ReportFilters): Promise<Page<ReportSummary>> {
   const { from, to } = timeRange(filters);
   let query = ctx.db
     .selectFrom("reports")
@@ -52,15 +58,7 @@ export async function listReports(ctx: ServiceContext, filters: ReportFilters): 
   if (filters.type !== undefined) query = query.where("type", "=", filters.type);
   if (from !== undefined) query = query.where("created_at", ">=", from);
   if (to !== undefined) query = query.where("created_at", "<", to);
-  return fetchPage(query, filters, (row) => {
-    const { data: _data, ...rest } = rowToReport({
-      ...row,
-      workspace_id: ctx.workspace.id,
-      dedupe_key: "",
-      data: "{}",
-    });
-    return rest;
-  });
+  return fetchPage(query, filters, rowToReportSummary);
 }
 
 export async function getReport(ctx: ServiceContext, id: string): Promise<Report> {

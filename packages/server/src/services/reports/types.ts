@@ -1,56 +1,23 @@
-import type { AnalysisSummary } from "../analyses/types.ts";
-import type { AlertView } from "../monitoring/types.ts";
+import type { Static } from "typebox";
+import type {
+  HistoryPointSchema,
+  REPORT_TYPES,
+  ReportSchema,
+  ReportSummarySchema,
+  ResultRowSchema,
+} from "./schemas.ts";
 
-export type ReportType = "analysis" | "monitoring_run" | "weekly_digest";
-export const REPORT_TYPES: readonly ReportType[] = ["analysis", "monitoring_run", "weekly_digest"];
+export type ReportType = (typeof REPORT_TYPES)[number];
 
-export interface HistoryPoint {
-  at: string;
-  analysis_id: string;
-  visibility: number | null;
-  share_of_voice: number | null;
-  average_position: number | null;
-  visibility_score: number | null;
-  by_engine: Record<string, number | null>;
-}
+/** One earlier analysis in a report's history chart. */
+export type HistoryPoint = Static<typeof HistoryPointSchema>;
 
-export interface ResultRow {
-  id: string;
-  created_at: string;
-  engine: string;
-  model: string | null;
-  prompt: string;
-  sample: number;
-  status: string;
-  mentioned: boolean;
-  position: number | null;
-  sentiment: number | null;
-  brand_cited: boolean;
-  score: number | null;
-  cited_domains: string[];
-  competitors_mentioned: string[];
-}
+/** One answer in a report's table (what `format=csv` returns). */
+export type ResultRow = Static<typeof ResultRowSchema>;
 
-/** What a report holds, frozen when it is generated: later data never changes it. */
-export interface ReportData {
-  project: { id: string; name: string; primary_domain: string; competitors: string[] };
-  source: { analysis_id: string | null; run_id: string | null; schedule_id: string | null };
-  summary: AnalysisSummary;
-  history: HistoryPoint[];
-  alerts: AlertView[];
-  results: ResultRow[];
-}
+/** A report as the API and the dashboard show it. */
+export type Report = Static<typeof ReportSchema>;
 
-export interface Report {
-  id: string;
-  object: "report";
-  type: ReportType;
-  project_id: string;
-  title: string;
-  period: { start: string; end: string };
-  analysis_id: string | null;
-  run_id: string | null;
-  schedule_id: string | null;
-  data: ReportData;
-  created_at: string;
-}
+export type ReportData = Report["data"];
+
+export type ReportSummary = Static<typeof ReportSummarySchema>;

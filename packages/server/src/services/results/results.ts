@@ -1,41 +1,19 @@
 import type { Selectable } from "kysely";
-import { bool } from "../../db/database.ts";
+import type { Static } from "typebox";
 import type { ResultsTable } from "../../db/tables.ts";
 import { notFound, validationError } from "../../errors/api-error.ts";
-import { fromJson } from "../../lib/json.ts";
 import type { ServiceContext } from "../context.ts";
-import type { AnswerMeasure, BrandMeasure, CitationFound } from "../measurement/types.ts";
 import { fetchPage, type Page, type PageParams } from "../pagination.ts";
 import { checkEnginesInPlan } from "../plans/engines.ts";
 import { timeRange } from "../time-range.ts";
+import { resultColumns } from "./columns.ts";
+import type { ResultSchema } from "./schemas.ts";
 
 /** One answer of one engine to one prompt, with what was measured in it. */
-export interface Result {
-  id: string;
-  object: "result";
-  analysis_id: string;
-  project_id: string;
-  engine: string;
-  model: string | null;
-  prompt: string;
-  sample: number;
-  status: "succeeded" | "failed";
-  error: { code: "ENGINE_FAILURE"; message: string } | null;
-  text: string | null;
-  citations: CitationFound[];
-  citation_source: "engine" | "text" | "none";
-  brand: (BrandMeasure & { sentiment: number | null }) | null;
-  competitors: BrandMeasure[];
-  brand_cited: boolean;
-  score: number | null;
-  score_version: string;
-  attempts: number;
-  latency_ms: number;
-  created_at: string;
-}
+export type Result = Static<typeof ResultSchema>;
 
-export function rowToResult(row: Selectable<ResultsTable>): Result {
-  const measure = fromJson<AnswerMeasure | null>(row.measure, null);
+function rowToResult(row: Selectable<ResultsTable>): Result {
+  const measure = resultColumns.measure.readNullable(row.measure);
   return {
     id: row.id,
     object: "result",
@@ -46,13 +24,13 @@ export function rowToResult(row: Selectable<ResultsTable>): Result {
     prompt: row.prompt,
     sample: row.sample,
     status: row.status === "succeeded" ? "succeeded" : "failed",
-    error: fromJson<Result["error"]>(row.error, null),
+    error: resultColumns.error.readNullable(row.error),
     text: row.text,
     citations: measure?.citations ?? [],
     citation_source: measure?.citation_source ?? "none",
     brand: measure?.brand ?? null,
     competitors: measure?.competitors ?? [],
-    brand_cited: bool(row.brand_cited),
+    brand_cited: row.brand_cited,
     score: row.score,
     score_version: row.score_version,
     attempts: row.attempts,
@@ -69,6 +47,9 @@ export interface ResultFilters extends PageParams {
   from?: string;
   /** Exclusive upper bound (ISO 8601). */
   to?: string;
+  prompt?: string;
+  mentioned?: boolean;
+  status?: "succeeded" | "failed";
 }
 
 /**
@@ -89,6 +70,11 @@ export async function listResults(ctx: ServiceContext, filters: ResultFilters): 
   if (filters.engine !== undefined) query = query.where("engine", "=", filters.engine);
   if (from !== undefined) query = query.where("created_at", ">=", from);
   if (to !== undefined) query = query.where("created_at", "<", to);
+  if (filters.prompt !== undefined) query = query.where("prompt", "=", filters.prompt);
+  if (filters.mentioned !== undefined) {
+    query = query.where("mentioned", "=", filters.mentioned).where("status", "=", "succeeded");
+  }
+  if (filters.status !== undefined) query = query.where("status", "=", filters.status);
   return fetchPage(query, filters, rowToResult);
 }
 

@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import { ApiError } from "../../errors/api-error.ts";
 import { newId } from "../../lib/ids.ts";
+import { count } from "../../lib/plural.ts";
 import { inTransaction, type ServiceContext } from "../context.ts";
 import { billingPeriod } from "./period.ts";
 
@@ -35,12 +36,9 @@ export function unavailable(ctx: ServiceContext, error: unknown): never {
   });
 }
 
-/** On PostgreSQL, a billing check waits at most this long for locks and for each statement. */
-async function boundWaits(ctx: ServiceContext): Promise<void> {
-  if (ctx.dialect === "postgres") {
-    await sql`set local lock_timeout = '2s'`.execute(ctx.db);
-    await sql`set local statement_timeout = '5s'`.execute(ctx.db);
-  }
+/** A billing check waits at most this long for locks and for each statement. */
+function boundWaits(ctx: ServiceContext): Promise<void> {
+  return ctx.sql.boundWaits(ctx.db, { lockMs: 2_000, statementMs: 5_000 });
 }
 
 /**
@@ -87,7 +85,7 @@ export async function reserveCredits(
         const used = row?.used ?? 0;
         throw new ApiError(
           "BILLING_LIMIT_EXCEEDED",
-          `This needs ${requested} credits but ${Math.max(0, allowance - used)} of the ${allowance} of the ${tx.workspace.plan.name} plan are left until ${period.end}.`,
+          `This needs ${count(requested, "credit")}, but ${Math.max(0, allowance - used).toLocaleString("en-US")} of the ${count(allowance, "credit")} of the ${tx.workspace.plan.name} plan are left until ${period.end}.`,
           {
             details: [
               { issue: "monthly credit allowance reached", allowance, used, requested, period_end: period.end },

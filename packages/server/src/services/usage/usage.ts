@@ -1,27 +1,11 @@
+import type { Static } from "typebox";
 import type { ServiceContext } from "../context.ts";
 import type { RateDecision } from "../rate-limits/rate-limits.ts";
 import { billingPeriod } from "./period.ts";
+import type { UsageSchema } from "./schemas.ts";
 
-export interface UsageView {
-  object: "usage";
-  workspace_id: string;
-  plan: string;
-  period: { start: string; end: string };
-  requests: { total: number; by_endpoint: Record<string, number> };
-  credits: {
-    allowance: number;
-    used: number;
-    remaining: number;
-    by_engine: Record<string, number>;
-  };
-  rate_limit: {
-    enabled: boolean;
-    limit: number | null;
-    remaining: number | null;
-    reset: number | null;
-    window_seconds: number | null;
-  };
-}
+/** Requests and credits of the current billing period, and the rate-limit window. */
+export type UsageView = Static<typeof UsageSchema>;
 
 /**
  * The workspace's usage in the current billing period. Request counts include what this process
@@ -74,12 +58,13 @@ export async function getUsage(ctx: ServiceContext, rate: RateDecision | null): 
         engineRows.filter((row) => Number(row.credits) !== 0).map((row) => [row.engine, Number(row.credits)]),
       ),
     },
+    // Without a request of the API's own (the dashboard, the CLI), the plan's limit with no window.
     rate_limit: {
-      enabled: rate !== null,
-      limit: rate?.limit ?? null,
+      enabled: ctx.rateLimits !== null && ctx.workspace.plan.requestsPerMinute !== null,
+      limit: rate?.limit ?? (ctx.rateLimits === null ? null : ctx.workspace.plan.requestsPerMinute),
       remaining: rate?.remaining ?? null,
       reset: rate?.resetAt ?? null,
-      window_seconds: rate === null ? null : (ctx.rateLimits?.windowSeconds ?? null),
+      window_seconds: ctx.rateLimits === null ? null : ctx.rateLimits.windowSeconds,
     },
   };
 }

@@ -1,9 +1,8 @@
 import type { Updateable } from "kysely";
-import { bool } from "../../db/database.ts";
 import type { WebhookDeliveriesTable } from "../../db/tables.ts";
 import { newId } from "../../lib/ids.ts";
 import type { Deps } from "../context.ts";
-import { envelopeBody } from "../events/events.ts";
+import { envelopeBody } from "../events/types.ts";
 import type { ClaimedJob, JobHandler, JobOutcome } from "../jobs/types.ts";
 import { signPayload } from "./signature.ts";
 import type { WebhookTransport } from "./transport.ts";
@@ -42,7 +41,7 @@ export function deliverWebhookHandler(deps: Deps, transport: WebhookTransport): 
       .where("workspace_id", "=", workspaceId)
       .where("id", "=", delivery.endpoint_id)
       .executeTakeFirst();
-    if (endpoint === undefined || !bool(endpoint.active)) {
+    if (endpoint === undefined || !endpoint.active) {
       if (!manual) {
         await update({ status: "canceled", next_attempt_at: null }).where("status", "=", "pending").execute();
       }
@@ -92,6 +91,10 @@ export function deliverWebhookHandler(deps: Deps, transport: WebhookTransport): 
         "x-webhook-attempt": String(attempt),
       },
     });
+    // The receiver's answer is stored and shown in the delivery log: scrub it first, of this
+    // subscription's own secret too (a receiver echoing its headers or config, say).
+    const redactor = deps.redactor.with([secret]);
+    const scrub = (text: string | null) => (text === null ? null : redactor.scrub(text));
     await deps.db
       .insertInto("webhook_attempts")
       .values({
@@ -100,10 +103,11 @@ export function deliverWebhookHandler(deps: Deps, transport: WebhookTransport): 
         attempt,
         status_code: response.statusCode,
         latency_ms: response.latencyMs,
-        response_excerpt: response.excerpt,
-        error:
+        response_excerpt: scrub(response.excerpt),
+        error: scrub(
           response.error ??
-          (response.statusCode !== null && response.statusCode >= 300 ? `HTTP ${response.statusCode}` : null),
+            (response.statusCode !== null && response.statusCode >= 300 ? `HTTP ${response.statusCode}` : null),
+        ),
         created_at: now(),
       })
       .execute();
@@ -117,7 +121,7 @@ export function deliverWebhookHandler(deps: Deps, transport: WebhookTransport): 
       const reason = `The receiver answered 410 Gone on ${now()}; set active to true to resume.`;
       await deps.db
         .updateTable("webhook_endpoints")
-        .set({ active: 0, disabled_reason: reason, updated_at: now() })
+        .set({ active: false, disabled_reason: reason, updated_at: now() })
         .where("workspace_id", "=", workspaceId)
         .where("id", "=", endpoint.id)
         .execute();

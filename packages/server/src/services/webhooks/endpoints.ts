@@ -1,15 +1,15 @@
 import type { Selectable } from "kysely";
-import { bool } from "../../db/database.ts";
 import type { WebhookEndpointsTable } from "../../db/tables.ts";
 
 type EndpointRow = Selectable<WebhookEndpointsTable>;
 
 import { notFound, validationError } from "../../errors/api-error.ts";
 import { newId } from "../../lib/ids.ts";
-import { fromJson, toJson } from "../../lib/json.ts";
+import { toJson } from "../../lib/json.ts";
 import { inTransaction, type ServiceContext } from "../context.ts";
-import type { EventType } from "../events/events.ts";
+import type { EventType } from "../events/types.ts";
 import { fetchPage, type Page, type PageParams } from "../pagination.ts";
+import { endpointColumns } from "./columns.ts";
 import { generateWebhookSecret } from "./secrets.ts";
 import { checkTargetUrl } from "./target.ts";
 import { MAX_ENDPOINTS_PER_WORKSPACE, type WebhookEndpoint, type WebhookEndpointWithSecret } from "./types.ts";
@@ -29,14 +29,14 @@ export interface EndpointPatch {
   rotate_secret?: boolean;
 }
 
-export function rowToEndpoint(row: EndpointRow): WebhookEndpoint {
+function rowToEndpoint(row: EndpointRow): WebhookEndpoint {
   return {
     id: row.id,
     object: "webhook_endpoint",
     url: row.url,
     description: row.description,
-    events: fromJson<EventType[]>(row.events, []),
-    active: bool(row.active),
+    events: endpointColumns.events.read(row.events),
+    active: row.active,
     disabled_reason: row.disabled_reason,
     created_at: row.created_at,
     updated_at: row.updated_at,
@@ -74,7 +74,7 @@ export async function createEndpoint(ctx: ServiceContext, input: EndpointInput):
     url,
     description: cleanDescription(input.description),
     events: toJson(uniqueEvents(input.events)),
-    active: input.active === false ? 0 : 1,
+    active: input.active !== false,
     disabled_reason: null,
     secret_ciphertext: ctx.secrets.encrypt(secret),
     created_at: now,
@@ -127,7 +127,7 @@ export async function updateEndpoint(
       url: url ?? row.url,
       events: patch.events === undefined ? row.events : toJson(uniqueEvents(patch.events)),
       description: patch.description === undefined ? row.description : cleanDescription(patch.description),
-      active: patch.active === undefined ? row.active : patch.active ? 1 : 0,
+      active: patch.active ?? row.active,
       disabled_reason: patch.active === true ? null : row.disabled_reason,
       secret_ciphertext: secret === undefined ? row.secret_ciphertext : tx.secrets.encrypt(secret),
       updated_at: now,
@@ -138,7 +138,7 @@ export async function updateEndpoint(
         url: next.url,
         events: next.events,
         description: next.description,
-        active: bool(next.active) ? 1 : 0,
+        active: next.active,
         disabled_reason: next.disabled_reason,
         secret_ciphertext: next.secret_ciphertext,
         updated_at: now,

@@ -1,9 +1,8 @@
-import { bool } from "../../db/database.ts";
 import { newId } from "../../lib/ids.ts";
-import { fromJson } from "../../lib/json.ts";
 import type { ServiceContext } from "../context.ts";
-import type { EventEnvelope } from "../events/events.ts";
+import type { EventEnvelope } from "../events/types.ts";
 import { enqueueJob } from "../jobs/store.ts";
+import { endpointColumns } from "./columns.ts";
 import { RETRY_SCHEDULE_MS } from "./types.ts";
 
 export const DELIVER_JOB = "webhook.deliver";
@@ -22,8 +21,8 @@ export async function fanOutEvent(ctx: ServiceContext, event: EventEnvelope): Pr
   const now = ctx.clock.now().toISOString();
   let count = 0;
   for (const endpoint of endpoints) {
-    if (!bool(endpoint.active)) continue;
-    if (!fromJson<string[]>(endpoint.events, []).includes(event.type)) continue;
+    if (!endpoint.active) continue;
+    if (!endpointColumns.events.read(endpoint.events).includes(event.type)) continue;
     const deliveryId = newId("whd");
     await ctx.db
       .insertInto("webhook_deliveries")

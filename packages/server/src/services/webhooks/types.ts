@@ -1,47 +1,13 @@
-import type { EventType } from "../events/events.ts";
+import type { Static } from "typebox";
+import type { WebhookDeliverySchema, WebhookEndpointSchema, WebhookEndpointWithSecretSchema } from "./schemas.ts";
 
 /** A webhook subscription as the API shows it: never with its secret, except where noted. */
-export interface WebhookEndpoint {
-  id: string;
-  object: "webhook_endpoint";
-  url: string;
-  description: string | null;
-  events: EventType[];
-  active: boolean;
-  /** Why Sightline turned it off (the receiver answered 410 Gone), if it did. */
-  disabled_reason: string | null;
-  created_at: string;
-  updated_at: string;
-}
+/** A subscription as the API shows it (never with its secret, but once at creation). */
+export type WebhookEndpoint = Static<typeof WebhookEndpointSchema>;
 
-/** Returned by create and by a secret rotation only: the one time the secret is shown. */
-export interface WebhookEndpointWithSecret extends WebhookEndpoint {
-  secret: string;
-}
+export type WebhookEndpointWithSecret = Static<typeof WebhookEndpointWithSecretSchema>;
 
-export interface WebhookAttempt {
-  attempt: number;
-  status_code: number | null;
-  latency_ms: number;
-  response_excerpt: string | null;
-  error: string | null;
-  created_at: string;
-}
-
-export interface WebhookDelivery {
-  id: string;
-  object: "webhook_delivery";
-  endpoint_id: string;
-  event_id: string;
-  event_type: EventType;
-  status: "pending" | "succeeded" | "failed" | "canceled";
-  attempt_count: number;
-  next_attempt_at: string | null;
-  delivered_at: string | null;
-  attempts: WebhookAttempt[];
-  created_at: string;
-  updated_at: string;
-}
+export type WebhookDelivery = Static<typeof WebhookDeliverySchema>;
 
 export const MAX_ENDPOINTS_PER_WORKSPACE = 20;
 

@@ -2,7 +2,8 @@ import type { WorkspacesTable } from "../../db/tables.ts";
 import { notFound, validationError } from "../../errors/api-error.ts";
 import { newId } from "../../lib/ids.ts";
 import type { Deps, ServiceContext } from "../context.ts";
-import { isPlanName, PLAN_NAMES, type PlanName } from "../plans/catalog.ts";
+import { PLAN_NAMES, type PlanName } from "../plan-names.ts";
+import { isPlanName } from "../plans/catalog.ts";
 
 export interface WorkspaceView {
   id: string;
@@ -53,7 +54,7 @@ export async function createWorkspace(deps: Deps, input: { name: string; plan: s
   return toView(row);
 }
 
-export async function getWorkspace(deps: Deps, workspaceId: string): Promise<WorkspaceView> {
+async function getWorkspace(deps: Deps, workspaceId: string): Promise<WorkspaceView> {
   const row = await deps.db.selectFrom("workspaces").selectAll().where("id", "=", workspaceId).executeTakeFirst();
   if (row === undefined) throw notFound("workspace", workspaceId);
   return toView(row);

@@ -22,10 +22,10 @@ import {
 } from "./server.ts";
 
 /** Anthropic's own extra behaviour: HTTP 529 `overloaded_error`, which its SDK retries like a 5xx. */
-export type AnthropicBehaviour = Behaviour | "overloaded";
+type AnthropicBehaviour = Behaviour | "overloaded";
 
 /** Anthropic's error envelope: `{ type: "error", error: { type, message }, request_id }`. */
-export function anthropicErrorBody(status: number, request: RecordedRequest): unknown {
+function anthropicErrorBody(status: number, request: RecordedRequest): unknown {
   const error =
     status === 429
       ? {
@@ -54,7 +54,7 @@ function pageAge(daysAgo: number): string {
  * citations are spread over the following blocks as `web_search_result_location` entries
  * (`cited_text` is the block's own text, at most 150 characters).
  */
-export function buildMessageBody(answer: FakeAnswer, request: RecordedRequest): Message {
+function buildMessageBody(answer: FakeAnswer, request: RecordedRequest): Message {
   const model = answer.model ?? stringField(request.body, "model") ?? "claude-sonnet-4-6";
   const query = lastUserText(request.body);
   const cited = uniqueCitations(answer.citations);

@@ -37,7 +37,7 @@ export interface PerplexitySearchResult {
 }
 
 /** The wire body: a standard ChatCompletion plus the flavour's top-level extras. */
-export type ChatCompletionWireBody = ChatCompletion & {
+type ChatCompletionWireBody = ChatCompletion & {
   citations?: string[];
   search_results?: PerplexitySearchResult[];
 };
@@ -76,7 +76,7 @@ function isoDay(daysAgo: number): string {
  * Perplexity puts `[n]` markers (1-based into `citations`) right after the sentence they support.
  * Removing every `/\[\d+\]/g` from the content gives back the answer's text exactly.
  */
-export function withCitationMarkers(text: string, citationCount: number): string {
+function withCitationMarkers(text: string, citationCount: number): string {
   if (citationCount === 0) return text;
   return sentencePieces(text)
     .map((piece, index) => {
@@ -89,7 +89,7 @@ export function withCitationMarkers(text: string, citationCount: number): string
 }
 
 /** Builds a chat completion in the given vendor's flavour. */
-export function buildChatCompletionBody(
+function buildChatCompletionBody(
   flavour: ChatFlavour,
   answer: FakeAnswer,
   request: RecordedRequest,

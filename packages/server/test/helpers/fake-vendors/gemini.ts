@@ -22,10 +22,10 @@ import {
 } from "./server.ts";
 
 /** Gemini's own extra behaviour: HTTP 503 `UNAVAILABLE` ("The model is overloaded"). */
-export type GeminiBehaviour = Behaviour | "overloaded";
+type GeminiBehaviour = Behaviour | "overloaded";
 
 /** The wire body of `generateContent`. */
-export interface GenerateContentWireBody {
+interface GenerateContentWireBody {
   candidates: Candidate[];
   usageMetadata: GenerateContentResponseUsageMetadata;
   modelVersion: string;
@@ -45,7 +45,7 @@ const STATUS_NAMES: Record<number, string> = {
 };
 
 /** Google's error envelope: `{ error: { code, message, status, details? } }`. */
-export function geminiErrorBody(status: number, request: RecordedRequest): unknown {
+function geminiErrorBody(status: number, request: RecordedRequest): unknown {
   const name = STATUS_NAMES[status] ?? "UNKNOWN";
   if (status === 429) {
     return {
@@ -95,7 +95,7 @@ function renderedContent(query: string): string {
  * offsets into the part's text, and `startIndex` is omitted when it is 0 (proto3 JSON drops
  * default values), as the real API does.
  */
-export function buildGenerateContentBody(
+function buildGenerateContentBody(
   answer: FakeAnswer,
   request: RecordedRequest,
   chunkUri: (citation: Citation) => string,

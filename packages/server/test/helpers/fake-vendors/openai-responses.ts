@@ -21,7 +21,7 @@ import {
 } from "./server.ts";
 
 /** The wire body of a Responses API answer (`output_text` is added by the SDK, not sent). */
-export type ResponsesWireBody = Omit<Response, "output_text">;
+type ResponsesWireBody = Omit<Response, "output_text">;
 
 export interface FakeOpenAIResponsesOptions {
   /**
@@ -63,11 +63,11 @@ export function openAIErrorBody(status: number, request: RecordedRequest, model 
   };
 }
 
-export function openAIRequestId(): Record<string, string> {
+function openAIRequestId(): Record<string, string> {
   return { "x-request-id": `req_${hex(16)}`, "openai-processing-ms": "850", "openai-version": "2020-10-01" };
 }
 
-export function openAIRateLimitHeaders(): Record<string, string> {
+function openAIRateLimitHeaders(): Record<string, string> {
   return {
     "retry-after": "1",
     "retry-after-ms": "1000",
@@ -94,7 +94,7 @@ function tagged(url: string): string {
  * `end_index` (JS string offsets) span the parenthesised link. `output_text` therefore starts with
  * the answer's text.
  */
-export function buildResponsesBody(
+function buildResponsesBody(
   answer: FakeAnswer,
   request: RecordedRequest,
   options: FakeOpenAIResponsesOptions = {},

@@ -16,16 +16,16 @@ import {
  * "paged": the overview comes behind a page_token; "overview_error": the search succeeds but its
  * `ai_overview` is only `{ error }` (Google did not finish loading it).
  */
-export type SerpApiBehaviour = Behaviour | "paged" | "overview_error";
+type SerpApiBehaviour = Behaviour | "paged" | "overview_error";
 
-export interface SerpApiTextBlock {
+interface SerpApiTextBlock {
   type: "heading" | "paragraph" | "list";
   snippet?: string;
   reference_indexes?: number[];
   list?: { title?: string; snippet: string; reference_indexes: number[] }[];
 }
 
-export interface SerpApiReference {
+interface SerpApiReference {
   title: string;
   link: string;
   snippet: string;
@@ -67,7 +67,7 @@ function leadingWords(sentence: string, count: number): string {
  * answer's text when its sentences are separated by single spaces; the heading is extra.
  * `references` has one entry per cited URL, `index` being its position.
  */
-export function buildAiOverview(answer: FakeAnswer, query: string): SerpApiAiOverview {
+function buildAiOverview(answer: FakeAnswer, query: string): SerpApiAiOverview {
   const cited = uniqueCitations(answer.citations);
   const references: SerpApiReference[] = cited.map((citation, index) => ({
     title: citation.title,

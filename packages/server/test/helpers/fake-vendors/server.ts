@@ -30,15 +30,6 @@ export type Behaviour =
   /** HTTP 200 with valid JSON lacking the expected structure (`{}`). */
   | "wrong_shape";
 
-export const BEHAVIOURS: readonly Behaviour[] = [
-  "ok",
-  "rate_limited",
-  "server_error",
-  "hang",
-  "malformed",
-  "wrong_shape",
-];
-
 /** One request as the fake received it. */
 export interface RecordedRequest {
   method: string;
@@ -68,7 +59,7 @@ export interface FakeAnswer {
   model?: string;
 }
 
-export interface Reply {
+interface Reply {
   status: number;
   headers?: Record<string, string>;
   /** Serialised with JSON.stringify, or sent as is when a string. */
@@ -91,7 +82,7 @@ export interface FakeVendor<B extends string = Behaviour> {
   stop(): Promise<void>;
 }
 
-export interface ReplyContext<B extends string> {
+interface ReplyContext<B extends string> {
   behaviour: B;
   request: RecordedRequest;
   answer: FakeAnswer;

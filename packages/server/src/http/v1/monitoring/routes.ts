@@ -8,8 +8,6 @@ import {
   runScheduleNow,
   updateSchedule,
 } from "../../../services/monitoring/schedules.ts";
-import { defineRoute } from "../../route.ts";
-import { IdParams } from "../../schema.ts";
 import {
   AlertListQuery,
   AlertListSchema,
@@ -22,7 +20,9 @@ import {
   ScheduleListSchema,
   ScheduleSchema,
   ScheduleUpdateSchema,
-} from "./schemas.ts";
+} from "../../../services/monitoring/schemas.ts";
+import { defineRoute } from "../../route.ts";
+import { IdParams } from "../../schema.ts";
 
 const tag = "Monitoring";
 

@@ -1,13 +1,13 @@
 import { createProject, getProject, listProjects, updateProject } from "../../../services/projects/projects.ts";
-import { defineRoute } from "../../route.ts";
-import { IdParams } from "../../schema.ts";
 import {
   ProjectCreateSchema,
   ProjectListQuery,
   ProjectListSchema,
   ProjectSchema,
   ProjectUpdateSchema,
-} from "./schemas.ts";
+} from "../../../services/projects/schemas.ts";
+import { defineRoute } from "../../route.ts";
+import { IdParams } from "../../schema.ts";
 
 const tag = "Projects";
 

@@ -1,9 +1,9 @@
 import { reportCsv } from "../../../services/reports/render/csv.ts";
 import { reportHtml } from "../../../services/reports/render/html.ts";
 import { getReport, listReports } from "../../../services/reports/reports.ts";
+import { ReportListQuery, ReportListSchema, ReportQuery, ReportSchema } from "../../../services/reports/schemas.ts";
 import { defineRoute, RawResponse } from "../../route.ts";
 import { IdParams } from "../../schema.ts";
-import { ReportListQuery, ReportListSchema, ReportQuery, ReportSchema } from "./schemas.ts";
 
 const tag = "Reports";
 

@@ -1,7 +1,7 @@
 import { getResult, listResults } from "../../../services/results/results.ts";
+import { ResultListQuery, ResultListSchema, ResultSchema } from "../../../services/results/schemas.ts";
 import { defineRoute } from "../../route.ts";
 import { IdParams } from "../../schema.ts";
-import { ResultListQuery, ResultListSchema, ResultSchema } from "./schemas.ts";
 
 const tag = "Results";
 

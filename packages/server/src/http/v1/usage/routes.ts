@@ -1,6 +1,6 @@
+import { UsageQuery, UsageSchema } from "../../../services/usage/schemas.ts";
 import { getUsage } from "../../../services/usage/usage.ts";
 import { defineRoute } from "../../route.ts";
-import { UsageQuery, UsageSchema } from "./schemas.ts";
 
 export const getUsageRoute = defineRoute({
   operationId: "getUsage",

@@ -6,8 +6,6 @@ import {
   listEndpoints,
   updateEndpoint,
 } from "../../../services/webhooks/endpoints.ts";
-import { defineRoute } from "../../route.ts";
-import { IdParams } from "../../schema.ts";
 import {
   DeliveryParams,
   ListQuery,
@@ -20,7 +18,9 @@ import {
   WebhookEndpointUpdatedSchema,
   WebhookEndpointUpdateSchema,
   WebhookEndpointWithSecretSchema,
-} from "./schemas.ts";
+} from "../../../services/webhooks/schemas.ts";
+import { defineRoute } from "../../route.ts";
+import { IdParams } from "../../schema.ts";
 
 const tag = "Webhooks";
 

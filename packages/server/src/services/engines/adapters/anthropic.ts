@@ -1,6 +1,6 @@
 import Anthropic from "@anthropic-ai/sdk";
-import type { VendorSettings } from "../../../config/engines.ts";
 import type { SourceCitation } from "../../measurement/types.ts";
+import type { CredentialedSettings } from "../descriptor.ts";
 import { toFailure } from "../errors.ts";
 import { type EngineAdapter, type EngineOutcome, type EngineQuery, failure } from "../types.ts";
 
@@ -10,7 +10,7 @@ export class AnthropicAdapter implements EngineAdapter {
   readonly #client: Anthropic;
   readonly #model: string;
 
-  constructor(settings: VendorSettings & { apiKey: string }, timeoutMs: number) {
+  constructor(settings: CredentialedSettings, timeoutMs: number) {
     this.#client = new Anthropic({
       apiKey: settings.apiKey,
       ...(settings.baseUrl === null ? {} : { baseURL: settings.baseUrl }),

@@ -1,6 +1,6 @@
 import { type GenerateContentResponse, GoogleGenAI } from "@google/genai";
-import type { VendorSettings } from "../../../config/engines.ts";
 import type { SourceCitation } from "../../measurement/types.ts";
+import type { CredentialedSettings } from "../descriptor.ts";
 import { toFailure } from "../errors.ts";
 import { type EngineAdapter, type EngineOutcome, type EngineQuery, failure } from "../types.ts";
 
@@ -13,7 +13,7 @@ export class GeminiAdapter implements EngineAdapter {
   readonly #client: GoogleGenAI;
   readonly #model: string;
 
-  constructor(settings: VendorSettings & { apiKey: string }, timeoutMs: number) {
+  constructor(settings: CredentialedSettings, timeoutMs: number) {
     this.#client = new GoogleGenAI({
       apiKey: settings.apiKey,
       httpOptions: {

@@ -1,6 +1,6 @@
 import OpenAI from "openai";
-import type { VendorSettings } from "../../../config/engines.ts";
 import type { SourceCitation } from "../../measurement/types.ts";
+import type { CredentialedSettings } from "../descriptor.ts";
 import { toFailure } from "../errors.ts";
 import { type EngineAdapter, type EngineOutcome, type EngineQuery, failure } from "../types.ts";
 
@@ -23,7 +23,7 @@ export class OpenAIResponsesAdapter implements EngineAdapter {
   readonly #userLocation: boolean;
 
   constructor(
-    settings: VendorSettings & { apiKey: string },
+    settings: CredentialedSettings,
     timeoutMs: number,
     flavour: ResponsesFlavour = { name: "chatgpt", userLocation: true },
   ) {

@@ -1,5 +1,5 @@
-import type { VendorSettings } from "../../../config/engines.ts";
 import type { SourceCitation } from "../../measurement/types.ts";
+import type { CredentialedSettings } from "../descriptor.ts";
 import { toFailure } from "../errors.ts";
 import { type EngineAdapter, type EngineOutcome, type EngineQuery, failure } from "../types.ts";
 
@@ -53,7 +53,7 @@ export class SerpApiAdapter implements EngineAdapter {
   readonly #baseUrl: string;
   readonly #timeoutMs: number;
 
-  constructor(settings: VendorSettings & { apiKey: string }, timeoutMs: number) {
+  constructor(settings: CredentialedSettings, timeoutMs: number) {
     this.#apiKey = settings.apiKey;
     this.#baseUrl = (settings.baseUrl ?? "https://serpapi.com").replace(/\/+$/, "");
     this.#timeoutMs = timeoutMs;

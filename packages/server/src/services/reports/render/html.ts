@@ -1,4 +1,5 @@
 import { escapeHtml } from "../../../lib/html.ts";
+import { count } from "../../../lib/plural.ts";
 import type { Summary } from "../../measurement/aggregate.ts";
 import type { Report } from "../types.ts";
 import { barChart, lineChart } from "./svg.ts";
@@ -95,7 +96,7 @@ export function reportHtml(report: Report): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${escapeHtml(report.title)}</title><style>${STYLE}</style></head><body><main>
 <h1>${escapeHtml(report.title)}</h1>
-<p class="meta">${escapeHtml(data.project.name)} (${escapeHtml(data.project.primary_domain)}) · ${escapeHtml(report.period.start.slice(0, 16).replace("T", " "))} to ${escapeHtml(report.period.end.slice(0, 16).replace("T", " "))} UTC · ${overall.answers} answers · report ${escapeHtml(report.id)}</p>
+<p class="meta">${escapeHtml(data.project.name)} (${escapeHtml(data.project.primary_domain)}) · ${escapeHtml(report.period.start.slice(0, 16).replace("T", " "))} to ${escapeHtml(report.period.end.slice(0, 16).replace("T", " "))} UTC · ${count(overall.answers, "answer")} · report ${escapeHtml(report.id)}</p>
 ${tiles(overall)}
 <h2>Over time</h2>${visibilityOverTime}
 <h2>Against competitors</h2>${share}

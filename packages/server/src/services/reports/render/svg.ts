@@ -13,7 +13,7 @@ const PALETTE = [
   "#455a64",
 ];
 
-export function color(index: number): string {
+function color(index: number): string {
   return PALETTE[index % PALETTE.length] as string;
 }
 

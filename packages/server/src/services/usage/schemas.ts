@@ -1,8 +1,7 @@
 import Type from "typebox";
-import { component, Nullable, Timestamp } from "../../schema.ts";
+import { component, Dictionary, Nullable, Timestamp } from "../../lib/schema.ts";
 
-const Counts = (description: string) =>
-  Type.Object({}, { additionalProperties: Type.Integer({ minimum: 0 }), description });
+const Counts = (description: string) => Dictionary(Type.Integer({ minimum: 0 }), { description });
 
 export const UsageSchema = component(
   "Usage",

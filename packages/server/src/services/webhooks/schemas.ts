@@ -1,6 +1,7 @@
 import Type from "typebox";
-import { EVENT_TYPES } from "../../../services/events/events.ts";
-import { component, ListOf, Nullable, PageQuery, StringEnum, Timestamp } from "../../schema.ts";
+import { component, ListOf, Nullable, StringEnum, Timestamp } from "../../lib/schema.ts";
+import { EVENT_TYPES } from "../events/types.ts";
+import { PageQuery } from "../schemas.ts";
 
 const EventTypes = Type.Array(StringEnum(EVENT_TYPES), {
   minItems: 1,

@@ -1,9 +1,11 @@
-import Type from "typebox";
-import { ANALYSIS_LIMITS } from "../../../services/analyses/types.ts";
-import { MAX_RULES } from "../../../services/monitoring/alerts.ts";
-import { WEEKDAYS } from "../../../services/monitoring/types.ts";
-import { component, EngineList, ListOf, Nullable, PageQuery, PromptList, StringEnum, Timestamp } from "../../schema.ts";
+import Type, { type TSchema } from "typebox";
+import { component, ListOf, Nullable, StringEnum, Timestamp } from "../../lib/schema.ts";
 import { AnalysisSummarySchema } from "../analyses/schemas.ts";
+import { ANALYSIS_LIMITS, MAX_ALERT_RULES } from "../limits.ts";
+import { EngineList, EngineName, PageQuery, PromptList } from "../schemas.ts";
+
+/** The days a weekly schedule can run on. */
+export const WEEKDAYS = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"] as const;
 
 export const ScheduleSpecSchema = component(
   "ScheduleSpec",
@@ -53,7 +55,7 @@ const ruleFields = {
   ),
   competitor: Type.Optional(Type.String({ maxLength: 200 })),
   engines: Type.Optional(
-    Type.Array(Type.String({ maxLength: 40 }), {
+    Type.Array(EngineName, {
       maxItems: 32,
       description: "Judge each of these engines on its own; all engines together when absent.",
     }),
@@ -68,7 +70,7 @@ export const AlertRuleInputSchema = component(
   }),
 );
 
-export const AlertRuleSchema = component(
+const AlertRuleSchema = component(
   "AlertRule",
   Type.Object({ id: Type.String({ description: "rule_1, rule_2…" }), ...ruleFields }, { additionalProperties: false }),
 );
@@ -76,6 +78,28 @@ export const AlertRuleSchema = component(
 const ChangeMetric = Type.Object(
   { current: Nullable(Type.Number()), previous: Nullable(Type.Number()), delta: Nullable(Type.Number()) },
   { additionalProperties: false },
+);
+
+/** A run against the schedule's previous completed run: stored with the run, shown in it. */
+export const RunChangeSchema = Type.Object(
+  {
+    previous_run_id: Type.String(),
+    visibility: Type.Object(
+      {
+        current: Nullable(Type.Number()),
+        previous: Nullable(Type.Number()),
+        delta: Nullable(Type.Number()),
+        significant: Type.Boolean(),
+      },
+      { additionalProperties: false },
+    ),
+    share_of_voice: ChangeMetric,
+    average_position: ChangeMetric,
+    sentiment_score: ChangeMetric,
+    citation_rate: ChangeMetric,
+    visibility_score: ChangeMetric,
+  },
+  { additionalProperties: false, description: "Against the schedule's previous completed run." },
 );
 
 export const MonitoringRunSchema = component(
@@ -93,28 +117,7 @@ export const MonitoringRunSchema = component(
       ),
       analysis_id: Nullable(Type.String()),
       summary: Type.Union([AnalysisSummarySchema, Type.Null()]),
-      change: Nullable(
-        Type.Object(
-          {
-            previous_run_id: Type.String(),
-            visibility: Type.Object(
-              {
-                current: Nullable(Type.Number()),
-                previous: Nullable(Type.Number()),
-                delta: Nullable(Type.Number()),
-                significant: Type.Boolean(),
-              },
-              { additionalProperties: false },
-            ),
-            share_of_voice: ChangeMetric,
-            average_position: ChangeMetric,
-            sentiment_score: ChangeMetric,
-            citation_rate: ChangeMetric,
-            visibility_score: ChangeMetric,
-          },
-          { additionalProperties: false, description: "Against the schedule's previous completed run." },
-        ),
-      ),
+      change: Nullable(RunChangeSchema),
       created_at: Timestamp,
       completed_at: Nullable(Timestamp),
     },
@@ -152,7 +155,7 @@ const common = {
   timezone: Type.Optional(
     Type.String({ maxLength: 64, description: "IANA time zone of the schedule (UTC by default)." }),
   ),
-  alert_rules: Type.Optional(Type.Array(AlertRuleInputSchema, { maxItems: MAX_RULES })),
+  alert_rules: Type.Optional(Type.Array(AlertRuleInputSchema, { maxItems: MAX_ALERT_RULES })),
   active: Type.Optional(Type.Boolean()),
 };
 
@@ -220,3 +223,35 @@ export const AlertListQuery = Type.Object(
   },
   { additionalProperties: false },
 );
+
+/** A schedule as checked and stored: one of the simple forms, or a cron expression. */
+export const StoredScheduleSpecSchema = Type.Union([
+  Type.Object({ every: Type.Literal("hour") }, { additionalProperties: false }),
+  Type.Object({ every: Type.Literal("day"), at: Type.Optional(Type.String()) }, { additionalProperties: false }),
+  Type.Object(
+    { every: Type.Literal("week"), at: Type.Optional(Type.String()), weekday: Type.Optional(StringEnum(WEEKDAYS)) },
+    { additionalProperties: false },
+  ),
+  Type.Object({ cron: Type.String() }, { additionalProperties: false }),
+]);
+
+const storedRuleBase = {
+  /** Assigned by Sightline: `rule_1`, `rule_2`… in the order given. */
+  id: Type.String(),
+  /** Limit the rule to these engines, each judged on its own; all engines together when absent. */
+  engines: Type.Optional(Type.Array(Type.String())),
+};
+
+function storedRule<T extends (typeof RULE_TYPES)[number], P extends Record<string, TSchema>>(type: T, fields: P) {
+  return Type.Object({ ...storedRuleBase, type: Type.Literal(type), ...fields }, { additionalProperties: false });
+}
+
+/** An alert rule as checked and stored: each type with exactly the fields it takes. */
+export const StoredAlertRuleSchema = Type.Union([
+  storedRule("visibility_below", { threshold: Type.Number() }),
+  storedRule("visibility_drop", { points: Type.Number(), require_significance: Type.Optional(Type.Boolean()) }),
+  storedRule("competitor_overtakes", { competitor: Type.String() }),
+  storedRule("brand_disappeared", {}),
+  storedRule("sentiment_below", { threshold: Type.Number() }),
+  storedRule("domain_not_cited", {}),
+]);

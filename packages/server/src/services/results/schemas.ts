@@ -1,14 +1,12 @@
 import Type from "typebox";
-import { component, ListOf, Nullable, PageQuery, StringEnum, Timestamp } from "../../schema.ts";
-
-const BrandMeasureFields = {
-  name: Type.String(),
-  mentioned: Type.Boolean(),
-  position: Nullable(
-    Type.Integer({ minimum: 1, description: "Rank among the tracked brands named (list order in lists)." }),
-  ),
-  mentions: Type.Integer({ minimum: 0, description: "Times its names appear." }),
-};
+import { component, ListOf, Nullable, StringEnum, Timestamp } from "../../lib/schema.ts";
+import {
+  BrandMeasureSchema,
+  CitationFoundSchema,
+  CitationSourceSchema,
+  OwnBrandMeasureSchema,
+} from "../measurement/schemas.ts";
+import { PageQuery } from "../schemas.ts";
 
 export const ResultSchema = component(
   "Result",
@@ -27,28 +25,10 @@ export const ResultSchema = component(
         Type.Object({ code: Type.Literal("ENGINE_FAILURE"), message: Type.String() }, { additionalProperties: false }),
       ),
       text: Nullable(Type.String({ description: "The answer as the engine gave it." })),
-      citations: Type.Array(
-        Type.Object(
-          {
-            url: Type.String(),
-            domain: Type.String(),
-            title: Nullable(Type.String()),
-            brand: Type.Boolean({ description: "On one of the brand's domains." }),
-            competitor: Nullable(Type.String({ description: "The competitor whose domain it is on." })),
-          },
-          { additionalProperties: false },
-        ),
-      ),
-      citation_source: StringEnum(["engine", "text", "none"] as const, {
-        description: "Whether the engine gave structured sources, or links were read from the text.",
-      }),
-      brand: Nullable(
-        Type.Object(
-          { ...BrandMeasureFields, sentiment: Nullable(Type.Number({ minimum: -1, maximum: 1 })) },
-          { additionalProperties: false },
-        ),
-      ),
-      competitors: Type.Array(Type.Object(BrandMeasureFields, { additionalProperties: false })),
+      citations: Type.Array(CitationFoundSchema),
+      citation_source: CitationSourceSchema,
+      brand: Nullable(OwnBrandMeasureSchema),
+      competitors: Type.Array(BrandMeasureSchema),
       brand_cited: Type.Boolean(),
       score: Nullable(Type.Number({ minimum: 0, maximum: 100, description: "The answer's visibility score." })),
       score_version: Type.String(),
@@ -70,6 +50,15 @@ export const ResultListQuery = Type.Object(
     engine: Type.Optional(Type.String({ maxLength: 40, description: "Only this engine's (must be in the plan)." })),
     from: Type.Optional(Type.String({ maxLength: 40, description: "Answers at or after this time (ISO 8601)." })),
     to: Type.Optional(Type.String({ maxLength: 40, description: "Answers before this time (ISO 8601): [from, to)." })),
+    prompt: Type.Optional(
+      Type.String({ maxLength: 2_000, description: "Only the answers to this prompt (its exact text)." }),
+    ),
+    mentioned: Type.Optional(
+      Type.Boolean({ description: "Only the answers that name the brand (`true`) or do not (`false`)." }),
+    ),
+    status: Type.Optional(
+      StringEnum(["succeeded", "failed"] as const, { description: "Only answers that succeeded, or failed." }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -1,7 +1,7 @@
 import Type, { type TSchema } from "typebox";
-import type { EventType } from "../../../services/events/events.ts";
-import { component, Timestamp } from "../../schema.ts";
+import { component, Timestamp } from "../../lib/schema.ts";
 import { AnalysisSchema } from "../analyses/schemas.ts";
+import type { EventType } from "../events/types.ts";
 import { AlertSchema, MonitoringRunSchema } from "../monitoring/schemas.ts";
 import { ProjectSchema } from "../projects/schemas.ts";
 

@@ -1,20 +1,13 @@
 import Type from "typebox";
-import { ENGINES } from "../../../services/engines/catalog.ts";
-import { PROJECT_LIMITS } from "../../../services/projects/types.ts";
-import { component, ListOf, Nullable, PageQuery, Timestamp } from "../../schema.ts";
+import { component, ListOf, Nullable, Timestamp } from "../../lib/schema.ts";
+import { ENGINES } from "../engines/catalog.ts";
+import { PROJECT_LIMITS } from "../limits.ts";
+import { DomainName, EngineName, PageQuery } from "../schemas.ts";
 
 const limits = PROJECT_LIMITS;
 
-const Domain = Type.String({
-  minLength: 1,
-  maxLength: 300,
-  description: "A domain such as `acme.com`; URLs are accepted and reduced to their host, `www.` is dropped.",
-});
+const Domain = DomainName;
 const Alias = Type.String({ minLength: 1, maxLength: 200 });
-const EngineNameSchema = Type.String({
-  pattern: "^[a-z][a-z0-9_]{0,39}$",
-  description: `An engine: ${ENGINES.join(", ")}.`,
-});
 const Country = Type.String({
   minLength: 2,
   maxLength: 2,
@@ -37,7 +30,7 @@ export const CompetitorSchema = component(
   Type.Object(CompetitorFields, { additionalProperties: false, description: "A brand measured against this one." }),
 );
 
-export const CompetitorInputSchema = component(
+const CompetitorInputSchema = component(
   "CompetitorInput",
   Type.Object(
     {
@@ -64,7 +57,7 @@ const settings = {
     maxItems: limits.prompts,
     description: "Tracked prompts, asked as a user would ask them; they never name the brand to the engine.",
   }),
-  engines: Type.Array(EngineNameSchema, {
+  engines: Type.Array(EngineName, {
     minItems: 1,
     maxItems: ENGINES.length,
     description: "Engines analyses use by default. Each must be in the workspace's plan.",

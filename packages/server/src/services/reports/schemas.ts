@@ -1,8 +1,11 @@
 import Type from "typebox";
-import { REPORT_TYPES } from "../../../services/reports/types.ts";
-import { component, ListOf, Nullable, PageQuery, StringEnum, Timestamp } from "../../schema.ts";
+import { component, Dictionary, ListOf, Nullable, StringEnum, Timestamp } from "../../lib/schema.ts";
 import { AnalysisSummarySchema } from "../analyses/schemas.ts";
 import { AlertSchema } from "../monitoring/schemas.ts";
+import { PageQuery } from "../schemas.ts";
+
+/** Of one analysis, of one monitoring run, or a brand's week. */
+export const REPORT_TYPES = ["analysis", "monitoring_run", "weekly_digest"] as const;
 
 const reportFields = {
   id: Type.String({ description: "Prefixed `rpt_`." }),
@@ -25,7 +28,7 @@ export const ReportSummarySchema = component(
   }),
 );
 
-const HistoryPoint = Type.Object(
+export const HistoryPointSchema = Type.Object(
   {
     at: Timestamp,
     analysis_id: Type.String(),
@@ -33,12 +36,12 @@ const HistoryPoint = Type.Object(
     share_of_voice: Nullable(Type.Number()),
     average_position: Nullable(Type.Number()),
     visibility_score: Nullable(Type.Number()),
-    by_engine: Type.Object({}, { additionalProperties: Nullable(Type.Number()) }),
+    by_engine: Dictionary(Nullable(Type.Number())),
   },
   { additionalProperties: false },
 );
 
-const ResultRow = Type.Object(
+export const ResultRowSchema = Type.Object(
   {
     id: Type.String(),
     created_at: Timestamp,
@@ -58,42 +61,45 @@ const ResultRow = Type.Object(
   { additionalProperties: false },
 );
 
+/** What a report holds, frozen when it is generated: stored with it, shown in it. */
+export const ReportDataSchema = Type.Object(
+  {
+    project: Type.Object(
+      {
+        id: Type.String(),
+        name: Type.String(),
+        primary_domain: Type.String(),
+        competitors: Type.Array(Type.String()),
+      },
+      { additionalProperties: false },
+    ),
+    source: Type.Object(
+      {
+        analysis_id: Nullable(Type.String()),
+        run_id: Nullable(Type.String()),
+        schedule_id: Nullable(Type.String()),
+      },
+      { additionalProperties: false },
+    ),
+    summary: AnalysisSummarySchema,
+    history: Type.Array(HistoryPointSchema, {
+      description: "Earlier analyses of the same kind, oldest first, this one last.",
+    }),
+    alerts: Type.Array(AlertSchema),
+    results: Type.Array(ResultRowSchema, { description: "Every answer: the table `format=csv` returns." }),
+  },
+  {
+    additionalProperties: false,
+    description: "Frozen when the report was generated; recomputed from stored counts.",
+  },
+);
+
 export const ReportSchema = component(
   "Report",
   Type.Object(
     {
       ...reportFields,
-      data: Type.Object(
-        {
-          project: Type.Object(
-            {
-              id: Type.String(),
-              name: Type.String(),
-              primary_domain: Type.String(),
-              competitors: Type.Array(Type.String()),
-            },
-            { additionalProperties: false },
-          ),
-          source: Type.Object(
-            {
-              analysis_id: Nullable(Type.String()),
-              run_id: Nullable(Type.String()),
-              schedule_id: Nullable(Type.String()),
-            },
-            { additionalProperties: false },
-          ),
-          summary: AnalysisSummarySchema,
-          history: Type.Array(HistoryPoint, {
-            description: "Earlier analyses of the same kind, oldest first, this one last.",
-          }),
-          alerts: Type.Array(AlertSchema),
-          results: Type.Array(ResultRow, { description: "Every answer: the table `format=csv` returns." }),
-        },
-        {
-          additionalProperties: false,
-          description: "Frozen when the report was generated; recomputed from stored counts.",
-        },
-      ),
+      data: ReportDataSchema,
     },
     { additionalProperties: false },
   ),

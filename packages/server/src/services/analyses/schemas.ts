@@ -1,76 +1,35 @@
 import Type from "typebox";
-import { ANALYSIS_LIMITS } from "../../../services/analyses/types.ts";
-import { component, EngineList, ListOf, Nullable, PageQuery, PromptList, StringEnum, Timestamp } from "../../schema.ts";
-
-const Ratio = (description: string) => Nullable(Type.Number({ minimum: 0, maximum: 1, description }));
-
-export const ProportionSchema = component(
-  "Proportion",
-  Type.Object(
-    {
-      value: Ratio("count ÷ n; null when n is 0."),
-      n: Type.Integer({ minimum: 0, description: "Answers counted." }),
-      count: Type.Integer({ minimum: 0, description: "Answers that qualify." }),
-      ci_low: Ratio("Lower bound of the Wilson 95% interval."),
-      ci_high: Ratio("Upper bound of the Wilson 95% interval."),
-    },
-    { additionalProperties: false },
-  ),
-);
-
-export const SummarySchema = component(
-  "Summary",
-  Type.Object(
-    {
-      answers: Type.Integer({ minimum: 0, description: "Successful answers aggregated." }),
-      visibility: ProportionSchema,
-      share_of_voice: Ratio("Answers naming the brand ÷ answers naming the brand or a competitor, counted per brand."),
-      average_position: Nullable(Type.Number({ description: "Mean rank of the brand where it is named (1 = first)." })),
-      sentiment_score: Nullable(
-        Type.Number({ minimum: 0, maximum: 100, description: "(mean sentiment / 2 + 0.5) × 100." }),
-      ),
-      citation_rate: Ratio("Answers citing a brand domain ÷ answers citing anything."),
-      citation_share: Ratio("Citations of brand domains ÷ all citations."),
-      citations: Type.Integer({ minimum: 0 }),
-      brand_citations: Type.Integer({ minimum: 0 }),
-      visibility_score: Nullable(
-        Type.Number({ minimum: 0, maximum: 100, description: "Mean of the answers' visibility scores." }),
-      ),
-      top_cited_domains: Type.Array(
-        Type.Object(
-          { domain: Type.String(), citations: Type.Integer({ minimum: 0 }), brand: Type.Boolean() },
-          { additionalProperties: false },
-        ),
-      ),
-      competitors: Type.Array(
-        Type.Object(
-          {
-            name: Type.String(),
-            visibility: Ratio("Answers naming the competitor ÷ answers."),
-            mentioned: Type.Integer({ minimum: 0 }),
-            share_of_voice: Ratio("The competitor's share of all tracked-brand mentions."),
-            average_position: Nullable(Type.Number()),
-          },
-          { additionalProperties: false },
-        ),
-      ),
-    },
-    { additionalProperties: false, description: "Aggregates over a set of answers (DESIGN.md §3)." },
-  ),
-);
+import { component, Dictionary, ListOf, Nullable, StringEnum, Timestamp } from "../../lib/schema.ts";
+import { ANALYSIS_LIMITS, MAX_WAIT_SECONDS } from "../limits.ts";
+import { SummarySchema } from "../measurement/schemas.ts";
+import { EngineList, PageQuery, PromptList } from "../schemas.ts";
 
 export const AnalysisSummarySchema = component(
   "AnalysisSummary",
   Type.Object(
     {
       overall: SummarySchema,
-      by_engine: Type.Object({}, { additionalProperties: SummarySchema }),
+      by_engine: Dictionary(SummarySchema),
       by_prompt: Type.Array(
         Type.Object({ prompt: Type.String(), summary: SummarySchema }, { additionalProperties: false }),
       ),
     },
     { additionalProperties: false, description: "Aggregates overall, per engine and per prompt." },
   ),
+);
+
+/** Engines whose answers failed, with what their vendors said: stored with the analysis, shown in it. */
+export const EngineFailuresSchema = Type.Array(
+  Type.Object(
+    {
+      engine: Type.String(),
+      code: Type.Literal("ENGINE_FAILURE"),
+      message: Type.String(),
+      answers: Type.Integer({ minimum: 1, description: "How many of its answers failed." }),
+    },
+    { additionalProperties: false },
+  ),
+  { description: "Engines that failed, with why; their other answers, and other engines', are kept." },
 );
 
 export const AnalysisSchema = component(
@@ -106,18 +65,7 @@ export const AnalysisSchema = component(
         },
         { additionalProperties: false },
       ),
-      errors: Type.Array(
-        Type.Object(
-          {
-            engine: Type.String(),
-            code: Type.Literal("ENGINE_FAILURE"),
-            message: Type.String(),
-            answers: Type.Integer({ minimum: 1, description: "How many of its answers failed." }),
-          },
-          { additionalProperties: false },
-        ),
-        { description: "Engines that failed, with why; their other answers, and other engines', are kept." },
-      ),
+      errors: EngineFailuresSchema,
       summary: Type.Union([AnalysisSummarySchema, Type.Null()], { description: "Null until the analysis finishes." }),
       score_version: Type.String({ description: "The visibility score formula's version (see the docs)." }),
       created_at: Timestamp,
@@ -150,6 +98,11 @@ export const AnalyzeSchema = component(
       ),
       language: Type.Optional(
         Nullable(Type.String({ minLength: 1, maxLength: 35, description: "BCP 47; the project's by default." })),
+      ),
+      wait: Type.Optional(
+        Type.Union([Type.Boolean(), Type.Integer({ minimum: 1, maximum: MAX_WAIT_SECONDS })], {
+          description: `Answer when the analysis has finished instead of at once: \`true\` waits up to ${MAX_WAIT_SECONDS} s, a number that many seconds. Then 200 with the finished analysis, 502 \`ENGINE_FAILURE\` if every answer failed (credits given back), or 202 with the analysis still running if the wait ran out. \`Prefer: wait=N\` does the same.`,
+        }),
       ),
     },
     {

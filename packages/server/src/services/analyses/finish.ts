@@ -1,0 +1,101 @@
+import type { Selectable } from "kysely";
+import type { AnalysesTable } from "../../db/tables.ts";
+import { toJson } from "../../lib/json.ts";
+import { inTransaction, type ServiceContext } from "../context.ts";
+import { recordEvent } from "../events/events.ts";
+import { resultColumns } from "../results/columns.ts";
+import { releaseCredits } from "../usage/credits.ts";
+import type { AnalysisPlan } from "./plan.ts";
+import { summarizeResults } from "./summary.ts";
+import type { AnalysisSummary, EngineFailureSummary } from "./types.ts";
+import { rowToAnalysis } from "./view.ts";
+
+/** An analysis that has just finished, as its final transaction sees it. */
+interface FinishedAnalysis {
+  analysis: Selectable<AnalysesTable>;
+  summary: AnalysisSummary;
+}
+
+/**
+ * What else happens when an analysis finishes, in its final transaction: monitoring closes its run
+ * (and fires alerts), reports write its report. Wired where the worker is assembled (`app/worker.ts`),
+ * so that analyses depend on neither.
+ */
+export type AnalysisFinishedHook = (ctx: ServiceContext, finished: FinishedAnalysis) => Promise<void>;
+
+/**
+ * Finishes an analysis whose answers are all stored, in one transaction: its final status (failed
+ * only if every answer failed), its summary, the credits of failed answers given back,
+ * `analysis.completed`, then the hooks. A second attempt finishing the same analysis (a lease that
+ * expired under a live handler) changes nothing.
+ */
+export async function finishAnalysis(
+  ctx: ServiceContext,
+  row: Selectable<AnalysesTable>,
+  plan: AnalysisPlan,
+  hooks: readonly AnalysisFinishedHook[],
+): Promise<void> {
+  await inTransaction(ctx, async (tx) => {
+    const results = await tx.db
+      .selectFrom("results")
+      .select(["engine", "prompt", "status", "measure", "mentioned", "position", "sentiment", "score", "error"])
+      .where("workspace_id", "=", row.workspace_id)
+      .where("analysis_id", "=", row.id)
+      .execute();
+    const failures = new Map<string, EngineFailureSummary>();
+    for (const result of results) {
+      if (result.status !== "failed") continue;
+      const entry = failures.get(result.engine);
+      if (entry === undefined) {
+        const error = resultColumns.error.readNullable(result.error) ?? { message: "unknown failure" };
+        failures.set(result.engine, {
+          engine: result.engine,
+          code: "ENGINE_FAILURE",
+          message: error.message,
+          answers: 1,
+        });
+      } else entry.answers++;
+    }
+    const succeeded = results.filter((r) => r.status === "succeeded").length;
+    const now = tx.clock.now().toISOString();
+    // The guarded status change comes first: a second attempt finishing the same analysis changes
+    // nothing and must not release credits again.
+    const finished = await tx.db
+      .updateTable("analyses")
+      .set({ status: succeeded > 0 ? "completed" : "failed", completed_at: now, updated_at: now })
+      .where("workspace_id", "=", row.workspace_id)
+      .where("id", "=", row.id)
+      .where("status", "=", "running")
+      .executeTakeFirst();
+    if (finished.numUpdatedRows === 0n) return; // finished meanwhile by another attempt
+    const released = await releaseCredits(tx, {
+      charges: [...failures.values()].map((f) => ({ engine: f.engine, credits: f.answers })),
+      reference: row.id,
+    });
+    const summary = summarizeResults(
+      results,
+      plan.project.competitors.map((c) => c.name),
+      plan.engines,
+      plan.prompts,
+    );
+    await tx.db
+      .updateTable("analyses")
+      .set({
+        summary: toJson(summary),
+        errors: toJson([...failures.values()]),
+        credits_released: row.credits_released + released,
+      })
+      .where("workspace_id", "=", row.workspace_id)
+      .where("id", "=", row.id)
+      .execute();
+    const final = await tx.db
+      .selectFrom("analyses")
+      .selectAll()
+      .where("workspace_id", "=", row.workspace_id)
+      .where("id", "=", row.id)
+      .executeTakeFirstOrThrow();
+    const counts = { succeeded, failed: results.length - succeeded };
+    await recordEvent(tx, "analysis.completed", { object: rowToAnalysis(final, counts) });
+    for (const hook of hooks) await hook(tx, { analysis: final, summary });
+  });
+}

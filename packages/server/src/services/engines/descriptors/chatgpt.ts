@@ -1,0 +1,15 @@
+import { OpenAIResponsesAdapter } from "../adapters/openai-responses.ts";
+import { defineEngine } from "../descriptor.ts";
+
+export const chatgpt = defineEngine({
+  name: "chatgpt",
+  surface: "api",
+  vendor: "OpenAI Responses API with web search",
+  minimumPlan: "free",
+  credentials: "api_key",
+  prefix: "OPENAI",
+  defaultModel: "gpt-5-mini",
+  modelVariable: true,
+  build: (settings, options) =>
+    new OpenAIResponsesAdapter(settings, options.timeoutMs, { name: "chatgpt", userLocation: true }),
+});

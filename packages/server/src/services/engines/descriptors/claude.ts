@@ -1,0 +1,14 @@
+import { AnthropicAdapter } from "../adapters/anthropic.ts";
+import { defineEngine } from "../descriptor.ts";
+
+export const claude = defineEngine({
+  name: "claude",
+  surface: "api",
+  vendor: "Anthropic Messages API with web search",
+  minimumPlan: "agency",
+  credentials: "api_key",
+  prefix: "ANTHROPIC",
+  defaultModel: "claude-sonnet-4-6",
+  modelVariable: true,
+  build: (settings, options) => new AnthropicAdapter(settings, options.timeoutMs),
+});

@@ -1,0 +1,14 @@
+import { GeminiAdapter } from "../adapters/gemini.ts";
+import { defineEngine } from "../descriptor.ts";
+
+export const gemini = defineEngine({
+  name: "gemini",
+  surface: "api",
+  vendor: "Gemini API with Google Search grounding",
+  minimumPlan: "growth",
+  credentials: "api_key",
+  prefix: "GEMINI",
+  defaultModel: "gemini-2.5-flash",
+  modelVariable: true,
+  build: (settings, options) => new GeminiAdapter(settings, options.timeoutMs),
+});

@@ -1,0 +1,19 @@
+import { OpenAIResponsesAdapter } from "../adapters/openai-responses.ts";
+import { defineEngine } from "../descriptor.ts";
+
+/** xAI's API speaks OpenAI's Responses protocol; its web search tool takes no user location. */
+export const grok = defineEngine({
+  name: "grok",
+  surface: "api",
+  vendor: "xAI Grok",
+  minimumPlan: "agency",
+  credentials: "api_key",
+  prefix: "XAI",
+  defaultModel: "grok-4",
+  modelVariable: true,
+  build: (settings, options) =>
+    new OpenAIResponsesAdapter({ ...settings, baseUrl: settings.baseUrl ?? "https://api.x.ai/v1" }, options.timeoutMs, {
+      name: "grok",
+      userLocation: false,
+    }),
+});

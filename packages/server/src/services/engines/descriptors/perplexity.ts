@@ -1,0 +1,23 @@
+import { ChatCompletionsAdapter } from "../adapters/chat-completions.ts";
+import { defineEngine } from "../descriptor.ts";
+
+export const perplexity = defineEngine({
+  name: "perplexity",
+  surface: "api",
+  vendor: "Perplexity Sonar",
+  minimumPlan: "starter",
+  credentials: "api_key",
+  prefix: "PERPLEXITY",
+  defaultModel: "sonar",
+  modelVariable: true,
+  build: (settings, options) =>
+    new ChatCompletionsAdapter(
+      {
+        name: "perplexity",
+        apiKey: settings.apiKey,
+        baseUrl: settings.baseUrl ?? "https://api.perplexity.ai",
+        model: settings.model,
+      },
+      options.timeoutMs,
+    ),
+});

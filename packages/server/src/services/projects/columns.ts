@@ -1,0 +1,12 @@
+import Type from "typebox";
+import { storedAs } from "../validate.ts";
+import { CompetitorSchema } from "./schemas.ts";
+
+/** The JSON columns of `projects`, read through their schemas. */
+export const projectColumns = {
+  otherDomains: storedAs("projects.other_domains", Type.Array(Type.String())),
+  aliases: storedAs("projects.aliases", Type.Array(Type.String())),
+  competitors: storedAs("projects.competitors", Type.Array(CompetitorSchema)),
+  prompts: storedAs("projects.prompts", Type.Array(Type.String())),
+  engines: storedAs("projects.engines", Type.Array(Type.String())),
+};
