@@ -51,6 +51,27 @@ describeEachDialect("SDK against a real server", (h) => {
     getProject: (s, p) => s.projects.retrieve(p.id),
     updateProject: (s, p) => s.projects.update(p.id, { aliases: ["SDK"] }),
     getUsage: (s) => s.usage.retrieve(),
+    getProjectMetrics: async (s, p) => {
+      const metrics = await s.projects.metrics(p.id, { interval: "week" });
+      expect(metrics.object).toBe("project_metrics");
+      return metrics;
+    },
+    getPromptMetrics: async (s, p) => {
+      const metrics = await s.projects.promptMetrics(p.id);
+      expect(metrics.object).toBe("prompt_metrics");
+      return metrics;
+    },
+    getProjectSources: async (s, p) => {
+      const sources = await s.projects.sources(p.id, { limit: 5 });
+      expect(sources.object).toBe("project_sources");
+      return sources;
+    },
+    getCompetitorLeaderboard: async (s, p) => {
+      const leaderboard = await s.projects.competitors(p.id);
+      expect(leaderboard.object).toBe("competitor_leaderboard");
+      expect(leaderboard.data.some((row) => row.is_brand)).toBe(true);
+      return leaderboard;
+    },
     analyze: (s, p) => s.analyses.create({ project_id: p.id, engines: ["sandbox"], prompts: ["best tool?"] }),
     listAnalyses: (s) => s.analyses.list({ limit: 2 }),
     getAnalysis: async (s, p) =>

@@ -1,6 +1,21 @@
 import type { Sightline } from "../client.ts";
-import type { ListProjectsQuery } from "../generated/operations.ts";
-import type { Project, ProjectCreate, ProjectList, ProjectUpdate } from "../generated/schemas.ts";
+import type {
+  GetCompetitorLeaderboardQuery,
+  GetProjectMetricsQuery,
+  GetProjectSourcesQuery,
+  GetPromptMetricsQuery,
+  ListProjectsQuery,
+} from "../generated/operations.ts";
+import type {
+  CompetitorLeaderboard,
+  Project,
+  ProjectCreate,
+  ProjectList,
+  ProjectMetrics,
+  ProjectSources,
+  ProjectUpdate,
+  PromptMetrics,
+} from "../generated/schemas.ts";
 import { paginate } from "../pagination.ts";
 
 /** Brands: `sightline.projects`. */
@@ -42,5 +57,37 @@ export class Projects {
    */
   update(id: string, body: ProjectUpdate): Promise<Project> {
     return this.client.request("updateProject", { params: { id }, body });
+  }
+
+  /**
+   * The brand's and each competitor's figures over time, per engine and overall, from stored counts.
+   * @example const { overall, series } = await sightline.projects.metrics("prj_…", { interval: "week" });
+   */
+  metrics(id: string, query: GetProjectMetricsQuery = {}): Promise<ProjectMetrics> {
+    return this.client.request("getProjectMetrics", { params: { id }, query });
+  }
+
+  /**
+   * Figures for each prompt × engine in the period (the dashboard's heat map).
+   * @example const { data } = await sightline.projects.promptMetrics("prj_…", { engine: "chatgpt" });
+   */
+  promptMetrics(id: string, query: GetPromptMetricsQuery = {}): Promise<PromptMetrics> {
+    return this.client.request("getPromptMetrics", { params: { id }, query });
+  }
+
+  /**
+   * The domains and URLs engines cite for the brand's prompts: whose they are, how often, and the trend.
+   * @example const { domains, urls } = await sightline.projects.sources("prj_…", { limit: 10 });
+   */
+  sources(id: string, query: GetProjectSourcesQuery = {}): Promise<ProjectSources> {
+    return this.client.request("getProjectSources", { params: { id }, query });
+  }
+
+  /**
+   * The brand against its competitors, with the change from the period before and whether it is real.
+   * @example const { data } = await sightline.projects.competitors("prj_…");
+   */
+  competitors(id: string, query: GetCompetitorLeaderboardQuery = {}): Promise<CompetitorLeaderboard> {
+    return this.client.request("getCompetitorLeaderboard", { params: { id }, query });
   }
 }

@@ -107,6 +107,10 @@ export const ROUTE_FIXTURES: Record<string, (h: Harness, tenant: Tenant) => Prom
   getProject: async (h, t) => ({ params: { id: await project(h, t) } }),
   updateProject: async (h, t) => ({ params: { id: await project(h, t) }, body: { name: "Renamed" } }),
   getUsage: async () => ({}),
+  getProjectMetrics: async (h, t) => ({ params: { id: await project(h, t) }, query: { interval: "week" } }),
+  getPromptMetrics: async (h, t) => ({ params: { id: await project(h, t) } }),
+  getProjectSources: async (h, t) => ({ params: { id: await project(h, t) }, query: { limit: 5 } }),
+  getCompetitorLeaderboard: async (h, t) => ({ params: { id: await project(h, t) } }),
   analyze: async (h, t) => ({
     body: { project_id: await project(h, t), engines: ["sandbox"], prompts: ["best tool?"] },
   }),
