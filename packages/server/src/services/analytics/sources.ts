@@ -7,7 +7,7 @@ type SourceDomain = ProjectSources["domains"][number];
 
 import { getProject } from "../projects/projects.ts";
 import { bucketOf, bucketsOf, type Interval, periodOf, previousOf, type Span, spansOf } from "./period.ts";
-import { checkFilters, type Filters } from "./tally.ts";
+import { checkFilters, type Filters, inSpans } from "./tally.ts";
 
 const kindOf = (kind: string): SourceDomain["kind"] => (kind === "brand" || kind === "competitor" ? kind : "other");
 
@@ -28,17 +28,7 @@ export async function projectSources(
   const interval: Interval = period.days <= 31 ? "day" : "week";
   // Rows of the given spans: whole weeks and days, as few as cover each period (see spansOf).
   const scope = (spans: Span[]) => {
-    let query = ctx.db
-      .selectFrom("source_rollups")
-      .where("workspace_id", "=", ctx.workspace.id)
-      .where("project_id", "=", projectId)
-      .where((eb) =>
-        eb.or(
-          spans.map((span) =>
-            eb.and([eb("grain", "=", span.grain), eb("start", ">=", span.from), eb("start", "<", span.to)]),
-          ),
-        ),
-      );
+    let query = ctx.db.selectFrom("source_rollups").where((eb) => inSpans(eb, ctx.workspace.id, projectId, spans));
     if (input.engine !== undefined) query = query.where("engine", "=", input.engine);
     return query;
   };

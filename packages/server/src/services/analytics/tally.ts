@@ -1,4 +1,5 @@
-import { sql } from "kysely";
+import { type Expression, type ExpressionBuilder, type SqlBool, sql } from "kysely";
+import type { Tables } from "../../db/tables.ts";
 import { validationError } from "../../errors/api-error.ts";
 import type { ServiceContext } from "../context.ts";
 import { checkEnginesInPlan } from "../plans/engines.ts";
@@ -72,17 +73,7 @@ export async function sumRollups(
   const spans: Span[] = by.includes("day")
     ? [{ grain: "day", from: days.fromDay, to: days.toDay }]
     : spansOf(days.fromDay, days.toDay);
-  let query = ctx.db
-    .selectFrom("result_rollups")
-    .where("workspace_id", "=", ctx.workspace.id)
-    .where("project_id", "=", projectId)
-    .where((eb) =>
-      eb.or(
-        spans.map((span) =>
-          eb.and([eb("grain", "=", span.grain), eb("start", ">=", span.from), eb("start", "<", span.to)]),
-        ),
-      ),
-    );
+  let query = ctx.db.selectFrom("result_rollups").where((eb) => inSpans(eb, ctx.workspace.id, projectId, spans));
   if (filters.engine !== undefined) query = query.where("engine", "=", filters.engine);
   if (filters.prompt !== undefined) query = query.where("prompt_key", "=", promptKey(filters.prompt));
   const rows = await query
@@ -96,6 +87,31 @@ export async function sumRollups(
     .groupBy(by.map((dimension) => (dimension === "prompt" ? "prompt_key" : dimension === "day" ? "start" : dimension)))
     .execute();
   return rows.map((row) => ({ ...row, ...toSum(row) }));
+}
+
+/**
+ * Rows of a rollup table in any of the spans, each span a range of the primary key (project, grain,
+ * start). The project and workspace are repeated inside every term, so that SQLite scans each range
+ * by the key (a multi-index OR) instead of every row of the project, and PostgreSQL ORs index scans.
+ */
+export function inSpans<T extends "result_rollups" | "source_rollups">(
+  eb: ExpressionBuilder<Tables, T>,
+  workspaceId: string,
+  projectId: string,
+  spans: readonly Span[],
+): Expression<SqlBool> {
+  const ref = eb as unknown as ExpressionBuilder<Tables, "result_rollups">;
+  return ref.or(
+    spans.map((span) =>
+      ref.and([
+        ref("project_id", "=", projectId),
+        ref("workspace_id", "=", workspaceId),
+        ref("grain", "=", span.grain),
+        ref("start", ">=", span.from),
+        ref("start", "<", span.to),
+      ]),
+    ),
+  );
 }
 
 /** Answers added up: the brand's counts and each competitor's, then their figures. */
