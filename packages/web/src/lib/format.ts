@@ -21,6 +21,24 @@ export function formatDateTime(iso: string | Date): string {
   return dateTimeFormat.format(typeof iso === "string" ? new Date(iso) : iso);
 }
 
+/** "Nov 24, 2026, 9:15 AM CET": a moment as the clock of `timeZone` shows it (a schedule's zone, say). */
+export function formatDateTimeIn(iso: string | Date, timeZone: string): string {
+  const date = typeof iso === "string" ? new Date(iso) : iso;
+  try {
+    return new Intl.DateTimeFormat(undefined, {
+      day: "numeric",
+      month: "short",
+      year: "numeric",
+      hour: "numeric",
+      minute: "2-digit",
+      timeZone,
+      timeZoneName: "short",
+    }).format(date);
+  } catch {
+    return dateTimeFormat.format(date);
+  }
+}
+
 export function formatNumber(value: number): string {
   return numberFormat.format(value);
 }

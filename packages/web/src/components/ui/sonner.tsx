@@ -6,6 +6,8 @@ export function Toaster(props: ToasterProps) {
     <Sonner
       position="bottom-right"
       closeButton
+      // Listed one above the other rather than stacked: a toast half-hidden behind another is hard to read.
+      expand
       toastOptions={{
         classNames: {
           toast: "!rounded-lg !border !border-border !bg-card !text-card-foreground !shadow-md",

@@ -45,8 +45,11 @@ function ChangeLine({
         <Icon className="size-3.5" aria-hidden="true" />
         {delta === null ? "no comparison" : text}
       </span>
-      <span className="text-muted-foreground">vs {against}</span>
-      <SignificantMark significant={change.significant} />
+      {/* Without a figure in the period before, there is no change whose significance could be judged. */}
+      <span className="text-muted-foreground">
+        {delta === null ? `nothing measured in ${against}` : `vs ${against}`}
+      </span>
+      {delta !== null && <SignificantMark significant={change.significant} />}
     </p>
   );
 }

@@ -1,5 +1,15 @@
 import type { ProjectMetrics, AnalyticsSlice as Slice } from "@sightline/sdk";
-import { Area, CartesianGrid, ComposedChart, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import {
+  Area,
+  CartesianGrid,
+  ComposedChart,
+  ErrorBar,
+  Line,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from "recharts";
 import { proportion } from "../../lib/figures.ts";
 import { engineName } from "../../lib/format.ts";
 import { bucketLabel } from "../../lib/period.ts";
@@ -42,6 +52,16 @@ export function VisibilityChart({ metrics, subtitle }: { metrics: ProjectMetrics
       row[`${s.key}:text`] = v ? proportion(v) : "no answers (n = 0)";
     }
     return row;
+  });
+  // A point with no measured neighbour has no band to draw (an area needs two points): its interval
+  // is drawn as a whisker instead, so that a first analysis already shows its uncertainty.
+  data.forEach((row, index) => {
+    for (const s of series) {
+      const band = row[`${s.key}:band`] as [number, number] | null;
+      const value = row[s.key] as number | null;
+      const isolated = data[index - 1]?.[s.key] == null && data[index + 1]?.[s.key] == null;
+      row[`${s.key}:whisker`] = isolated && band && value !== null ? [value - band[0], band[1] - value] : null;
+    }
   });
 
   const columns = ["Period start (UTC)"];
@@ -111,10 +131,12 @@ export function VisibilityChart({ metrics, subtitle }: { metrics: ProjectMetrics
               stroke={s.color}
               strokeWidth={2}
               strokeDasharray={s.key === ALL ? "5 3" : undefined}
-              dot={{ r: 2.5, fill: s.color }}
+              dot={{ r: 3, fill: s.color }}
               isAnimationActive={false}
               connectNulls={false}
-            />
+            >
+              <ErrorBar dataKey={`${s.key}:whisker`} width={8} stroke={s.color} strokeWidth={1.5} direction="y" />
+            </Line>
           ))}
         </ComposedChart>
       </ResponsiveContainer>

@@ -19,7 +19,7 @@ export function BrandNav({
   const filters = sharedFilters(search);
   return (
     <nav aria-label="Brand" className="-mx-1 overflow-x-auto border-b pb-1.5">
-      <ul className="flex gap-1 px-1">
+      <ul className="flex flex-wrap gap-1 px-1 sm:flex-nowrap">
         <li>
           <Link
             to="/w/$workspaceId/brands/$brandId"

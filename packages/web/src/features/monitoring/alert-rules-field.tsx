@@ -145,7 +145,7 @@ function RuleEditor({
         error={error("engines")}
       />
       <div>
-        <Button variant="ghost" size="sm" onClick={onRemove} aria-label={`Remove alert rule ${index + 1}`}>
+        <Button variant="ghost" size="sm" onClick={onRemove} aria-label={`Remove rule ${index + 1}`}>
           <Trash2Icon aria-hidden="true" />
           Remove rule
         </Button>

@@ -9,7 +9,7 @@ import { Badge } from "../../components/ui/badge.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import { RelativeText } from "../../components/when.tsx";
 import { errorMessage } from "../../lib/api.ts";
-import { engineName, formatDateTime, plural } from "../../lib/format.ts";
+import { engineName, formatDateTimeIn, plural } from "../../lib/format.ts";
 import { keys } from "../../lib/queries.ts";
 import { cn } from "../../lib/utils.ts";
 import { useBrand } from "../brand/brand-context.tsx";
@@ -82,7 +82,8 @@ export function ScheduleItem({ schedule }: { schedule: MonitoringSchedule }) {
           <dd>
             {schedule.active && schedule.next_run_at ? (
               <>
-                {formatDateTime(schedule.next_run_at)} (<RelativeText value={schedule.next_run_at} />)
+                {formatDateTimeIn(schedule.next_run_at, schedule.timezone)} (
+                <RelativeText value={schedule.next_run_at} />)
               </>
             ) : (
               "None while paused"

@@ -1,0 +1,681 @@
+import { readFileSync } from "node:fs";
+import { createServer } from "node:net";
+import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expectAccessible, launchChromium, SCREENSHOTS, screenshot, watchProblems } from "./helpers/browser.ts";
+import { createTestDatabase, DIALECTS, type TestDatabase } from "./helpers/databases.ts";
+import { TEST_SECRET_KEY } from "./helpers/harness.ts";
+import { type ServerProcess, startServerProcess } from "./helpers/processes.ts";
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      const port = typeof address === "object" && address !== null ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+const OWNER = { name: "Mia Marketer", email: "mia@example.com", password: "a long enough password for mia" };
+const BRAND = {
+  name: "Northwind CRM",
+  domain: "northwind.example",
+  otherDomains: "northwind.io",
+  aliases: "Northwind",
+  competitors: [
+    { name: "Contoso Sales", domains: "contoso.example", aliases: "Contoso" },
+    { name: "Fabrikam Desk", domains: "fabrikam.example", aliases: "Fabrikam" },
+  ],
+  prompts: [
+    "best CRM for a small agency",
+    "CRM with a good Slack integration",
+    "cheapest CRM for startups",
+    "which CRM is easiest to set up",
+    "CRM alternatives for a sales team of ten",
+  ],
+};
+const SAMPLES = 4;
+const ANSWERS = BRAND.prompts.length * SAMPLES;
+const WIDTHS = [1280, 390] as const;
+
+/**
+ * Painted marks of a chart: SVG shapes with an area (or a stroked length) that are not its grid or
+ * axes. A chart that renders its frame but no data has none.
+ */
+function chartMarks(card: Locator): Promise<number> {
+  return card
+    .locator("[role=img] svg")
+    .first()
+    .evaluate((svg) => {
+      let count = 0;
+      for (const el of svg.querySelectorAll("path, rect, circle, polyline")) {
+        if (el.closest(".recharts-cartesian-grid, .recharts-cartesian-axis, .recharts-tooltip-cursor")) continue;
+        const style = el.ownerDocument.defaultView?.getComputedStyle(el);
+        if (!style || style.display === "none" || style.visibility === "hidden" || style.opacity === "0") continue;
+        const filled = style.fill !== "none" && style.fillOpacity !== "0";
+        const stroked = style.stroke !== "none" && style.strokeOpacity !== "0" && style.strokeWidth !== "0px";
+        const box = (el as unknown as { getBBox(): { width: number; height: number } }).getBBox();
+        if ((filled && box.width > 0 && box.height > 0) || (stroked && box.width + box.height > 0)) count++;
+      }
+      return count;
+    });
+}
+
+/** The whole page fits the viewport's width: nothing to scroll sideways (tables scroll in their own box). */
+async function expectNoSidewaysScroll(page: Page, width: number, screen: string): Promise<void> {
+  const scrollWidth = Number(await page.evaluate("document.documentElement.scrollWidth"));
+  expect(scrollWidth, `${screen} at ${width} px is wider than the screen`).toBeLessThanOrEqual(width);
+}
+
+/**
+ * Issue 12's acceptance in a real Chromium against `sightline all` (API, worker and the built app in
+ * one process) on a fresh database of each dialect, with the offline sandbox engine: sign up, add a
+ * brand with two competitors and five prompts, run an analysis and watch it finish, read every brand
+ * screen with its charts drawn, open an answer from the heat map, monitor the brand daily with a
+ * visibility_drop rule, open a report, download every chart. Every screen passes axe at 1280 and 390
+ * px with no console error, and is saved as a screenshot at both widths.
+ */
+describe.each(DIALECTS)("brand dashboards in a browser [%s]", (dialect) => {
+  let db: TestDatabase;
+  let server: ServerProcess;
+  let base: string;
+  let browser: Browser;
+  let desk: { context: BrowserContext; page: Page; problems: string[] };
+  let workspaceId = "";
+  let brandId = "";
+  let answerPath = "";
+  let analysisPath = "";
+  let started = 0;
+
+  const shot = (page: Page, name: string, width: number) => screenshot(page, `brand-${dialect}-${name}-${width}`);
+  const brandUrl = (path = "") => `${base}/w/${workspaceId}/brands/${brandId}${path}`;
+
+  /** The dashboard's own API with the page's session, as the app calls it. */
+  async function appApi<T>(page: Page, path: string): Promise<{ status: number; body: T }> {
+    return page.evaluate(async (url) => {
+      const response = await fetch(url);
+      return { status: response.status, body: (await response.json()) as T };
+    }, `/app/api/workspaces/${workspaceId}/v1${path}`);
+  }
+
+  async function download(page: Page, click: () => Promise<void>): Promise<{ name: string; bytes: Buffer }> {
+    const [file] = await Promise.all([page.waitForEvent("download"), click()]);
+    const path = await file.path();
+    return { name: file.suggestedFilename(), bytes: readFileSync(path) };
+  }
+
+  /** A chart card's PNG and CSV downloads: a real PNG image, a CSV with a header row and data rows. */
+  async function expectChartExports(page: Page, card: Locator, title: string): Promise<void> {
+    const png = await download(page, () => card.getByRole("button", { name: `Download “${title}” as PNG` }).click());
+    expect(png.name).toMatch(/\.png$/);
+    expect(png.bytes.subarray(0, 8).toString("hex"), `${title} PNG signature`).toBe("89504e470d0a1a0a");
+    expect(png.bytes.readUInt32BE(16), `${title} PNG width`).toBeGreaterThan(100);
+    const csv = await download(page, () =>
+      card.getByRole("button", { name: `Download the data of “${title}” as CSV` }).click(),
+    );
+    expect(csv.name).toMatch(/\.csv$/);
+    const lines = csv.bytes
+      .toString("utf8")
+      .replace(/^\uFEFF/, "")
+      .trim()
+      .split(/\r?\n/);
+    expect(lines.length, `${title} CSV rows`).toBeGreaterThanOrEqual(2);
+    expect(lines[0], `${title} CSV header`).toMatch(/^[A-Za-z"]/);
+    expect(lines[0]?.split(",").length, `${title} CSV columns`).toBeGreaterThanOrEqual(2);
+  }
+
+  async function expectChartDrawn(card: Locator, title: string, atLeast = 1): Promise<void> {
+    await card.locator("[role=img] svg").first().waitFor();
+    expect(await chartMarks(card), `“${title}” draws visible marks`).toBeGreaterThanOrEqual(atLeast);
+  }
+
+  const chart = (page: Page, id: string) => page.locator(`section[aria-labelledby="${id}-title"]`);
+
+  beforeAll(async () => {
+    started = Date.now();
+    db = await createTestDatabase(dialect);
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    server = await startServerProcess({
+      DATABASE_URL: db.url,
+      PORT: String(port),
+      SIGHTLINE_PUBLIC_URL: base,
+      SIGHTLINE_SECRET_KEY: TEST_SECRET_KEY.toString("base64"),
+      // Slow enough that the analysis is seen running before it completes.
+      SIGHTLINE_SANDBOX_LATENCY_MS: "1500",
+    });
+    browser = await launchChromium();
+    const context = await browser.newContext({
+      viewport: { width: 1280, height: 900 },
+      locale: "en-US",
+      acceptDownloads: true,
+    });
+    const page = await context.newPage();
+    desk = { context, page, problems: watchProblems(page) };
+  }, 60_000);
+
+  afterAll(async () => {
+    await desk?.context.close();
+    await browser?.close();
+    server?.child.kill("SIGTERM");
+    await server?.exited;
+    await db?.drop();
+    console.log(
+      `brand dashboard (${dialect}): ${Math.round((Date.now() - started) / 1000)} s, screenshots in ${SCREENSHOTS}`,
+    );
+  });
+
+  it("signs up and adds a brand with two competitors and five prompts, every field of the project", async () => {
+    const { page } = desk;
+    await page.goto(`${base}/`);
+    await page.waitForURL(/\/setup$/);
+    await page.getByLabel("Your name").fill(OWNER.name);
+    await page.getByLabel("Work e-mail").fill(OWNER.email);
+    await page.getByLabel("Password", { exact: true }).fill(OWNER.password);
+    await page.getByLabel("Workspace name").fill("Northwind marketing");
+    await page.getByRole("button", { name: "Create account" }).click();
+    await page.waitForURL(/\/w\/ws_[^/]+$/);
+    workspaceId = /\/w\/(ws_[^/]+)$/.exec(page.url())?.[1] ?? "";
+
+    // The empty brands list says what to do.
+    await page.getByText("No brands yet").waitFor();
+    await expectAccessible(page, "brands list, empty");
+    await shot(page, "flow-1-brands-empty", 1280);
+
+    await page.getByRole("link", { name: "Add brand" }).first().click();
+    await page.waitForURL(/\/brands\/new$/);
+    await page.getByLabel("Brand name").fill(BRAND.name);
+    await page.getByLabel("Primary domain").fill(BRAND.domain);
+    await page.getByLabel("Other domains").fill(BRAND.otherDomains);
+    await page.getByLabel("Aliases", { exact: true }).fill(BRAND.aliases);
+    for (const [index, competitor] of BRAND.competitors.entries()) {
+      if (index > 0) await page.getByRole("button", { name: "Add competitor" }).click();
+      const row = page.getByRole("group", { name: `Competitor ${index + 1}` });
+      await row.getByLabel("Competitor name").fill(competitor.name);
+      await row.getByLabel("Competitor domains").fill(competitor.domains);
+      await row.getByLabel("Competitor aliases").fill(competitor.aliases);
+    }
+    // Pasted at once, one per line, with a blank line and a duplicate that are dropped.
+    await page
+      .getByLabel("Prompts, one per line")
+      .fill([...BRAND.prompts.slice(0, 3), "", BRAND.prompts[0], ...BRAND.prompts.slice(3)].join("\n"));
+    await page.getByText("5 prompts (at most 200)").waitFor();
+    expect(await page.getByRole("checkbox", { name: "Sandbox" }).isChecked()).toBe(true);
+    await page.getByLabel("Country").fill("us");
+    await page.getByLabel("Language").fill("en");
+    await page.getByText("United States.").waitFor();
+    await expectAccessible(page, "add brand");
+    await shot(page, "flow-2-add-brand", 1280);
+    await page.getByRole("button", { name: "Add brand" }).click();
+    await page.waitForURL(/\/brands\/prj_[^/?]+(\?.*)?$/);
+    brandId = /\/brands\/(prj_[^/?]+)/.exec(page.url())?.[1] ?? "";
+
+    const project = await appApi<Record<string, unknown>>(page, `/projects/${brandId}`);
+    expect(project.status).toBe(200);
+    expect(project.body).toMatchObject({
+      name: BRAND.name,
+      primary_domain: BRAND.domain,
+      other_domains: [BRAND.otherDomains],
+      aliases: [BRAND.aliases],
+      competitors: BRAND.competitors.map((c) => ({ name: c.name, domains: [c.domains], aliases: [c.aliases] })),
+      prompts: BRAND.prompts,
+      engines: ["sandbox"],
+      country: "US",
+      language: "en",
+    });
+
+    // Before any analysis the overview says so, and offers to run one.
+    await page.getByRole("button", { name: "Run analysis now" }).first().waitFor();
+    await expectAccessible(page, "overview before any analysis");
+    await shot(page, "flow-3-overview-empty", 1280);
+  }, 60_000);
+
+  it("runs an analysis from the dashboard and shows its progress live until it completes", async () => {
+    const { page } = desk;
+    await page.getByRole("button", { name: "Run analysis now" }).first().click();
+    const dialog = page.getByRole("dialog");
+    await dialog.getByLabel("Samples").fill(String(SAMPLES));
+    await dialog.getByText(`= ${ANSWERS} answers`).waitFor();
+    await expectAccessible(page, "run analysis dialog");
+    await shot(page, "flow-4-run-analysis", 1280);
+    await dialog.getByRole("button", { name: "Start analysis" }).click();
+    await page.waitForURL(/\/analyses\/ana_[^/?]+/);
+    analysisPath = new URL(page.url()).pathname;
+
+    // Seen before it finishes (the sandbox takes 1.5 s an answer), then completed without a reload.
+    const progress = page.getByRole("progressbar", { name: "Answers received" });
+    await progress.waitFor();
+    await page.getByText(`of ${ANSWERS} answers`).first().waitFor();
+    const before = await page.locator("#analysis-title").textContent();
+    expect(before).toMatch(/Queued|Running/);
+    await shot(page, "flow-5-analysis-running", 1280);
+    await page.locator("#analysis-title").getByText("Completed").waitFor({ timeout: 30_000 });
+    expect(await progress.getAttribute("aria-valuetext")).toBe(`${ANSWERS} of ${ANSWERS} answers`);
+    await page.getByText(`${ANSWERS} succeeded`).waitFor();
+    await page
+      .getByRole("link", { name: /Open report/ })
+      .first()
+      .waitFor();
+    await expectAccessible(page, "analysis completed");
+  }, 60_000);
+
+  it("shows the overview: tiles with interval, n and change, every chart drawn, the filters working", async () => {
+    const { page } = desk;
+    await page.goto(brandUrl());
+    const tiles = page.getByRole("region", { name: "Headline figures" });
+    await tiles.waitFor();
+    for (const label of ["Visibility", "Share of voice", "Average position", "Sentiment score", "Citation rate"]) {
+      await tiles.getByText(label, { exact: true }).waitFor();
+    }
+    const visibility = tiles.locator("dl > div").first();
+    const text = (await visibility.textContent()) ?? "";
+    expect(text).toMatch(/\d+(\.\d+)?%/);
+    expect(text).toContain("95% interval");
+    expect(text).toMatch(new RegExp(`n\\s*=\\s*${ANSWERS}\\b`));
+    // Each tile compares with the previous period, which had no answers: it says so, and marks no
+    // change as significant or not.
+    expect(await tiles.getByText(/^nothing measured in \w{3} \d+/).count()).toBe(5);
+    expect(await tiles.locator("dl").getByText(/significant/i).count()).toBe(0);
+
+    for (const [id, title] of [
+      ["visibility-chart", "Visibility over time"],
+      ["share-of-voice-chart", "Share of voice against competitors"],
+      ["position-chart", "Average position by engine"],
+      ["sentiment-chart", "Sentiment score by engine"],
+    ] as const) {
+      const card = chart(page, id);
+      await expectChartDrawn(card, title);
+      await expectChartExports(page, card, title);
+    }
+    // The visibility chart's interval band has a table of its figures with the n.
+    const table = chart(page, "visibility-chart");
+    await table.getByText("Show the figures as a table").click();
+    expect(await table.getByRole("columnheader", { name: /answers \(n\)/ }).count()).toBeGreaterThan(0);
+    await table.getByText("Show the figures as a table").click();
+
+    // Period presets, a custom range and the engine filter all keep the figures.
+    await page.getByRole("combobox", { name: "Period" }).click();
+    await page.getByRole("option", { name: "Last 7 days" }).click();
+    await page.waitForURL(/days=7/);
+    await tiles.waitFor();
+    await page.getByRole("combobox", { name: "Period" }).click();
+    await page.getByRole("option", { name: "Last 90 days" }).click();
+    await page.waitForURL(/days=90/);
+    await tiles.waitFor();
+    await page.getByRole("combobox", { name: "Period" }).click();
+    await page.getByRole("option", { name: "Custom range" }).click();
+    const today = new Date().toISOString().slice(0, 10);
+    const weekAgo = new Date(Date.now() - 6 * 86_400_000).toISOString().slice(0, 10);
+    await page.getByLabel("From", { exact: true }).fill(weekAgo);
+    await page.getByLabel("To", { exact: true }).fill(today);
+    await page.getByRole("button", { name: "Apply range" }).click();
+    await page.waitForURL(new RegExp(`from=${weekAgo}.*to=${today}|to=${today}.*from=${weekAgo}`));
+    await tiles.waitFor();
+    expect(await chartMarks(chart(page, "visibility-chart"))).toBeGreaterThan(0);
+    await page.getByRole("combobox", { name: "Engine" }).click();
+    await page.getByRole("option", { name: "Sandbox" }).click();
+    await page.waitForURL(/engine=sandbox/);
+    await tiles.waitFor();
+    expect(await chartMarks(chart(page, "share-of-voice-chart"))).toBeGreaterThan(0);
+    await page.goto(brandUrl());
+    await tiles.waitFor();
+  }, 90_000);
+
+  it("opens an answer from the prompts heat map with the brand highlighted, its citations and measures", async () => {
+    const { page } = desk;
+    await page.goto(brandUrl("/prompts"));
+    const heatmap = page.locator('section[aria-labelledby="heatmap-title"]');
+    await heatmap.waitFor();
+    expect(await heatmap.getByRole("rowheader").count()).toBe(BRAND.prompts.length);
+    const cells = heatmap.getByRole("link", { name: /Read the answers/ });
+    expect(await cells.count()).toBe(BRAND.prompts.length);
+    const csv = await download(page, () =>
+      heatmap.getByRole("button", { name: "Download the prompt figures as CSV" }).click(),
+    );
+    expect(csv.bytes.toString("utf8").replace(/^\uFEFF/, "")).toMatch(/^Prompt,Engine,Visibility/);
+
+    // The cell of a prompt whose answers name the brand.
+    const prompts = await appApi<{ data: { prompt: string; figures: { visibility: { count: number } } }[] }>(
+      page,
+      `/projects/${brandId}/prompts/metrics?from=${new Date(Date.now() - 86_400_000).toISOString()}&to=${new Date(Date.now() + 60_000).toISOString()}`,
+    );
+    expect(prompts.status).toBe(200);
+    const named = prompts.body.data.find((row) => row.figures.visibility.count > 0);
+    expect(named, "some prompt's answers name the brand").toBeDefined();
+    await heatmap
+      .getByRole("row", { name: new RegExp(`^${named?.prompt ?? "?"}`) })
+      .getByRole("link")
+      .click();
+    await page.waitForURL(/\/answers\?/);
+    const url = new URL(page.url());
+    expect(url.searchParams.get("prompt")).toBe(named?.prompt);
+    expect(url.searchParams.get("engine")).toBe("sandbox");
+    await page.getByText(`Showing ${SAMPLES} answers`).waitFor();
+
+    // Filter to the answers that name the brand, then open one.
+    await page.getByRole("combobox", { name: "Brand named" }).click();
+    await page.getByRole("option", { name: `Naming ${BRAND.name}`, exact: true }).click();
+    await page.waitForURL(/mentioned=yes/);
+    const first = page
+      .getByRole("listitem")
+      .filter({ hasText: `Names ${BRAND.name}` })
+      .first();
+    await first.waitFor();
+    expect(await page.getByText(`Does not name ${BRAND.name}`).count()).toBe(0);
+    await first.getByRole("link").first().click();
+    await page.waitForURL(/\/answers\/res_[^/?]+/);
+    answerPath = new URL(page.url()).pathname;
+
+    const prose = page.locator(".answer-prose");
+    await prose.waitFor();
+    const marks = prose.locator("mark.mention-brand");
+    expect(await marks.count(), "the brand is highlighted in the answer").toBeGreaterThan(0);
+    const marked = (await marks.allTextContents()).map((t) => t.toLowerCase());
+    expect(marked.every((t) => t === "northwind crm" || t === "northwind")).toBe(true);
+    const highlight = await marks
+      .first()
+      .evaluate((el) => el.ownerDocument.defaultView?.getComputedStyle(el).backgroundColor);
+    expect(highlight, "the highlight is visible").not.toMatch(/rgba\(0, 0, 0, 0\)|transparent/);
+    // Rendered Markdown, not its source.
+    expect(await prose.textContent()).not.toContain("**");
+    expect(await prose.locator("p, li, td").count()).toBeGreaterThan(0);
+    for (const label of ["Engine", "Model", "Position (#1 = first)", "Sentiment (−1 to +1)", "Visibility score"]) {
+      await page.getByText(label, { exact: true }).waitFor();
+    }
+    await page.getByText("sandbox-", { exact: false }).first().waitFor();
+    await page.locator("time").first().waitFor();
+    const citations = page.locator('section[aria-labelledby="citations-title"]');
+    expect(await citations.getByRole("link").count()).toBeGreaterThan(0);
+  }, 60_000);
+
+  it("monitors the brand daily with a visibility_drop rule: created, saved, edited, paused, deleted", async () => {
+    const { page } = desk;
+    await page.goto(brandUrl("/monitoring"));
+    await page.getByText("No schedules yet").waitFor();
+    await page.getByRole("button", { name: "New schedule" }).click();
+    const dialog = page.getByRole("dialog");
+    await dialog.getByRole("combobox", { name: "Frequency" }).click();
+    await page.getByRole("option", { name: "Every day" }).click();
+    await dialog.getByLabel("Time of day").fill("08:30");
+    await dialog.getByLabel("Time zone").fill("Europe/Paris");
+    await dialog.getByLabel("Samples").fill("2");
+    // A new schedule starts with one rule, which is made a visibility drop of 10 points.
+    expect(await dialog.getByRole("group", { name: /^Alert rule/ }).count()).toBe(1);
+    const rule = dialog.getByRole("group", { name: "Alert rule 1" });
+    await rule.getByRole("combobox", { name: "Condition" }).click();
+    await page.getByRole("option", { name: "Visibility drops" }).click();
+    await rule.getByLabel("Drop (percentage points)").fill("10");
+    await expectAccessible(page, "new schedule dialog");
+    await shot(page, "flow-6-schedule-dialog", 1280);
+    await dialog.getByRole("button", { name: "Create schedule" }).click();
+    await dialog.waitFor({ state: "detached" });
+
+    // On the page: when, what, the rule, the next run.
+    const item = page
+      .locator("ul > li")
+      .filter({ has: page.getByRole("heading", { level: 3 }) })
+      .first();
+    await item.waitFor();
+    const itemText = (await item.textContent()) ?? "";
+    expect(itemText).toMatch(/08:30/);
+    expect(itemText).toContain("Europe/Paris");
+    expect(itemText).toMatch(/10 (percentage )?points/);
+    expect(itemText).toContain("Active");
+    // The next run on the schedule's own clock, whatever the browser's zone.
+    expect(await item.locator("dt:text-is('Next run') + dd").textContent()).toMatch(/8:30\sAM/);
+    expect(itemText).not.toContain("None while paused");
+
+    // Saved, as the API reads it.
+    const saved = await appApi<{
+      data: {
+        id: string;
+        schedule: Record<string, unknown>;
+        timezone: string;
+        samples: number;
+        active: boolean;
+        next_run_at: string | null;
+        alert_rules: { type: string; threshold?: number; points?: number }[];
+      }[];
+    }>(page, `/monitoring?project_id=${brandId}`);
+    expect(saved.status).toBe(200);
+    expect(saved.body.data).toHaveLength(1);
+    const schedule = saved.body.data[0];
+    expect(schedule).toMatchObject({ timezone: "Europe/Paris", samples: 2, active: true });
+    expect(schedule?.schedule).toMatchObject({ every: "day", at: "08:30" });
+    expect(schedule?.next_run_at).not.toBeNull();
+    expect(schedule?.alert_rules).toHaveLength(1);
+    expect(schedule?.alert_rules[0]?.type).toBe("visibility_drop");
+    expect(JSON.stringify(schedule?.alert_rules[0])).toContain("10");
+
+    // Edited: the time changes; run now shows a run; paused; then a second schedule is deleted.
+    await item.getByRole("button", { name: /^Edit schedule/ }).click();
+    await dialog.getByLabel("Time of day").fill("09:15");
+    await dialog.getByRole("button", { name: "Save schedule" }).click();
+    await dialog.waitFor({ state: "detached" });
+    await item.getByText(/09:15/).first().waitFor();
+    await item.getByRole("button", { name: /^Run now/ }).click();
+    await item.getByRole("heading", { name: "Recent runs" }).waitFor();
+    await item.getByRole("button", { name: /^Pause schedule/ }).click();
+    await item.getByText("Paused", { exact: true }).waitFor();
+    await item.getByText("None while paused").waitFor();
+    const paused = await appApi<{ data: { active: boolean; schedule: { at?: string } }[] }>(
+      page,
+      `/monitoring?project_id=${brandId}`,
+    );
+    expect(paused.body.data[0]).toMatchObject({ active: false, schedule: { at: "09:15" } });
+    await page.getByRole("heading", { name: "Alerts" }).waitFor();
+    await expectAccessible(page, "monitoring");
+    await shot(page, "flow-7-monitoring-runs", 1280);
+    await item.getByRole("button", { name: /^Resume schedule/ }).click();
+    await item.getByText("Active", { exact: true }).waitFor();
+
+    await page.getByRole("button", { name: "New schedule" }).click();
+    await dialog.getByRole("combobox", { name: "Frequency" }).click();
+    await page.getByRole("option", { name: "Every week" }).click();
+    await dialog.getByRole("button", { name: "Create schedule" }).click();
+    await dialog.waitFor({ state: "detached" });
+    const weekly = page.getByRole("button", { name: /^Delete schedule: Every Monday/ });
+    await weekly.click();
+    await page.getByRole("alertdialog").getByRole("button", { name: "Delete schedule" }).click();
+    await expect
+      .poll(async () => (await appApi<{ data: unknown[] }>(page, `/monitoring?project_id=${brandId}`)).body.data.length)
+      .toBe(1);
+  }, 90_000);
+
+  it("lists the analyses and reports; the report opens as HTML and downloads as CSV", async () => {
+    const { page, context } = desk;
+    // The schedule's "Run now" made a second report; both are listed before the page is read.
+    await expect
+      .poll(async () => (await appApi<{ data: unknown[] }>(page, `/reports?project_id=${brandId}`)).body.data.length, {
+        timeout: 20_000,
+      })
+      .toBe(2);
+    await page.goto(brandUrl("/analyses"));
+    const analyses = page.locator('section[aria-labelledby="analyses-title"]');
+    await analyses.getByText("Completed").first().waitFor();
+    const reports = page.locator('section[aria-labelledby="reports-title"]');
+    // The analysis's own report (the monitoring run made one too, with fewer answers).
+    const report = reports.getByRole("listitem").filter({ has: page.getByText("Analysis", { exact: true }) });
+    const open = report.getByRole("link", { name: /^Open report/ });
+    await open.waitFor();
+    expect(await reports.getByRole("listitem").count()).toBe(2);
+    const [popup] = await Promise.all([context.waitForEvent("page"), open.click()]);
+    await popup.waitForLoadState("load");
+    expect(new URL(popup.url()).pathname).toMatch(/\/reports\/rpt_[^/]+$/);
+    const html = (await popup.textContent("body")) ?? "";
+    expect(html).toContain(BRAND.name);
+    expect(html).toMatch(/Visibility/i);
+    await screenshot(popup, `brand-${dialect}-flow-8-report-html`);
+    await popup.close();
+    const csv = await download(page, () => report.getByRole("link", { name: /^Download the answers of/ }).click());
+    const lines = csv.bytes
+      .toString("utf8")
+      .replace(/^\uFEFF/, "")
+      .trim()
+      .split(/\r?\n/);
+    expect(lines[0]).toMatch(/prompt/i);
+    expect(lines.length).toBeGreaterThan(ANSWERS);
+  }, 60_000);
+
+  it("shows sources and the competitors leaderboard with their charts and exports", async () => {
+    const { page } = desk;
+    await page.goto(brandUrl("/sources"));
+    const sources = chart(page, "sources-chart");
+    await expectChartDrawn(sources, "Top cited domains");
+    await expectChartExports(page, sources, "Top cited domains");
+    await page.locator('section[aria-labelledby="domains-title"]').getByRole("row").nth(1).waitFor();
+    await page.locator('section[aria-labelledby="urls-title"]').getByRole("row").nth(1).waitFor();
+
+    await page.goto(brandUrl("/competitors"));
+    const board = page.locator('section[aria-labelledby="leaderboard-title"]');
+    await board.waitFor();
+    for (const name of [BRAND.name, ...BRAND.competitors.map((c) => c.name)]) {
+      await board.getByText(name).first().waitFor();
+    }
+    const vs = chart(page, "leaderboard-chart");
+    await expectChartDrawn(vs, "Visibility against competitors", 3);
+    await expectChartExports(page, vs, "Visibility against competitors");
+  }, 60_000);
+
+  it("edits the brand: every field shown with its value, a change saved", async () => {
+    const { page } = desk;
+    await page.goto(brandUrl("/edit"));
+    await expect.poll(() => page.getByLabel("Brand name").inputValue()).toBe(BRAND.name);
+    expect(await page.getByLabel("Primary domain").inputValue()).toBe(BRAND.domain);
+    expect(await page.getByLabel("Other domains").inputValue()).toBe(BRAND.otherDomains);
+    expect(await page.getByLabel("Aliases", { exact: true }).inputValue()).toBe(BRAND.aliases);
+    expect(await page.getByLabel("Competitor name").nth(1).inputValue()).toBe(BRAND.competitors[1]?.name);
+    expect(await page.getByLabel("Prompts, one per line").inputValue()).toBe(BRAND.prompts.join("\n"));
+    expect(await page.getByLabel("Country").inputValue()).toBe("US");
+    expect(await page.getByLabel("Language").inputValue()).toBe("en");
+    await page.getByLabel("Language").fill("en-US");
+    await page.getByRole("button", { name: "Save changes" }).click();
+    await page.waitForURL(new RegExp(`/brands/${brandId}(\\?.*)?$`));
+    const project = await appApi<{ language: string }>(page, `/projects/${brandId}`);
+    expect(project.body.language).toBe("en-US");
+  }, 30_000);
+
+  it("shows every screen filled, accessible and fitting at 1280 and 390 px, with no console error", async () => {
+    const screens: { name: string; path: string; ready: (page: Page) => Promise<void> }[] = [
+      {
+        name: "04-brands",
+        path: `/w/${workspaceId}`,
+        ready: async (page) => {
+          const row = page.getByRole("listitem").filter({ hasText: BRAND.name });
+          await row.getByText("Visibility, last 30 days").waitFor();
+          expect(await row.textContent()).toMatch(/\d+%.*n\s*=\s*\d+.*Share of voice, last 30 days\d+/s);
+          const sparkMarks = await row
+            .locator("svg")
+            .first()
+            .evaluate((svg) => svg.querySelectorAll("polyline, circle").length);
+          expect(sparkMarks, "the sparkline draws").toBeGreaterThan(0);
+        },
+      },
+      {
+        name: "05-add-brand",
+        path: `/w/${workspaceId}/brands/new`,
+        ready: async (page) => {
+          await page.getByLabel("Brand name").waitFor();
+        },
+      },
+      {
+        name: "06-overview",
+        path: "",
+        ready: async (page) => {
+          await page.getByRole("region", { name: "Headline figures" }).waitFor();
+          for (const id of ["visibility-chart", "share-of-voice-chart", "position-chart", "sentiment-chart"])
+            await expectChartDrawn(chart(page, id), id);
+        },
+      },
+      {
+        name: "07-prompts",
+        path: "/prompts",
+        ready: async (page) => {
+          await page.locator('section[aria-labelledby="heatmap-title"]').getByRole("link").first().waitFor();
+        },
+      },
+      {
+        name: "08-answers",
+        path: "/answers",
+        ready: async (page) => {
+          await page.getByText(/^Showing \d+ answers/).waitFor();
+        },
+      },
+      {
+        name: "09-answer",
+        path: answerPath.slice(answerPath.indexOf("/answers")),
+        ready: async (page) => {
+          await page.locator(".answer-prose mark.mention-brand").first().waitFor();
+        },
+      },
+      {
+        name: "10-sources",
+        path: "/sources",
+        ready: async (page) => expectChartDrawn(chart(page, "sources-chart"), "sources"),
+      },
+      {
+        name: "11-competitors",
+        path: "/competitors",
+        ready: async (page) => expectChartDrawn(chart(page, "leaderboard-chart"), "leaderboard"),
+      },
+      {
+        name: "12-monitoring",
+        path: "/monitoring",
+        ready: async (page) => {
+          await page.getByRole("heading", { level: 3 }).first().waitFor();
+          await page.getByRole("heading", { name: "Alerts" }).waitFor();
+        },
+      },
+      {
+        name: "13-analyses",
+        path: "/analyses",
+        ready: async (page) => {
+          await page
+            .getByRole("link", { name: /^Open report/ })
+            .first()
+            .waitFor();
+        },
+      },
+      {
+        name: "14-analysis",
+        path: analysisPath.slice(analysisPath.indexOf("/analyses")),
+        ready: async (page) => {
+          await page.locator("#analysis-title").getByText("Completed").waitFor();
+        },
+      },
+      {
+        name: "15-edit",
+        path: "/edit",
+        ready: async (page) => {
+          await expect.poll(() => page.getByLabel("Brand name").inputValue()).toBe(BRAND.name);
+        },
+      },
+    ];
+    const state = await desk.context.storageState();
+    for (const width of WIDTHS) {
+      const context = await browser.newContext({
+        viewport: { width, height: 900 },
+        locale: "en-US",
+        storageState: state,
+      });
+      const page = await context.newPage();
+      const problems = watchProblems(page);
+      try {
+        for (const screen of screens) {
+          await page.goto(screen.path.startsWith("/w/") ? `${base}${screen.path}` : brandUrl(screen.path));
+          await screen.ready(page);
+          await expectAccessible(page, `${screen.name} at ${width} px`);
+          await expectNoSidewaysScroll(page, width, screen.name);
+          await shot(page, screen.name, width);
+        }
+      } finally {
+        await context.close();
+      }
+      expect(problems, `console errors at ${width} px`).toEqual([]);
+    }
+    expect(desk.problems, "console errors during the flows").toEqual([]);
+  }, 120_000);
+});
