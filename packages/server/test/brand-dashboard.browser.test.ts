@@ -152,6 +152,8 @@ describe.each(DIALECTS)("brand dashboards in a browser [%s]", (dialect) => {
       viewport: { width: 1280, height: 900 },
       locale: "en-US",
       acceptDownloads: true,
+      // Toasts appear and fade without transitions, so that axe never reads one half-faded.
+      reducedMotion: "reduce",
     });
     const page = await context.newPage();
     desk = { context, page, problems: watchProblems(page) };
@@ -278,7 +280,12 @@ describe.each(DIALECTS)("brand dashboards in a browser [%s]", (dialect) => {
     // Each tile compares with the previous period, which had no answers: it says so, and marks no
     // change as significant or not.
     expect(await tiles.getByText(/^nothing measured in \w{3} \d+/).count()).toBe(5);
-    expect(await tiles.locator("dl").getByText(/significant/i).count()).toBe(0);
+    expect(
+      await tiles
+        .locator("dl")
+        .getByText(/significant/i)
+        .count(),
+    ).toBe(0);
 
     for (const [id, title] of [
       ["visibility-chart", "Visibility over time"],
@@ -450,14 +457,28 @@ describe.each(DIALECTS)("brand dashboards in a browser [%s]", (dialect) => {
     expect(schedule?.alert_rules[0]?.type).toBe("visibility_drop");
     expect(JSON.stringify(schedule?.alert_rules[0])).toContain("10");
 
-    // Edited: the time changes; run now shows a run; paused; then a second schedule is deleted.
+    // Edited: the time changes, and a second rule that holds at once (visibility below 99%).
     await item.getByRole("button", { name: /^Edit schedule/ }).click();
     await dialog.getByLabel("Time of day").fill("09:15");
+    await dialog.getByRole("button", { name: "Add alert rule" }).click();
+    const second = dialog.getByRole("group", { name: "Alert rule 2" });
+    await second.getByRole("combobox", { name: "Condition" }).click();
+    await page.getByRole("option", { name: "Visibility falls below" }).click();
+    await second.getByLabel("Threshold (% of answers)").fill("99");
     await dialog.getByRole("button", { name: "Save schedule" }).click();
     await dialog.waitFor({ state: "detached" });
     await item.getByText(/09:15/).first().waitFor();
+    await item.getByText("Visibility falls below 99%").waitFor();
+
+    // Run now: the run is seen to finish and the rule fires an alert, without reloading the page.
     await item.getByRole("button", { name: /^Run now/ }).click();
     await item.getByRole("heading", { name: "Recent runs" }).waitFor();
+    const run = item.getByRole("listitem").filter({ hasText: "run by hand" });
+    await run.getByText("Completed", { exact: true }).waitFor({ timeout: 20_000 });
+    await run.getByText(/^Visibility \d+%/).waitFor();
+    const alerts = page.locator('section[aria-labelledby="alerts-title"]');
+    await alerts.getByText(/Visibility falls below 99%/).waitFor({ timeout: 10_000 });
+    await item.getByText(/, completed$/).waitFor();
     await item.getByRole("button", { name: /^Pause schedule/ }).click();
     await item.getByText("Paused", { exact: true }).waitFor();
     await item.getByText("None while paused").waitFor();
@@ -526,8 +547,20 @@ describe.each(DIALECTS)("brand dashboards in a browser [%s]", (dialect) => {
     const sources = chart(page, "sources-chart");
     await expectChartDrawn(sources, "Top cited domains");
     await expectChartExports(page, sources, "Top cited domains");
-    await page.locator('section[aria-labelledby="domains-title"]').getByRole("row").nth(1).waitFor();
-    await page.locator('section[aria-labelledby="urls-title"]').getByRole("row").nth(1).waitFor();
+    for (const [id, label] of [
+      ["domains-title", "Download the cited domains as CSV"],
+      ["urls-title", "Download the cited pages as CSV"],
+    ] as const) {
+      const table = page.locator(`section[aria-labelledby="${id}"]`);
+      await table.getByRole("row").nth(1).waitFor();
+      const file = await download(page, () => table.getByRole("button", { name: label }).click());
+      expect(
+        file.bytes
+          .toString("utf8")
+          .replace(/^\uFEFF/, "")
+          .split(/\r?\n/).length,
+      ).toBeGreaterThan(2);
+    }
 
     await page.goto(brandUrl("/competitors"));
     const board = page.locator('section[aria-labelledby="leaderboard-title"]');
@@ -535,6 +568,15 @@ describe.each(DIALECTS)("brand dashboards in a browser [%s]", (dialect) => {
     for (const name of [BRAND.name, ...BRAND.competitors.map((c) => c.name)]) {
       await board.getByText(name).first().waitFor();
     }
+    const leaderboard = await download(page, () =>
+      board.getByRole("button", { name: "Download the leaderboard as CSV" }).click(),
+    );
+    const rows = leaderboard.bytes
+      .toString("utf8")
+      .replace(/^\uFEFF/, "")
+      .trim()
+      .split(/\r?\n/);
+    expect(rows).toHaveLength(1 + 1 + BRAND.competitors.length);
     const vs = chart(page, "leaderboard-chart");
     await expectChartDrawn(vs, "Visibility against competitors", 3);
     await expectChartExports(page, vs, "Visibility against competitors");

@@ -1,5 +1,7 @@
-import { useQuery } from "@tanstack/react-query";
+import type { MonitoringSchedule } from "@sightline/sdk";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { CalendarClockIcon } from "lucide-react";
+import { useEffect, useRef } from "react";
 import { EmptyState, ErrorState, LoadingState, RoleNote } from "../components/page-states.tsx";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../components/ui/card.tsx";
 import { useBrand } from "../features/brand/brand-context.tsx";
@@ -7,12 +9,14 @@ import { AlertsList } from "../features/monitoring/alerts-list.tsx";
 import { schedulesQuery } from "../features/monitoring/monitoring-api.ts";
 import { ScheduleDialog } from "../features/monitoring/schedule-dialog.tsx";
 import { ScheduleItem } from "../features/monitoring/schedule-item.tsx";
+import { keys } from "../lib/queries.ts";
 import { useTitle } from "../lib/use-title.ts";
 
 export function BrandMonitoringPage() {
   const { workspaceId, project, canEdit } = useBrand();
   useTitle(`Monitoring · ${project.name}`);
   const schedules = useQuery(schedulesQuery(workspaceId, project.id));
+  useRefreshOnRuns(schedules.data?.data);
   return (
     <div className="grid gap-6">
       <h2 className="sr-only">Monitoring</h2>
@@ -55,4 +59,25 @@ export function BrandMonitoringPage() {
       <AlertsList />
     </div>
   );
+}
+
+/**
+ * When a schedule's last run changes (a new run, or one that finishes), what runs change is read
+ * again: the runs, the alerts they fired, the analyses and reports, and the brand's figures. Keyed on
+ * the runs themselves, so a run that finishes before the page first sees it still refreshes them.
+ */
+function useRefreshOnRuns(schedules: readonly MonitoringSchedule[] | undefined) {
+  const { workspaceId, project } = useBrand();
+  const queryClient = useQueryClient();
+  const seen = useRef<string>(undefined);
+  const runs = schedules?.map((s) => `${s.id}:${s.last_run?.id ?? ""}:${s.last_run?.status ?? ""}`).join(",");
+  useEffect(() => {
+    if (runs === undefined) return;
+    if (seen.current !== undefined && seen.current !== runs) {
+      for (const part of ["monitoring", "alerts", "analyses", "reports", "analytics", "results"]) {
+        void queryClient.invalidateQueries({ queryKey: keys.workspacePart(workspaceId, part, project.id) });
+      }
+    }
+    seen.current = runs;
+  }, [runs, queryClient, workspaceId, project.id]);
 }

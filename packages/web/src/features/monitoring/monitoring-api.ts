@@ -22,7 +22,16 @@ export function schedulesQuery(workspaceId: string, projectId: string) {
           signal,
         },
       ),
+    // Read again every two seconds while a schedule's last run is under way, so that it is seen to finish.
+    refetchInterval: (query) =>
+      query.state.data?.data.some((schedule) => schedule.last_run !== null && isUnderWay(schedule.last_run))
+        ? 2000
+        : false,
   });
+}
+
+function isUnderWay(run: Pick<MonitoringRun, "status">): boolean {
+  return run.status === "queued" || run.status === "running";
 }
 
 export function runsQuery(workspaceId: string, projectId: string, scheduleId: string) {
@@ -32,6 +41,8 @@ export function runsQuery(workspaceId: string, projectId: string, scheduleId: st
       api<MonitoringRunList>(v1(workspaceId, `/monitoring/${encodeURIComponent(scheduleId)}/runs?limit=20`), {
         signal,
       }),
+    // Read again every two seconds while a run is under way, so that it is seen to finish.
+    refetchInterval: (query) => (query.state.data?.data.some(isUnderWay) ? 2000 : false),
   });
 }
 
