@@ -296,7 +296,11 @@ export interface Result {
     position: number | null;
     /** Times its names appear. */
     mentions: number;
+    /** How sure the rules are that the brand is meant, at its best occurrence (0 when never named). */
+    confidence?: number;
     sentiment: number | null;
+    /** Whether the answer recommends the brand, warns against it, or only names it; null when not named. */
+    stance?: "recommended" | "mentioned" | "warned" | null;
   } | null;
   competitors: Array<{
     name: string;
@@ -305,6 +309,8 @@ export interface Result {
     position: number | null;
     /** Times its names appear. */
     mentions: number;
+    /** How sure the rules are that the brand is meant, at its best occurrence (0 when never named). */
+    confidence?: number;
   }>;
   brand_cited: boolean;
   /** The answer's visibility score. */

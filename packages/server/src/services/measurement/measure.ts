@@ -3,7 +3,17 @@ import { BrandMatcher, type Occurrence } from "./mentions.ts";
 import { SCORE_VERSION, visibilityScore } from "./score.ts";
 import { scoreSentiment } from "./sentiment.ts";
 import { clauses, lineAt, splitLines } from "./structure.ts";
-import type { AnswerMeasure, BrandMeasure, MeasuredProject, SourceCitation } from "./types.ts";
+import type { AnswerInput, AnswerMeasure, BrandMeasure, MeasuredProject, MeasureOptions } from "./types.ts";
+
+/** Confidences in [low, high) are ambiguous: a judge, when configured, settles those names. */
+export const AMBIGUOUS = { low: 0.2, high: 0.8 } as const;
+
+/** The brand and competitor names whose best occurrence the rules are unsure about. */
+export function ambiguousNames(measure: AnswerMeasure): string[] {
+  return [measure.brand, ...measure.competitors]
+    .filter((m) => m.confidence !== undefined && m.confidence >= AMBIGUOUS.low && m.confidence < AMBIGUOUS.high)
+    .map((m) => m.name);
+}
 
 interface FirstSeen {
   offset: number;
@@ -37,7 +47,8 @@ function rank(first: Map<number, FirstSeen>): Map<number, number> {
  */
 export function measureAnswer(
   compiled: CompiledProject,
-  answer: { text: string; citations: SourceCitation[] },
+  answer: AnswerInput,
+  options: MeasureOptions = {},
 ): AnswerMeasure {
   const { project, matcher } = compiled;
   const prepared = matcher.prepare(answer.text);
@@ -69,6 +80,7 @@ export function measureAnswer(
     mentioned: counts.has(index),
     position: positions.get(index) ?? null,
     mentions: counts.get(index) ?? 0,
+    confidence: counts.has(index) ? 1 : 0,
   });
 
   const brandOccurrences = occurrences.filter((o: Occurrence) => o.brand === 0);
@@ -86,7 +98,9 @@ export function measureAnswer(
   const fromText = linksInText(answer.text);
   const citations = classifyCitations([...answer.citations, ...fromText], project.brand, project.competitors);
   const brandCited = citations.some((c) => c.brand);
-  const brand = { ...measureOf(0, project.brand.name), sentiment };
+  if (options.tone !== undefined && sentiment !== null) sentiment = options.tone;
+  const own = measureOf(0, project.brand.name);
+  const brand = { ...own, sentiment, stance: own.mentioned ? ("mentioned" as const) : null };
   return {
     brand,
     competitors: project.competitors.map((competitor, i) => measureOf(i + 1, competitor.name)),

@@ -13,12 +13,32 @@ const BrandMeasureFields = {
     Type.Integer({ minimum: 1, description: "Rank among the tracked brands named (list order in lists)." }),
   ),
   mentions: Type.Integer({ minimum: 0, description: "Times its names appear." }),
+  // Optional: results measured before score version 2 were stored without it.
+  confidence: Type.Optional(
+    Type.Number({
+      minimum: 0,
+      maximum: 1,
+      description: "How sure the rules are that the brand is meant, at its best occurrence (0 when never named).",
+    }),
+  ),
 };
 
 export const BrandMeasureSchema = Type.Object(BrandMeasureFields, { additionalProperties: false });
 
 export const OwnBrandMeasureSchema = Type.Object(
-  { ...BrandMeasureFields, sentiment: Nullable(Type.Number({ minimum: -1, maximum: 1 })) },
+  {
+    ...BrandMeasureFields,
+    sentiment: Nullable(Type.Number({ minimum: -1, maximum: 1 })),
+    // Optional for the same reason as `confidence`.
+    stance: Type.Optional(
+      Type.Unsafe<"recommended" | "mentioned" | "warned" | null>({
+        type: ["string", "null"],
+        enum: ["recommended", "mentioned", "warned", null],
+        description:
+          "Whether the answer recommends the brand, warns against it, or only names it; null when not named.",
+      }),
+    ),
+  },
   { additionalProperties: false },
 );
 
