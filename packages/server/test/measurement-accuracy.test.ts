@@ -12,7 +12,7 @@ import type { BrandSpec, MeasuredProject, SourceCitation } from "../src/services
  */
 const THRESHOLDS = {
   GOALS: { precision: 0.99, recall: 0.99, position: 0.97, sentiment: 0.85 },
-  FLOORS: { precision: 0.99, recall: 0.99, position: 0.99, sentiment: 0.7 },
+  FLOORS: { precision: 0.93, recall: 0.95, position: 0.91, sentiment: 0.52 },
   /** Citations of the brand's domains are read exactly today; keep it so. */
   brandCited: 1,
   // Temporarily lower while the corpus is being written (raised to 300 and 5 when it is).
