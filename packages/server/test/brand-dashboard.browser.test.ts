@@ -562,6 +562,12 @@ describe.each(DIALECTS)("brand dashboards in a browser [%s]", (dialect) => {
       ).toBeGreaterThan(2);
     }
 
+    // The ten most cited pages first, the rest one click away.
+    const urls = page.locator('section[aria-labelledby="urls-title"]');
+    expect(await urls.getByRole("row").count()).toBe(1 + 10);
+    await urls.getByRole("button", { name: /^Show all \d+ pages$/ }).click();
+    expect(await urls.getByRole("row").count()).toBeGreaterThan(1 + 10);
+
     await page.goto(brandUrl("/competitors"));
     const board = page.locator('section[aria-labelledby="leaderboard-title"]');
     await board.waitFor();

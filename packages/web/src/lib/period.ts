@@ -70,6 +70,11 @@ export interface Period {
   interval: Interval;
 }
 
+/** The period inside a sentence: "the last 30 days", or "Nov 1 – Nov 15, 2026" as it is. */
+export function periodPhrase(period: Pick<Period, "custom" | "label">): string {
+  return period.custom ? period.label : `the ${period.label.toLowerCase()}`;
+}
+
 function dayString(time: number): string {
   return new Date(time).toISOString().slice(0, 10);
 }

@@ -9,6 +9,7 @@ import { NoAnswers } from "../features/brand/no-answers.tsx";
 import { Stat } from "../features/overview/stat.tsx";
 import { percent } from "../lib/figures.ts";
 import { engineName, formatNumber } from "../lib/format.ts";
+import { periodPhrase } from "../lib/period.ts";
 import { useTitle } from "../lib/use-title.ts";
 
 export function BrandSourcesPage() {
@@ -34,7 +35,7 @@ export function BrandSourcesPage() {
             <Stat
               label="Citations"
               value={formatNumber(totals.citations)}
-              detail={`sources cited, ${period.label.toLowerCase()}`}
+              detail={`sources cited in ${periodPhrase(period)}`}
             />
             <Stat
               label={`${project.name}'s own sites`}

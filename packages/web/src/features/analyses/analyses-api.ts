@@ -8,6 +8,9 @@ export function analysesQuery(workspaceId: string, projectId: string) {
     queryKey: keys.workspacePart(workspaceId, "analyses", projectId),
     queryFn: ({ signal }) =>
       api<AnalysisList>(v1(workspaceId, `/analyses?project_id=${encodeURIComponent(projectId)}&limit=50`), { signal }),
+    // Read again every two seconds while one is under way (started here, by the API or by monitoring).
+    refetchInterval: (query) =>
+      query.state.data?.data.some((a) => a.status === "queued" || a.status === "running") ? 2000 : false,
   });
 }
 

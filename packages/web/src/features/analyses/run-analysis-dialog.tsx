@@ -28,12 +28,12 @@ const MAX_SAMPLES = 10;
 const MAX_ANSWERS = 2000;
 
 /** "Run analysis now": engines, samples and prompts (the brand's by default); then its live progress. */
-export function RunAnalysisDialog({ variant = "default" }: { variant?: "default" | "outline" }) {
+export function RunAnalysisDialog() {
   const [open, setOpen] = useState(false);
   return (
     <Dialog open={open} onOpenChange={setOpen}>
       <DialogTrigger asChild>
-        <Button variant={variant}>
+        <Button>
           <PlayIcon aria-hidden="true" />
           Run analysis now
         </Button>

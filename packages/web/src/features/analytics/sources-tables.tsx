@@ -1,5 +1,6 @@
 import type { ProjectSources } from "@sightline/sdk";
 import { ExternalLinkIcon, SheetIcon } from "lucide-react";
+import { useState } from "react";
 import { Button } from "../../components/ui/button.tsx";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card.tsx";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "../../components/ui/table.tsx";
@@ -10,6 +11,8 @@ import { Sparkline } from "../charts/sparkline.tsx";
 import { SourceKindBadge } from "./source-kind.tsx";
 
 const WIDE = "hidden md:table-cell";
+/** Pages shown before "Show all": the long tail is in the CSV, or one click away. */
+const FIRST_PAGES = 10;
 
 function Change({ current, previous }: { current: number; previous: number }) {
   const delta = current - previous;
@@ -25,6 +28,7 @@ function Change({ current, previous }: { current: number; previous: number }) {
 /** Every cited domain with its counts and its trend; then the most cited pages. */
 export function SourcesTables({ sources }: { sources: ProjectSources }) {
   const { project } = useBrand();
+  const [showAllPages, setShowAllPages] = useState(false);
   const span = [sources.from.slice(0, 10), sources.to.slice(0, 10)];
   const step = sources.domains[0]?.series.length && sources.domains[0].series.length > 31 ? "week" : "day";
   return (
@@ -118,7 +122,10 @@ export function SourcesTables({ sources }: { sources: ProjectSources }) {
         <CardHeader>
           <div>
             <CardTitle id="urls-title">Most cited pages</CardTitle>
-            <CardDescription>The pages the engines cited most in the period.</CardDescription>
+            <CardDescription>
+              The pages the engines cited most in the period ({formatNumber(sources.urls.length)} in all; the CSV has
+              every one).
+            </CardDescription>
           </div>
           <Button
             variant="outline"
@@ -147,7 +154,7 @@ export function SourcesTables({ sources }: { sources: ProjectSources }) {
               </TableRow>
             </TableHeader>
             <TableBody>
-              {sources.urls.map((u) => (
+              {(showAllPages ? sources.urls : sources.urls.slice(0, FIRST_PAGES)).map((u) => (
                 <TableRow key={u.url}>
                   <TableCell>
                     <a
@@ -169,6 +176,11 @@ export function SourcesTables({ sources }: { sources: ProjectSources }) {
               ))}
             </TableBody>
           </Table>
+          {sources.urls.length > FIRST_PAGES && (
+            <Button variant="outline" size="sm" className="mt-3" onClick={() => setShowAllPages((all) => !all)}>
+              {showAllPages ? `Show the first ${FIRST_PAGES} pages` : `Show all ${sources.urls.length} pages`}
+            </Button>
+          )}
         </CardContent>
       </Card>
     </>

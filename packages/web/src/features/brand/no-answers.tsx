@@ -1,5 +1,6 @@
 import { MessageSquareDashedIcon } from "lucide-react";
 import { EmptyState } from "../../components/page-states.tsx";
+import { periodPhrase } from "../../lib/period.ts";
 import { RunAnalysisDialog } from "../analyses/run-analysis-dialog.tsx";
 import { useBrand } from "./brand-context.tsx";
 
@@ -9,7 +10,7 @@ export function NoAnswers({ what = "figures" }: { what?: string }) {
   return (
     <EmptyState icon={<MessageSquareDashedIcon />} title={`No answers for ${project.name} in this period`}>
       <p>
-        There are no {what} for {period.label.toLowerCase()}
+        There are no {what} for {periodPhrase(period)}
         {search.engine ? " on this engine" : ""} yet.{" "}
         {canEdit
           ? "Run an analysis to ask the engines now, or choose a longer period."
