@@ -8,16 +8,17 @@ import type { BrandSpec, MeasuredProject, SourceCitation } from "../src/services
  * The measurement's contract (DESIGN.md §7, issue 13): the project's own labelled answers under
  * fixtures/accuracy/, one file per language. GOALS are the issue's; FLOORS are what this test
  * enforces today — the figures the measurement reached on this corpus when it was written, rounded
- * down. FLOORS rise to GOALS as the rules improve; never lower them to make a change pass.
+ * down (measured with the rules of commit 8b2000f). FLOORS rise to GOALS as the rules improve;
+ * never lower them to make a change pass. How the answers are labelled: fixtures/accuracy/README.md.
  */
 const THRESHOLDS = {
   GOALS: { precision: 0.99, recall: 0.99, position: 0.97, sentiment: 0.85 },
-  FLOORS: { precision: 0.93, recall: 0.95, position: 0.91, sentiment: 0.52 },
+  FLOORS: { precision: 0.92, recall: 0.87, position: 0.84, sentiment: 0.43 },
   /** Citations of the brand's domains are read exactly today; keep it so. */
   brandCited: 1,
-  // Temporarily lower while the corpus is being written (raised to 300 and 5 when it is).
-  minAnswers: 120,
-  minLanguages: 1,
+  /** Non-ambiguous answers, and languages, the corpus must keep. */
+  minAnswers: 300,
+  minLanguages: 5,
 } as const;
 
 const CAUSES = [
@@ -218,7 +219,7 @@ describe("measurement accuracy against the labelled corpus (issue 13)", () => {
   it("has enough labelled answers, languages and causes", () => {
     expect(overall.answers).toBeGreaterThanOrEqual(THRESHOLDS.minAnswers);
     expect(byLanguage.size).toBeGreaterThanOrEqual(THRESHOLDS.minLanguages);
-    expect(CAUSES.filter((cause) => !causesSeen.has(cause) && cause !== "cjk" && cause !== "intensifier")).toEqual([]);
+    expect(CAUSES.filter((cause) => !causesSeen.has(cause))).toEqual([]);
   });
 
   it("prints the figures and stays at or above the floors", () => {
