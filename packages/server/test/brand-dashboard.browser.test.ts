@@ -607,7 +607,8 @@ describe.each(DIALECTS)("brand dashboards in a browser [%s]", (dialect) => {
   }, 30_000);
 
   it("shows every screen filled, accessible and fitting at 1280 and 390 px, with no console error", async () => {
-    const screens: { name: string; path: string; ready: (page: Page) => Promise<void> }[] = [
+    // A screen's dialog, opened by the button named `opener`, is checked and saved as well.
+    const screens: { name: string; path: string; ready: (page: Page) => Promise<void>; dialog?: string }[] = [
       {
         name: "04-brands",
         path: `/w/${workspaceId}`,
@@ -632,6 +633,7 @@ describe.each(DIALECTS)("brand dashboards in a browser [%s]", (dialect) => {
       {
         name: "06-overview",
         path: "",
+        dialog: "Run analysis now",
         ready: async (page) => {
           await page.getByRole("region", { name: "Headline figures" }).waitFor();
           for (const id of ["visibility-chart", "share-of-voice-chart", "position-chart", "sentiment-chart"])
@@ -672,6 +674,7 @@ describe.each(DIALECTS)("brand dashboards in a browser [%s]", (dialect) => {
       {
         name: "12-monitoring",
         path: "/monitoring",
+        dialog: "New schedule",
         ready: async (page) => {
           await page.getByRole("heading", { level: 3 }).first().waitFor();
           await page.getByRole("heading", { name: "Alerts" }).waitFor();
@@ -718,6 +721,20 @@ describe.each(DIALECTS)("brand dashboards in a browser [%s]", (dialect) => {
           await expectAccessible(page, `${screen.name} at ${width} px`);
           await expectNoSidewaysScroll(page, width, screen.name);
           await shot(page, screen.name, width);
+          if (screen.dialog !== undefined) {
+            await page.getByRole("button", { name: screen.dialog }).first().click();
+            const dialog = page.getByRole("dialog");
+            await dialog.getByRole("button", { name: /^(Start analysis|Create schedule)$/ }).waitFor();
+            await expectAccessible(page, `${screen.name} dialog at ${width} px`);
+            const fits = await dialog.evaluate((el) => {
+              const box = el.getBoundingClientRect();
+              return box.left >= 0 && box.right <= (el.ownerDocument.defaultView?.innerWidth ?? 0);
+            });
+            expect(fits, `${screen.name} dialog fits ${width} px`).toBe(true);
+            await shot(page, `${screen.name}-dialog`, width);
+            await page.keyboard.press("Escape");
+            await dialog.waitFor({ state: "detached" });
+          }
         }
       } finally {
         await context.close();

@@ -136,7 +136,7 @@ function RunAnalysisForm({ onDone }: { onDone: () => void }) {
           inputMode="numeric"
           min={1}
           max={MAX_SAMPLES}
-          className="max-w-40"
+          className="[&_input]:max-w-40"
           hint="Times each prompt is asked of each engine (1–10). More samples, narrower intervals."
           value={samples}
           onChange={(event) => setSamples(event.target.value)}

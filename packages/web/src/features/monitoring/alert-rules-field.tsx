@@ -66,7 +66,7 @@ function RuleEditor({
           min={0}
           max={100}
           step="any"
-          className="max-w-56"
+          className="[&_input]:max-w-56"
           value={rule.threshold}
           onChange={(event) => set({ threshold: event.target.value })}
           error={error("threshold")}
@@ -81,7 +81,7 @@ function RuleEditor({
           max={100}
           step="any"
           hint="50 is neutral."
-          className="max-w-56"
+          className="[&_input]:max-w-56"
           value={rule.threshold}
           onChange={(event) => set({ threshold: event.target.value })}
           error={error("threshold")}
@@ -97,7 +97,7 @@ function RuleEditor({
             max={100}
             step="any"
             hint="Against the schedule's previous run."
-            className="max-w-56"
+            className="[&_input]:max-w-56"
             value={rule.points}
             onChange={(event) => set({ points: event.target.value })}
             error={error("points")}

@@ -190,7 +190,7 @@ export function ScheduleForm({
         inputMode="numeric"
         min={1}
         max={10}
-        className="max-w-40"
+        className="[&_input]:max-w-40"
         hint="Times each prompt is asked of each engine per run (1–10); each answer costs one credit."
         value={draft.samples}
         onChange={(event) => set("samples", event.target.value)}
