@@ -301,7 +301,13 @@ describe.each(DIALECTS)("brand dashboards in a browser [%s]", (dialect) => {
     const table = chart(page, "visibility-chart");
     await table.getByText("Show the figures as a table").click();
     expect(await table.getByRole("columnheader", { name: /answers \(n\)/ }).count()).toBeGreaterThan(0);
+    // Days with answers (the last column is n); with fewer than two, the chart says why it shows a dot.
+    const measuredDays = (await table.locator("tbody tr td:last-child").allTextContents()).filter(
+      (n) => Number(n) > 0,
+    ).length;
+    expect(measuredDays).toBeGreaterThan(0);
     await table.getByText("Show the figures as a table").click();
+    expect(await table.getByText(/^Only one day has answers so far/).count()).toBe(measuredDays < 2 ? 1 : 0);
 
     // Period presets, a custom range and the engine filter all keep the figures.
     await page.getByRole("combobox", { name: "Period" }).click();

@@ -27,3 +27,9 @@ export function TooltipRow({ color, name, value }: { color: string; name: string
 export function pct(value: number | null | undefined): number | null {
   return value === null || value === undefined ? null : Math.round(value * 1000) / 10;
 }
+
+/** Under a time series with fewer than two measured buckets: why it shows dots rather than lines. */
+export function sparseNote(measured: number, interval: string): string | undefined {
+  if (measured >= 2) return undefined;
+  return `Only one ${interval} has answers so far: the lines appear as more analyses run (a daily schedule in Monitoring does it by itself).`;
+}

@@ -5,7 +5,7 @@ import { bucketLabel } from "../../lib/period.ts";
 import { useBrand } from "../brand/brand-context.tsx";
 import { ChartCard } from "../charts/chart-card.tsx";
 import { BRAND_COLOR, seriesColor } from "../charts/palette.ts";
-import { AXIS, GRID_COLOR, pct, TooltipBox, TooltipRow } from "./chart-parts.tsx";
+import { AXIS, GRID_COLOR, pct, sparseNote, TooltipBox, TooltipRow } from "./chart-parts.tsx";
 
 /** The brand's share of the tracked brands' mentions against each competitor's, per bucket. */
 export function ShareOfVoiceChart({ metrics, subtitle }: { metrics: ProjectMetrics; subtitle: string }) {
@@ -45,6 +45,7 @@ export function ShareOfVoiceChart({ metrics, subtitle }: { metrics: ProjectMetri
         rows,
       }}
       filename={`${project.name} share of voice ${metrics.from.slice(0, 10)} ${metrics.to.slice(0, 10)}`}
+      note={sparseNote(data.filter((row) => (row.mentions as number) > 0).length, metrics.interval)}
       summary={`Line chart of share of voice per ${metrics.interval} for ${series.map((s) => s.name).join(", ")}. ${project.name} over the period: ${percent(total)}.`}
     >
       <ResponsiveContainer width="100%" height={280}>
@@ -76,7 +77,7 @@ export function ShareOfVoiceChart({ metrics, subtitle }: { metrics: ProjectMetri
               name={s.name}
               stroke={s.color}
               strokeWidth={s.key === "brand" ? 2.5 : 1.75}
-              dot={{ r: 2, fill: s.color }}
+              dot={{ r: 3, fill: s.color }}
               isAnimationActive={false}
               connectNulls={false}
             />

@@ -16,7 +16,7 @@ import { bucketLabel } from "../../lib/period.ts";
 import { useBrand } from "../brand/brand-context.tsx";
 import { ChartCard } from "../charts/chart-card.tsx";
 import { ALL_ENGINES_COLOR, engineColor } from "../charts/palette.ts";
-import { AXIS, GRID_COLOR, pct, TooltipBox, TooltipRow } from "./chart-parts.tsx";
+import { AXIS, GRID_COLOR, pct, sparseNote, TooltipBox, TooltipRow } from "./chart-parts.tsx";
 
 const ALL = "__all";
 
@@ -91,6 +91,7 @@ export function VisibilityChart({ metrics, subtitle }: { metrics: ProjectMetrics
       legend={series.map(({ name, color }) => ({ name, color }))}
       table={{ columns, rows }}
       filename={`${project.name} visibility ${metrics.from.slice(0, 10)} ${metrics.to.slice(0, 10)}`}
+      note={sparseNote(metrics.series.filter((bucket) => bucket.overall.counts.answers > 0).length, metrics.interval)}
       summary={`Line chart of visibility per ${metrics.interval}, ${series.map((s) => s.name).join(", ")}. Over the period: ${proportion(overall)}.`}
     >
       <ResponsiveContainer width="100%" height={280}>

@@ -26,6 +26,7 @@ export function ChartCard({
   filename,
   summary,
   actions,
+  note,
   children,
 }: {
   id: string;
@@ -39,6 +40,8 @@ export function ChartCard({
   /** The chart in one sentence, for screen readers. */
   summary: string;
   actions?: ReactNode;
+  /** A line under the chart, e.g. why it looks sparse. */
+  note?: ReactNode;
   children: ReactNode;
 }) {
   const chart = useRef<HTMLDivElement>(null);
@@ -106,6 +109,7 @@ export function ChartCard({
         <div ref={chart} role="img" aria-label={summary} className="min-w-0">
           {children}
         </div>
+        {note && <p className="text-xs text-muted-foreground">{note}</p>}
         <details className="group text-sm">
           <summary className="w-fit cursor-pointer rounded-sm text-muted-foreground hover:text-foreground focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none">
             Show the figures as a table
