@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { expectAccessible, launchChromium, SCREENSHOTS, screenshot, watchProblems } from "./helpers/browser.ts";
 import { createTestDatabase, DIALECTS, type TestDatabase } from "./helpers/databases.ts";
 import { TEST_SECRET_KEY } from "./helpers/harness.ts";
@@ -158,6 +158,11 @@ describe.each(DIALECTS)("brand dashboards in a browser [%s]", (dialect) => {
     const page = await context.newPage();
     desk = { context, page, problems: watchProblems(page) };
   }, 60_000);
+
+  // A failed step shows what the server said meanwhile (the analysis and monitoring run in it).
+  afterEach(({ task }) => {
+    if (task.result?.state === "fail") console.log(`server output (${dialect}):\n${server?.output().slice(-6000)}`);
+  });
 
   afterAll(async () => {
     await desk?.context.close();
