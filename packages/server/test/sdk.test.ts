@@ -50,6 +50,19 @@ describeEachDialect("SDK against a real server", (h) => {
     createProject: (s) => s.projects.create({ name: "Via SDK", primary_domain: "sdk.example.com" }),
     getProject: (s, p) => s.projects.retrieve(p.id),
     updateProject: (s, p) => s.projects.update(p.id, { aliases: ["SDK"] }),
+    remeasureProject: async (s, p) => {
+      const queued = await s.projects.remeasure(p.id);
+      expect(queued.object).toBe("remeasure");
+      const done = await s.projects.waitRemeasure(p.id, queued.id, { intervalMs: 25, timeoutMs: 15_000 });
+      expect(done.status).toBe("completed");
+      return done;
+    },
+    listRemeasures: (s, p) => s.projects.listRemeasures(p.id, { limit: 5 }),
+    getRemeasure: async (s, p) => {
+      const { data } = await s.projects.listRemeasures(p.id);
+      const first = data[0] ?? (await s.projects.remeasure(p.id));
+      return s.projects.retrieveRemeasure(p.id, first.id);
+    },
     getUsage: (s) => s.usage.retrieve(),
     getProjectMetrics: async (s, p) => {
       const metrics = await s.projects.metrics(p.id, { interval: "week" });

@@ -9,6 +9,13 @@ export interface ListProjectsQuery {
   cursor?: string;
 }
 
+export interface ListRemeasuresQuery {
+  /** Page size, 1 to 100. */
+  limit?: number;
+  /** The `next_cursor` of the previous page. */
+  cursor?: string;
+}
+
 export interface ListAnalysesQuery {
   /** Page size, 1 to 100. */
   limit?: number;
@@ -165,6 +172,24 @@ export interface Operations {
     query: undefined;
     body: S.ProjectUpdate;
     response: S.Project;
+  };
+  remeasureProject: {
+    params: { id: string };
+    query: undefined;
+    body: S.RemeasureCreate;
+    response: S.Remeasure;
+  };
+  listRemeasures: {
+    params: { id: string };
+    query: ListRemeasuresQuery;
+    body: undefined;
+    response: S.RemeasureList;
+  };
+  getRemeasure: {
+    params: { id: string; remeasure_id: string };
+    query: undefined;
+    body: undefined;
+    response: S.Remeasure;
   };
   analyze: {
     params: undefined;
@@ -335,6 +360,9 @@ export const OPERATIONS = {
   createProject: { method: "POST", path: "/projects" },
   getProject: { method: "GET", path: "/projects/{id}" },
   updateProject: { method: "PATCH", path: "/projects/{id}" },
+  remeasureProject: { method: "POST", path: "/projects/{id}/remeasure" },
+  listRemeasures: { method: "GET", path: "/projects/{id}/remeasure" },
+  getRemeasure: { method: "GET", path: "/projects/{id}/remeasure/{remeasure_id}" },
   analyze: { method: "POST", path: "/analyze" },
   listAnalyses: { method: "GET", path: "/analyses" },
   getAnalysis: { method: "GET", path: "/analyses/{id}" },

@@ -19,6 +19,8 @@ export interface Project {
   primary_domain: string;
   other_domains: string[];
   aliases: string[];
+  case_sensitive_aliases?: string[];
+  exclusions?: string[];
   competitors: Competitor[];
   prompts: string[];
   engines: string[];
@@ -38,6 +40,8 @@ export interface Competitor {
   domains: string[];
   /** Other names it goes by. */
   aliases: string[];
+  /** Names matched only with exactly this case, e.g. `SAP` (so that "sap your energy" does not count). */
+  case_sensitive_aliases?: string[];
 }
 
 export interface ErrorResponse {
@@ -70,6 +74,10 @@ export interface ProjectCreate {
   other_domains?: string[];
   /** Other names the brand goes by (product names, abbreviations). */
   aliases?: string[];
+  /** Names matched only with exactly this case, e.g. `SAP` (so that "sap your energy" does not count). */
+  case_sensitive_aliases?: string[];
+  /** Phrases in which the brand's or a competitor's name does not count, e.g. `target audience` or `Delta variant` (matched case-insensitively). */
+  exclusions?: string[];
   /** Competing brands. */
   competitors?: CompetitorInput[];
   /** Tracked prompts, asked as a user would ask them; they never name the brand to the engine. */
@@ -89,6 +97,8 @@ export interface CompetitorInput {
   domains?: string[];
   /** Other names it goes by. */
   aliases?: string[];
+  /** Names matched only with exactly this case, e.g. `SAP` (so that "sap your energy" does not count). */
+  case_sensitive_aliases?: string[];
 }
 
 /** An engine this server knows. */
@@ -104,6 +114,10 @@ export interface ProjectUpdate {
   other_domains?: string[];
   /** Other names the brand goes by (product names, abbreviations). */
   aliases?: string[];
+  /** Names matched only with exactly this case, e.g. `SAP` (so that "sap your energy" does not count). */
+  case_sensitive_aliases?: string[];
+  /** Phrases in which the brand's or a competitor's name does not count, e.g. `target audience` or `Delta variant` (matched case-insensitively). */
+  exclusions?: string[];
   /** Replaces the whole list of competitors. */
   competitors?: CompetitorInput[];
   /** Tracked prompts, asked as a user would ask them; they never name the brand to the engine. */
@@ -114,6 +128,51 @@ export interface ProjectUpdate {
   country?: string | null;
   /** BCP 47 language of the prompts, e.g. `en` or `pt-BR`. */
   language?: string | null;
+}
+
+export interface RemeasureCreate {
+  /** Only answers stored at or after this time (ISO 8601). */
+  from?: string;
+  /** Only answers stored before this time (ISO 8601): [from, to). */
+  to?: string;
+}
+
+/** A re-measure of a brand's stored answers under the current measurement and the brand's current settings. */
+export interface Remeasure {
+  /** Prefixed `rem_`. */
+  id: string;
+  object: "remeasure";
+  project_id: string;
+  /** queued → running → completed, or failed (with `error`) after the last attempt. */
+  status: "queued" | "running" | "completed" | "failed";
+  /** Answers stored at or after this time. */
+  from: string | null;
+  /** Answers stored before this time. */
+  to: string | null;
+  /** Successful answers to re-measure. */
+  total: number;
+  /** Answers re-measured so far. */
+  done: number;
+  /** Answers whose measure came out different. */
+  changed: number;
+  /** The version of the measurement the answers are re-measured with. */
+  score_version: string;
+  /** Why it failed. */
+  error: string | null;
+  /** ISO 8601 UTC timestamp. */
+  created_at: string;
+  /** ISO 8601 UTC timestamp. */
+  started_at: string | null;
+  /** ISO 8601 UTC timestamp. */
+  completed_at: string | null;
+}
+
+export interface RemeasureList {
+  data: Remeasure[];
+  /** Whether another page follows this one. */
+  has_more: boolean;
+  /** Pass as `cursor` to get the next page; null on the last page. */
+  next_cursor: string | null;
 }
 
 /** At most 2000 answers (prompts × engines × samples); each costs one credit. */

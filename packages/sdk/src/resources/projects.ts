@@ -5,6 +5,7 @@ import type {
   GetProjectSourcesQuery,
   GetPromptMetricsQuery,
   ListProjectsQuery,
+  ListRemeasuresQuery,
 } from "../generated/operations.ts";
 import type {
   CompetitorLeaderboard,
@@ -15,6 +16,9 @@ import type {
   ProjectSources,
   ProjectUpdate,
   PromptMetrics,
+  Remeasure,
+  RemeasureCreate,
+  RemeasureList,
 } from "../generated/schemas.ts";
 import { paginate } from "../pagination.ts";
 
@@ -89,5 +93,43 @@ export class Projects {
    */
   competitors(id: string, query: GetCompetitorLeaderboardQuery = {}): Promise<CompetitorLeaderboard> {
     return this.client.request("getCompetitorLeaderboard", { params: { id }, query });
+  }
+
+  /**
+   * Queues a re-measure of the brand's stored answers under the current measurement and the brand's
+   * current settings (optionally only those stored in `[from, to)`). One at a time per brand.
+   * @example const { id } = await sightline.projects.remeasure("prj_…", { from: "2026-11-01" });
+   */
+  remeasure(id: string, body: RemeasureCreate = {}): Promise<Remeasure> {
+    return this.client.request("remeasureProject", { params: { id }, body });
+  }
+
+  /** @example const { status, done, total } = await sightline.projects.retrieveRemeasure("prj_…", "rem_…"); */
+  retrieveRemeasure(id: string, remeasureId: string): Promise<Remeasure> {
+    return this.client.request("getRemeasure", { params: { id, remeasure_id: remeasureId } });
+  }
+
+  /** @example const { data } = await sightline.projects.listRemeasures("prj_…"); */
+  listRemeasures(id: string, query: ListRemeasuresQuery = {}): Promise<RemeasureList> {
+    return this.client.request("listRemeasures", { params: { id }, query });
+  }
+
+  /**
+   * Polls until the re-measure is completed or failed.
+   * @example const done = await sightline.projects.waitRemeasure("prj_…", (await sightline.projects.remeasure("prj_…")).id);
+   */
+  async waitRemeasure(
+    id: string,
+    remeasureId: string,
+    options: { intervalMs?: number; timeoutMs?: number } = {},
+  ): Promise<Remeasure> {
+    const deadline = Date.now() + (options.timeoutMs ?? 30 * 60_000);
+    for (;;) {
+      const remeasure = await this.retrieveRemeasure(id, remeasureId);
+      if (remeasure.status === "completed" || remeasure.status === "failed") return remeasure;
+      if (Date.now() > deadline)
+        throw new Error(`remeasure ${remeasureId} still ${remeasure.status} after the timeout`);
+      await new Promise((resolve) => setTimeout(resolve, options.intervalMs ?? 1_000));
+    }
   }
 }

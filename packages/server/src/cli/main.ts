@@ -5,6 +5,7 @@ import { createLogger, type LogLevel } from "../lib/logger.ts";
 import { Redactor } from "../lib/redact.ts";
 import { ANALYZE_USAGE, analyzeCommand } from "./commands/analyze.ts";
 import { KEY_USAGE, keyCommand } from "./commands/key.ts";
+import { REMEASURE_USAGE, remeasureCommand } from "./commands/remeasure.ts";
 import { USAGE_USAGE, usageCommand } from "./commands/usage.ts";
 import { USER_USAGE, userCommand } from "./commands/user.ts";
 import { WORKSPACE_USAGE, workspaceCommand } from "./commands/workspace.ts";
@@ -26,6 +27,7 @@ ${WORKSPACE_USAGE.replace("Usage:\n", "")}
 ${KEY_USAGE.replace("Usage:\n", "")}
 ${USAGE_USAGE.replace("Usage:\n", "")}
 ${ANALYZE_USAGE.replace("Usage:\n", "")}
+${REMEASURE_USAGE.replace("Usage:\n", "")}
 ${USER_USAGE.replace("Usage:\n", "")}
 
 Configuration is read from the environment; see the README.`;
@@ -43,6 +45,7 @@ const COMMAND_USAGE: Record<string, string> = {
   key: KEY_USAGE,
   usage: USAGE_USAGE,
   analyze: ANALYZE_USAGE,
+  remeasure: REMEASURE_USAGE,
   user: USER_USAGE,
 };
 
@@ -86,7 +89,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
   try {
     const config = loadConfig(io.env, io.cwd);
     if (command === "serve" || command === "all" || command === "worker") return await runProcess(config, command);
-    if (!["workspace", "key", "usage", "analyze", "user", "migrate"].includes(command)) {
+    if (!["workspace", "key", "usage", "analyze", "remeasure", "user", "migrate"].includes(command)) {
       throw new UsageError(`unknown command "${command}"`);
     }
     // Operator commands keep stdout for their output; logs go to stderr, quietly.
@@ -102,6 +105,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
       if (command === "workspace") return await workspaceCommand(runtime.deps, args, io);
       if (command === "usage") return await usageCommand(runtime.deps, args, io);
       if (command === "analyze") return await analyzeCommand(runtime, args, io, logger);
+      if (command === "remeasure") return await remeasureCommand(runtime, args, io, logger);
       if (command === "user") return await userCommand(runtime.deps, args, io);
       return await keyCommand(runtime.deps, args, io);
     } finally {

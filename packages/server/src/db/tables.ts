@@ -38,6 +38,7 @@ export interface Tables {
   result_rollups: ResultRollupsTable;
   engine_rollups: EngineRollupsTable;
   source_rollups: SourceRollupsTable;
+  remeasures: RemeasuresTable;
 }
 
 interface SchemaMigrationsTable {
@@ -74,6 +75,10 @@ export interface ProjectsTable {
   primary_domain: string;
   other_domains: string;
   aliases: string;
+  /** JSON array; [] in rows from before it existed. */
+  case_sensitive_aliases: string;
+  /** JSON array; [] in rows from before it existed. */
+  exclusions: string;
   competitors: string;
   prompts: string;
   engines: string;
@@ -442,4 +447,29 @@ export interface SourceRollupsTable {
   competitor: string | null;
   citations: number;
   answers: number;
+}
+
+/** A re-measure of a project's stored answers under the current rules (`POST /v1/projects/:id/remeasure`). */
+export interface RemeasuresTable {
+  id: string;
+  workspace_id: string;
+  project_id: string;
+  /** queued → running → completed or failed. */
+  status: string;
+  /** The answers re-measured: stored in [range_from, range_to), null for unbounded. */
+  range_from: string | null;
+  range_to: string | null;
+  total: number;
+  done: number;
+  /** Answers whose measure came out different. */
+  changed: number;
+  /** The id of the last answer re-measured ("" before the first): where a retry resumes. */
+  cursor: string;
+  score_version: string;
+  job_id: string;
+  error: string | null;
+  created_at: string;
+  started_at: string | null;
+  completed_at: string | null;
+  updated_at: string;
 }

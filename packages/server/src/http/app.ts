@@ -135,6 +135,13 @@ export async function buildHttpApp(deps: Deps, options: HttpOptions): Promise<Fa
       method: route.method,
       url: `/v1${route.path}`,
       config: { route },
+      ...(route.bodyOptional === true
+        ? {
+            preValidation: async (request: FastifyRequest) => {
+              if (request.body === undefined || request.body === null) request.body = {};
+            },
+          }
+        : {}),
       schema: {
         ...(route.params === undefined ? {} : { params: route.params }),
         ...(route.query === undefined ? {} : { querystring: route.query }),

@@ -66,6 +66,8 @@ export interface RouteSpec<P, Q, B, R extends TSchema> {
   params?: P;
   query?: Q;
   body?: B;
+  /** The body may be left out entirely (read as `{}`): every field of it is optional. */
+  bodyOptional?: boolean;
   success: {
     status: SuccessStatus;
     description: string;

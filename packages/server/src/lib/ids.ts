@@ -44,7 +44,8 @@ export type IdPrefix =
   | "mon"
   | "run"
   | "alt"
-  | "rpt";
+  | "rpt"
+  | "rem";
 
 /** Prefixed ids, 24 random base62 characters (about 143 bits): `prj_3kTq…`. */
 export function newId(prefix: IdPrefix): string {

@@ -7,6 +7,8 @@ export const PROJECT_LIMITS = {
   competitors: 50,
   prompts: 200,
   promptLength: 2_000,
+  exclusions: 50,
+  exclusionLength: 100,
 } as const;
 
 export const ANALYSIS_LIMITS = { samples: 10, prompts: 200, answers: 2_000 } as const;

@@ -1,6 +1,7 @@
 import { createAnalysis } from "../../src/services/analyses/create.ts";
 import { createSchedule } from "../../src/services/monitoring/schedules.ts";
 import { createProject } from "../../src/services/projects/projects.ts";
+import { startRemeasure } from "../../src/services/remeasure/remeasures.ts";
 import { reportForAnalysis } from "../../src/services/reports/generate.ts";
 import { createEndpoint } from "../../src/services/webhooks/endpoints.ts";
 import { workspaceContext } from "../../src/services/workspaces/workspaces.ts";
@@ -106,6 +107,13 @@ export const ROUTE_FIXTURES: Record<string, (h: Harness, tenant: Tenant) => Prom
   createProject: async () => ({ body: { name: "Secure brand", primary_domain: "secure.example.com" } }),
   getProject: async (h, t) => ({ params: { id: await project(h, t) } }),
   updateProject: async (h, t) => ({ params: { id: await project(h, t) }, body: { name: "Renamed" } }),
+  remeasureProject: async (h, t) => ({ params: { id: await project(h, t) }, body: {} }),
+  listRemeasures: async (h, t) => ({ params: { id: await project(h, t) }, query: { limit: 5 } }),
+  getRemeasure: async (h, t) => {
+    const ctx = await workspaceContext(h.deps, t.workspace.id);
+    const id = await project(h, t);
+    return { params: { id, remeasure_id: (await startRemeasure(ctx, id, {})).id } };
+  },
   getUsage: async () => ({}),
   getProjectMetrics: async (h, t) => ({ params: { id: await project(h, t) }, query: { interval: "week" } }),
   getPromptMetrics: async (h, t) => ({ params: { id: await project(h, t) } }),

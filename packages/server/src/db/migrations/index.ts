@@ -6,6 +6,8 @@ import * as analyses from "./2026-11-21-04-analyses.ts";
 import * as monitoring from "./2026-11-21-05-monitoring-reports.ts";
 import * as accounts from "./2026-11-23-01-accounts.ts";
 import * as rollups from "./2026-11-23-02-rollups.ts";
+import * as projectMatching from "./2026-11-24-01-project-matching.ts";
+import * as remeasures from "./2026-11-24-02-remeasures.ts";
 
 /** A migration: frozen in time, it is typed against no particular schema and imports nothing of the app. */
 export interface Migration {
@@ -23,4 +25,6 @@ export const MIGRATIONS: Migration[] = [
   { name: "2026-11-21-05-monitoring-reports", up: monitoring.up },
   { name: "2026-11-23-01-accounts", up: accounts.up },
   { name: "2026-11-23-02-rollups", up: rollups.up },
+  { name: "2026-11-24-01-project-matching", up: projectMatching.up },
+  { name: "2026-11-24-02-remeasures", up: remeasures.up },
 ];

@@ -137,7 +137,12 @@ function operation(route: Route, components: ComponentCollector): JsonSchema {
     parameters: [...parameters(route, "path", components), ...parameters(route, "query", components)],
     ...(route.body === undefined
       ? {}
-      : { requestBody: { required: true, content: { "application/json": { schema: components.ref(route.body) } } } }),
+      : {
+          requestBody: {
+            required: route.bodyOptional !== true,
+            content: { "application/json": { schema: components.ref(route.body) } },
+          },
+        }),
     responses: {
       [String(route.success.status)]: {
         description: route.success.description,

@@ -11,6 +11,7 @@ import {
   runMonitoringRoute,
   updateMonitoringRoute,
 } from "./monitoring/routes.ts";
+import { getRemeasureRoute, listRemeasuresRoute, remeasureProjectRoute } from "./projects/remeasure-routes.ts";
 import { createProjectRoute, getProjectRoute, listProjectsRoute, updateProjectRoute } from "./projects/routes.ts";
 import { getReportRoute, listReportsRoute } from "./reports/routes.ts";
 import { getResultRoute, listResultsRoute } from "./results/routes.ts";
@@ -31,6 +32,9 @@ export const V1_ROUTES: Route[] = [
   createProjectRoute,
   getProjectRoute,
   updateProjectRoute,
+  remeasureProjectRoute,
+  listRemeasuresRoute,
+  getRemeasureRoute,
   analyzeRoute,
   listAnalysesRoute,
   getAnalysisRoute,

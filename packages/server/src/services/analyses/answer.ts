@@ -4,6 +4,7 @@ import { newId } from "../../lib/ids.ts";
 import { toJson } from "../../lib/json.ts";
 import type { AskResult } from "../engines/registry.ts";
 import { type CompiledProject, measureAnswer } from "../measurement/measure.ts";
+import type { AnswerMeasure } from "../measurement/types.ts";
 import type { WorkItem } from "./plan.ts";
 
 /**
@@ -16,6 +17,8 @@ export function answerToResult(
   asked: AskResult,
   compiled: CompiledProject,
   createdAt: string,
+  /** The answer's measure when the caller has it already (settled by the judge). */
+  measured?: AnswerMeasure,
 ): Insertable<ResultsTable> {
   const { outcome, attempts, latencyMs } = asked;
   const base = {
@@ -51,13 +54,20 @@ export function answerToResult(
       score: null,
     };
   }
-  const measure = measureAnswer(compiled, outcome.answer);
+  const measure = measured ?? measureAnswer(compiled, { ...outcome.answer, prompt: item.prompt });
   return {
     ...base,
     model: outcome.answer.model,
     status: "succeeded",
     error: null,
     text: outcome.answer.text,
+    ...measureColumns(measure),
+  };
+}
+
+/** The columns of `results` that hold an answer's measure. */
+export function measureColumns(measure: AnswerMeasure) {
+  return {
     measure: toJson(measure),
     mentioned: measure.brand.mentioned,
     position: measure.brand.position,
@@ -66,5 +76,6 @@ export function answerToResult(
     citation_count: measure.citations.length,
     brand_citation_count: measure.citations.filter((c) => c.brand).length,
     score: measure.score,
+    score_version: measure.score_version,
   };
 }

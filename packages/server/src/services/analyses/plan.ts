@@ -25,20 +25,28 @@ export interface AnalysisPlan {
   work: WorkItem[];
 }
 
+/** The brand as the measurement sees it: its names, domains, competitors and exclusion phrases. */
+export function measuredProject(project: Project): MeasuredProject {
+  return {
+    brand: {
+      name: project.name,
+      aliases: project.aliases,
+      case_sensitive_aliases: project.case_sensitive_aliases,
+      domains: [project.primary_domain, ...project.other_domains],
+    },
+    competitors: project.competitors,
+    exclusions: project.exclusions,
+    language: project.language,
+  };
+}
+
 /**
  * Every prompt × engine × sample of the analysis not answered yet: a retried job picks up where a
  * crashed one stopped.
  */
 export async function planAnalysis(ctx: ServiceContext, row: Selectable<AnalysesTable>): Promise<AnalysisPlan> {
   const project = await getProject(ctx, row.project_id);
-  const measured: MeasuredProject = {
-    brand: {
-      name: project.name,
-      aliases: project.aliases,
-      domains: [project.primary_domain, ...project.other_domains],
-    },
-    competitors: project.competitors,
-  };
+  const measured = measuredProject(project);
   const engines = analysisColumns.engines.read(row.engines);
   const prompts = analysisColumns.prompts.read(row.prompts);
   const answered = await ctx.db

@@ -184,30 +184,60 @@ async function addTo(
   }
 }
 
+const RESULT_KEYS = ["project_id", "grain", "start", "engine", "prompt_key", "subject"] as const;
+const ENGINE_KEYS = ["project_id", "day", "engine", "subject"] as const;
+const SOURCE_KEYS = ["project_id", "grain", "start", "engine", "url_key"] as const;
+const SOURCE_SUMS = ["citations", "answers"] as const;
+
 /**
  * Adds answers to the rollups: upserts that add to what is there. Runs in the caller's transaction
  * (the one storing the answers), so that counts and answers can never disagree.
  */
 export async function countAnswers(db: Db, answers: CountedAnswer[]): Promise<void> {
-  await addTo(
-    db,
-    "result_rollups",
-    ["project_id", "grain", "start", "engine", "prompt_key", "subject"],
-    COUNT_COLUMNS,
-    answers.flatMap(resultIncrements),
-  );
-  await addTo(
-    db,
-    "engine_rollups",
-    ["project_id", "day", "engine", "subject"],
-    COUNT_COLUMNS,
-    answers.flatMap(engineIncrements),
-  );
-  await addTo(
-    db,
-    "source_rollups",
-    ["project_id", "grain", "start", "engine", "url_key"],
-    ["citations", "answers"],
-    answers.flatMap(sourceIncrements),
-  );
+  await addTo(db, "result_rollups", RESULT_KEYS, COUNT_COLUMNS, answers.flatMap(resultIncrements));
+  await addTo(db, "engine_rollups", ENGINE_KEYS, COUNT_COLUMNS, answers.flatMap(engineIncrements));
+  await addTo(db, "source_rollups", SOURCE_KEYS, SOURCE_SUMS, answers.flatMap(sourceIncrements));
+}
+
+function negated<T extends Record<string, unknown>>(rows: T[], sums: readonly string[]): T[] {
+  return rows.map((row) => {
+    const out: Record<string, unknown> = { ...row };
+    for (const column of sums) out[column] = -Number(row[column]);
+    return out as T;
+  });
+}
+
+/** Deletes the rows among `rows`' keys that count no answer any more, as if never counted. */
+async function dropEmptied(db: Db, table: RollupTable, keys: readonly string[], rows: Record<string, unknown>[]) {
+  const into = table as "result_rollups";
+  type Column = keyof ResultRollupsTable;
+  const seen = new Set<string>();
+  for (const row of rows) {
+    const id = keys.map((k) => row[k]).join("|");
+    if (seen.has(id)) continue;
+    seen.add(id);
+    let query = db.deleteFrom(into).where("answers", "<=", 0);
+    for (const key of keys) query = query.where(key as Column, "=", row[key] as string);
+    await query.execute();
+  }
+}
+
+/**
+ * Replaces answers' counts: subtracts what `before` counted and adds what `after` counts (the same
+ * answers, measured again), in one upsert per row, in the caller's transaction (the one rewriting the
+ * answers). Rows left counting no answer (a competitor no longer tracked, a URL no longer read) are
+ * deleted, so that the rollups are what counting the answers afresh would give.
+ */
+export async function recountAnswers(db: Db, before: CountedAnswer[], after: CountedAnswer[]): Promise<void> {
+  type Increments = (answer: CountedAnswer) => Record<string, unknown>[];
+  const tables: { table: RollupTable; keys: readonly string[]; sums: readonly string[]; rows: Increments }[] = [
+    { table: "result_rollups", keys: RESULT_KEYS, sums: COUNT_COLUMNS, rows: resultIncrements },
+    { table: "engine_rollups", keys: ENGINE_KEYS, sums: COUNT_COLUMNS, rows: engineIncrements },
+    { table: "source_rollups", keys: SOURCE_KEYS, sums: SOURCE_SUMS, rows: sourceIncrements },
+  ];
+  for (const { table, keys, sums, rows } of tables) {
+    const removed = negated(before.flatMap(rows), sums);
+    await addTo(db, table, keys, sums, [...removed, ...after.flatMap(rows)]);
+    await dropEmptied(db, table, keys, removed);
+  }
 }

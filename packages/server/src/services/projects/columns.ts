@@ -6,6 +6,9 @@ import { CompetitorSchema } from "./schemas.ts";
 export const projectColumns = {
   otherDomains: storedAs("projects.other_domains", Type.Array(Type.String())),
   aliases: storedAs("projects.aliases", Type.Array(Type.String())),
+  caseSensitiveAliases: storedAs("projects.case_sensitive_aliases", Type.Array(Type.String())),
+  exclusions: storedAs("projects.exclusions", Type.Array(Type.String())),
+  // Entries stored before case-sensitive aliases existed lack them (read as []).
   competitors: storedAs("projects.competitors", Type.Array(CompetitorSchema)),
   prompts: storedAs("projects.prompts", Type.Array(Type.String())),
   engines: storedAs("projects.engines", Type.Array(Type.String())),

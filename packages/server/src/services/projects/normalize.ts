@@ -48,8 +48,19 @@ export function normalizeSettings(input: Required<ProjectInput>, knownEngines: r
     }
     return out;
   };
+  /** Names matched with their exact case: duplicates are exact ones ("SAP" and "Sap" are two names). */
+  const exactTexts = (values: string[], field: string, exclude: Set<string>): string[] => {
+    const out: string[] = [];
+    for (const [index, value] of values.entries()) {
+      const text = cleanText(value);
+      if (text.length === 0) problem(`${field}[${index}]`, "must not be empty");
+      else if (!exclude.has(text) && !out.includes(text)) out.push(text);
+    }
+    return out;
+  };
   const aliases = texts(input.aliases, "aliases", new Set([fold(name)]));
-  const brandNames = new Set([fold(name), ...aliases.map(fold)]);
+  const caseSensitiveAliases = exactTexts(input.case_sensitive_aliases, "case_sensitive_aliases", new Set([name]));
+  const brandNames = new Set([fold(name), ...aliases.map(fold), ...caseSensitiveAliases.map(fold)]);
 
   const competitors: Competitor[] = [];
   const competitorNames = new Set<string>();
@@ -73,10 +84,17 @@ export function normalizeSettings(input: Required<ProjectInput>, knownEngines: r
       name: competitorName,
       domains: domains(competitor.domains ?? [], `${field}.domains`, new Set()),
       aliases: texts(competitor.aliases ?? [], `${field}.aliases`, new Set([fold(competitorName)])),
+      case_sensitive_aliases: exactTexts(
+        competitor.case_sensitive_aliases ?? [],
+        `${field}.case_sensitive_aliases`,
+        new Set([competitorName]),
+      ),
     });
   }
 
   const prompts = texts(input.prompts, "prompts", new Set());
+  // Case-insensitive when matched, so "Target audience" and "target audience" are one phrase.
+  const exclusions = texts(input.exclusions, "exclusions", new Set());
 
   const engines: string[] = [];
   for (const [index, engine] of input.engines.entries()) {
@@ -105,6 +123,8 @@ export function normalizeSettings(input: Required<ProjectInput>, knownEngines: r
     primary_domain: primary,
     other_domains: otherDomains,
     aliases,
+    case_sensitive_aliases: caseSensitiveAliases,
+    exclusions,
     competitors,
     prompts,
     engines,

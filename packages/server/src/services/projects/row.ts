@@ -11,7 +11,11 @@ export function rowToProject(row: ProjectsTable): Project {
     primary_domain: row.primary_domain,
     other_domains: projectColumns.otherDomains.read(row.other_domains),
     aliases: projectColumns.aliases.read(row.aliases),
-    competitors: projectColumns.competitors.read(row.competitors),
+    case_sensitive_aliases: projectColumns.caseSensitiveAliases.read(row.case_sensitive_aliases),
+    exclusions: projectColumns.exclusions.read(row.exclusions),
+    competitors: projectColumns.competitors
+      .read(row.competitors)
+      .map((competitor) => ({ ...competitor, case_sensitive_aliases: competitor.case_sensitive_aliases ?? [] })),
     prompts: projectColumns.prompts.read(row.prompts),
     engines: projectColumns.engines.read(row.engines),
     country: row.country,
@@ -27,6 +31,8 @@ export function settingsToColumns(settings: ProjectSettings) {
     primary_domain: settings.primary_domain,
     other_domains: toJson(settings.other_domains),
     aliases: toJson(settings.aliases),
+    case_sensitive_aliases: toJson(settings.case_sensitive_aliases),
+    exclusions: toJson(settings.exclusions),
     competitors: toJson(settings.competitors),
     prompts: toJson(settings.prompts),
     engines: toJson(settings.engines),

@@ -8,6 +8,10 @@ const limits = PROJECT_LIMITS;
 
 const Domain = DomainName;
 const Alias = Type.String({ minLength: 1, maxLength: 200 });
+const CaseSensitiveAliases = Type.Array(Alias, {
+  maxItems: limits.aliases,
+  description: 'Names matched only with exactly this case, e.g. `SAP` (so that "sap your energy" does not count).',
+});
 const Country = Type.String({
   minLength: 2,
   maxLength: 2,
@@ -23,11 +27,19 @@ const CompetitorFields = {
   name: Type.String({ minLength: 1, maxLength: limits.nameLength, description: "The competitor's name." }),
   domains: Type.Array(Domain, { maxItems: limits.domains, description: "Its domains." }),
   aliases: Type.Array(Alias, { maxItems: limits.aliases, description: "Other names it goes by." }),
+  case_sensitive_aliases: CaseSensitiveAliases,
 };
 
 export const CompetitorSchema = component(
   "Competitor",
-  Type.Object(CompetitorFields, { additionalProperties: false, description: "A brand measured against this one." }),
+  Type.Object(
+    {
+      ...CompetitorFields,
+      // Always sent; optional in the type so that clients' code from before it existed still compiles.
+      case_sensitive_aliases: Type.Optional(CompetitorFields.case_sensitive_aliases),
+    },
+    { additionalProperties: false, description: "A brand measured against this one." },
+  ),
 );
 
 const CompetitorInputSchema = component(
@@ -37,6 +49,7 @@ const CompetitorInputSchema = component(
       name: CompetitorFields.name,
       domains: Type.Optional(CompetitorFields.domains),
       aliases: Type.Optional(CompetitorFields.aliases),
+      case_sensitive_aliases: Type.Optional(CompetitorFields.case_sensitive_aliases),
     },
     { additionalProperties: false },
   ),
@@ -52,6 +65,12 @@ const settings = {
   aliases: Type.Array(Alias, {
     maxItems: limits.aliases,
     description: "Other names the brand goes by (product names, abbreviations).",
+  }),
+  case_sensitive_aliases: CaseSensitiveAliases,
+  exclusions: Type.Array(Type.String({ minLength: 1, maxLength: limits.exclusionLength }), {
+    maxItems: limits.exclusions,
+    description:
+      "Phrases in which the brand's or a competitor's name does not count, e.g. `target audience` or `Delta variant` (matched case-insensitively).",
   }),
   prompts: Type.Array(Type.String({ minLength: 1, maxLength: limits.promptLength }), {
     maxItems: limits.prompts,
@@ -76,6 +95,9 @@ export const ProjectSchema = component(
       primary_domain: Type.String({ description: "Normalised primary domain." }),
       other_domains: Type.Array(Type.String()),
       aliases: Type.Array(Type.String()),
+      // Always sent; optional in the type so that clients' code from before they existed still compiles.
+      case_sensitive_aliases: Type.Optional(Type.Array(Type.String())),
+      exclusions: Type.Optional(Type.Array(Type.String())),
       competitors: Type.Array(CompetitorSchema),
       prompts: Type.Array(Type.String()),
       engines: Type.Array(Type.String()),
@@ -96,6 +118,8 @@ export const ProjectCreateSchema = component(
       primary_domain: settings.primary_domain,
       other_domains: Type.Optional(settings.other_domains),
       aliases: Type.Optional(settings.aliases),
+      case_sensitive_aliases: Type.Optional(settings.case_sensitive_aliases),
+      exclusions: Type.Optional(settings.exclusions),
       competitors: Type.Optional(
         Type.Array(CompetitorInputSchema, { maxItems: limits.competitors, description: "Competing brands." }),
       ),
@@ -116,6 +140,8 @@ export const ProjectUpdateSchema = component(
       primary_domain: Type.Optional(settings.primary_domain),
       other_domains: Type.Optional(settings.other_domains),
       aliases: Type.Optional(settings.aliases),
+      case_sensitive_aliases: Type.Optional(settings.case_sensitive_aliases),
+      exclusions: Type.Optional(settings.exclusions),
       competitors: Type.Optional(
         Type.Array(CompetitorInputSchema, {
           maxItems: limits.competitors,

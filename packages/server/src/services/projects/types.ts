@@ -17,6 +17,8 @@ export const PROJECT_SETTINGS = [
   "primary_domain",
   "other_domains",
   "aliases",
+  "case_sensitive_aliases",
+  "exclusions",
   "competitors",
   "prompts",
   "engines",
