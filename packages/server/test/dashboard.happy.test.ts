@@ -72,6 +72,8 @@ describeEachDialect(
         body: { project_id: id, engines: ["sandbox"] },
       });
       expect(analysis.statusCode, analysis.body).toBe(202);
+      // Started from the dashboard, and says so (the same route over /v1 says "api").
+      expect(analysis.json().trigger).toBe("dashboard");
       const usage = await dashboard(h, "GET", v1("/usage"), { cookie: owner.cookie });
       expect(usage.json().credits.used).toBe(1);
       // The same route tree as the public API: every operation is mounted.

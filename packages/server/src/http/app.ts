@@ -165,6 +165,7 @@ export async function buildHttpApp(deps: Deps, options: HttpOptions): Promise<Fa
             body: request.body,
             ctx: contextFor(deps, request),
             request,
+            via: "api",
             get signal() {
               if (gone === null) {
                 gone = new AbortController();

@@ -46,6 +46,8 @@ interface HandlerInput<P, Q, B> {
   body: In<B>;
   ctx: ServiceContext;
   request: FastifyRequest;
+  /** Who is asking: a client with an API key (`/v1`), or a member in the dashboard (`/app/api/…/v1`). */
+  via: "api" | "dashboard";
   /** Aborted when the client goes away or the server starts draining: long waits end early. */
   signal: AbortSignal;
 }

@@ -122,6 +122,7 @@ function registerWorkspaceApi(app: FastifyInstance, deps: Deps, v1Routes: Route[
           body: request.body,
           ctx: workspace.ctx,
           request,
+          via: "dashboard",
           signal: gone.signal,
         });
         if (result instanceof WithStatus) return reply.code(result.status).send(result.body);

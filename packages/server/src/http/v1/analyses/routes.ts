@@ -44,10 +44,10 @@ export const analyzeRoute = defineRoute({
     ],
   },
   errors: ["NOT_FOUND", "ENGINE_NOT_ALLOWED", "BILLING_LIMIT_EXCEEDED", "BILLING_UNAVAILABLE", "ENGINE_FAILURE"],
-  handler: async ({ ctx, body, request, signal }) => {
+  handler: async ({ ctx, body, request, via, signal }) => {
     const { wait, ...input } = body;
     const seconds = waitSeconds(wait, request);
-    const queued = await createAnalysis(ctx, input);
+    const queued = await createAnalysis(ctx, input, { trigger: via });
     if (seconds === 0) return queued;
     const outcome = await waitForAnalysis(ctx, queued.id, seconds, signal);
     const applied = { "preference-applied": `wait=${seconds}` };
