@@ -92,7 +92,7 @@ describeEachDialect(
           status: "succeeded",
           engine: "sandbox",
           model: "sandbox-1",
-          score_version: "1",
+          score_version: "2",
         });
         expect(result.text.length).toBeGreaterThan(0);
         expect(result.competitors.map((c: { name: string }) => c.name)).toEqual(["HubSpot", "Salesforce", "Pipedrive"]);

@@ -1,12 +1,18 @@
 import { classifyCitations, linksInText } from "./citations.ts";
+import { confidences, promptEvidence } from "./evidence.ts";
 import { BrandMatcher, type Occurrence } from "./mentions.ts";
 import { SCORE_VERSION, visibilityScore } from "./score.ts";
-import { scoreSentiment } from "./sentiment.ts";
-import { clauses, lineAt, splitLines } from "./structure.ts";
+import { lineAt, splitLines } from "./structure.ts";
+import { brandTone, detectLanguage } from "./tone.ts";
 import type { AnswerInput, AnswerMeasure, BrandMeasure, MeasuredProject, MeasureOptions } from "./types.ts";
 
 /** Confidences in [low, high) are ambiguous: a judge, when configured, settles those names. */
 export const AMBIGUOUS = { low: 0.2, high: 0.8 } as const;
+
+/** A brand counts as mentioned when its best occurrence reaches this confidence. */
+const MENTIONED = 0.5;
+/** Once a brand is established in an answer, its other occurrences count with this much less evidence. */
+const ESTABLISHED_BONUS = 0.2;
 
 /** The brand and competitor names whose best occurrence the rules are unsure about. */
 export function ambiguousNames(measure: AnswerMeasure): string[] {
@@ -42,8 +48,9 @@ function rank(first: Map<number, FirstSeen>): Map<number, number> {
 }
 
 /**
- * Measures one answer for a project (DESIGN.md §3). Pure: no I/O, no clock. The matcher is built
- * once per project with `compileProject` and reused for every answer of an analysis.
+ * Measures one answer for a project (DESIGN.md §3, §7). Pure: no I/O, no clock. The matcher is
+ * built once per project with `compileProject` and reused for every answer of an analysis.
+ * `options.verdicts` and `options.tone` are a judge's rulings; where given they replace the rules'.
  */
 export function measureAnswer(
   compiled: CompiledProject,
@@ -51,14 +58,37 @@ export function measureAnswer(
   options: MeasureOptions = {},
 ): AnswerMeasure {
   const { project, matcher } = compiled;
+  const brands = [project.brand, ...project.competitors];
   const prepared = matcher.prepare(answer.text);
-  const occurrences = matcher.occurrences(prepared);
-  const lines = splitLines(prepared);
+  const { found, idiomatic } = matcher.occurrences(prepared);
+  const lines = splitLines(prepared.text);
+  const language = detectLanguage(prepared.folded, project.language ?? null);
+  const confidence = confidences(prepared, found, lines, {
+    ...promptEvidence(matcher, answer.prompt),
+    idiomatic,
+    language,
+  });
+
+  // Best confidence per brand decides whether it is mentioned (or the judge, where it ruled).
+  const best = new Map<number, number>();
+  found.forEach((o, i) => {
+    best.set(o.brand, Math.max(best.get(o.brand) ?? 0, confidence[i] ?? 0));
+  });
+  const mentioned = (index: number): boolean => {
+    const verdict = options.verdicts?.get(brands[index]?.name ?? "");
+    if (verdict !== undefined) return verdict && best.has(index);
+    return (best.get(index) ?? 0) >= MENTIONED;
+  };
+  const counted: Occurrence[] = found.filter((o, i) => {
+    if (!mentioned(o.brand)) return false;
+    if (options.verdicts?.get(brands[o.brand]?.name ?? "") === true) return true;
+    return (confidence[i] ?? 0) + ESTABLISHED_BONUS >= MENTIONED;
+  });
 
   // First sighting of each brand anywhere, and in the first list item it appears in.
   const first = new Map<number, FirstSeen>();
   const counts = new Map<number, number>();
-  for (const occurrence of occurrences) {
+  for (const occurrence of counted) {
     counts.set(occurrence.brand, (counts.get(occurrence.brand) ?? 0) + 1);
     const line = lineAt(lines, occurrence.start);
     const seen = first.get(occurrence.brand);
@@ -80,27 +110,19 @@ export function measureAnswer(
     mentioned: counts.has(index),
     position: positions.get(index) ?? null,
     mentions: counts.get(index) ?? 0,
-    confidence: counts.has(index) ? 1 : 0,
+    confidence: best.get(index) ?? 0,
   });
 
-  const brandOccurrences = occurrences.filter((o: Occurrence) => o.brand === 0);
-  let sentiment: number | null = null;
-  if (brandOccurrences.length > 0) {
-    const spans = clauses(prepared).filter((span) =>
-      brandOccurrences.some((o) => o.start >= span.start && o.start < span.end),
-    );
-    const scores = spans
-      .map((span) => scoreSentiment(prepared.slice(span.start, span.end)))
-      .filter((s): s is number => s !== null);
-    sentiment = scores.length === 0 ? 0 : Math.round((scores.reduce((a, b) => a + b, 0) / scores.length) * 1000) / 1000;
-  }
+  const own = measureOf(0, project.brand.name);
+  const brandOccurrences = counted.filter((o) => o.brand === 0);
+  const others = counted.filter((o) => o.brand !== 0);
+  const tone = own.mentioned ? brandTone(prepared.folded, brandOccurrences, others, language) : null;
+  const sentiment = tone === null ? null : (options.tone ?? tone.sentiment);
 
   const fromText = linksInText(answer.text);
   const citations = classifyCitations([...answer.citations, ...fromText], project.brand, project.competitors);
   const brandCited = citations.some((c) => c.brand);
-  if (options.tone !== undefined && sentiment !== null) sentiment = options.tone;
-  const own = measureOf(0, project.brand.name);
-  const brand = { ...own, sentiment, stance: own.mentioned ? ("mentioned" as const) : null };
+  const brand = { ...own, sentiment, stance: tone === null ? null : tone.stance };
   return {
     brand,
     competitors: project.competitors.map((competitor, i) => measureOf(i + 1, competitor.name)),
@@ -118,5 +140,5 @@ export interface CompiledProject {
 }
 
 export function compileProject(project: MeasuredProject): CompiledProject {
-  return { project, matcher: new BrandMatcher([project.brand, ...project.competitors]) };
+  return { project, matcher: new BrandMatcher([project.brand, ...project.competitors], project.exclusions ?? []) };
 }

@@ -1,52 +1,147 @@
-import { fold, maskLinks, namePattern } from "./normalize.ts";
+import { IDIOMS } from "./idioms.ts";
+import { fold, foldSameLength, maskLinks, namePattern, normalizeTypography } from "./normalize.ts";
+import { isOrdinaryWord } from "./ordinary-words.ts";
 import type { BrandSpec } from "./types.ts";
 
-/** One place where a tracked brand is named. `brand` indexes the brands given to the matcher. */
+/** One place where a tracked name appears. `brand` indexes the brands given to the matcher. */
 export interface Occurrence {
   brand: number;
   start: number;
   end: number;
+  /** Whether the name matched is an ordinary word, so that it counts only with evidence. */
+  ordinary: boolean;
+  /** The name as the project spells it (its case is evidence for ordinary words). */
+  spelling: string;
+  /** A name of several words that are all ordinary ("New Balance"): in lower case it is the phrase. */
+  phrase: boolean;
+}
+
+/** An answer as matching sees it: `text` normalised, `folded` the same length, links blanked in both. */
+export interface Prepared {
+  text: string;
+  folded: string;
+}
+
+interface Name {
+  key: string;
+  brand: number;
+  spelling: string;
+  ordinary: boolean;
+  phrase: boolean;
+}
+
+function alternation(patterns: string[]): RegExp | null {
+  return patterns.length === 0 ? null : new RegExp(patterns.map((p) => `(?:${p})`).join("|"), "gu");
 }
 
 /**
  * Finds every tracked name in one pass: a single alternation of all names and aliases, longest
  * first, so that at any position the longest name wins ("Acme Cloud" over "Acme"), on whole
- * tokens only, outside URLs and e-mail addresses. Compile once per project; match many answers.
+ * tokens only (a change of script counts as a boundary), outside URLs and e-mail addresses.
+ * Case-sensitive aliases are matched in a second pass over the text with its case. An occurrence
+ * inside one of the project's exclusion phrases never counts; an ordinary-word name inside a
+ * known collocation ("target audience") neither. Compile once per project; match many answers.
  */
 export class BrandMatcher {
   readonly brands: BrandSpec[];
   readonly #pattern: RegExp | null;
-  readonly #owner = new Map<string, number>();
+  readonly #exact: RegExp | null;
+  readonly #names = new Map<string, Name>();
+  readonly #exclusions: RegExp | null;
+  readonly #idioms: RegExp | null;
 
-  constructor(brands: BrandSpec[]) {
+  constructor(brands: BrandSpec[], exclusions: string[] = []) {
     this.brands = brands;
-    const names: { key: string; pattern: string }[] = [];
+    const folded: { key: string; pattern: string }[] = [];
+    const exact: { key: string; pattern: string }[] = [];
+    const ordinary = new Set<string>();
     brands.forEach((brand, index) => {
       for (const name of [brand.name, ...brand.aliases]) {
-        const key = fold(name).trim().replace(/\s+/g, " ");
-        if (key === "" || this.#owner.has(key)) continue;
-        this.#owner.set(key, index);
-        names.push({ key, pattern: namePattern(name) });
+        const key = fold(name);
+        if (key === "" || this.#names.has(key)) continue;
+        const isOrdinary = /^\p{L}+$/u.test(key) && isOrdinaryWord(key);
+        const phrase = !isOrdinary && /^[\p{L} ]+$/u.test(key) && key.split(" ").every(isOrdinaryWord);
+        if (isOrdinary) ordinary.add(key);
+        const spelling = normalizeTypography(name).trim();
+        this.#names.set(key, { key, brand: index, spelling, ordinary: isOrdinary, phrase });
+        folded.push({ key, pattern: namePattern(name) });
+      }
+      for (const name of brand.case_sensitive_aliases ?? []) {
+        const key = normalizeTypography(name).trim().replace(/\s+/g, " ");
+        if (key === "" || this.#names.has(`=${key}`)) continue;
+        this.#names.set(`=${key}`, { key, brand: index, spelling: key, ordinary: false, phrase: false });
+        exact.push({ key, pattern: namePattern(name, false) });
       }
     });
-    names.sort((a, b) => b.key.length - a.key.length);
-    this.#pattern = names.length === 0 ? null : new RegExp(names.map((n) => `(?:${n.pattern})`).join("|"), "gu");
+    folded.sort((a, b) => b.key.length - a.key.length);
+    exact.sort((a, b) => b.key.length - a.key.length);
+    this.#pattern = alternation(folded.map((n) => n.pattern));
+    this.#exact = alternation(exact.map((n) => n.pattern));
+    this.#exclusions = alternation(
+      exclusions
+        .map((phrase) => fold(phrase))
+        .filter((p) => p !== "")
+        .map((p) => namePattern(p)),
+    );
+    const idioms = IDIOMS.filter((idiom) => [...ordinary].some((word) => idiom.includes(word)));
+    this.#idioms = idioms.length === 0 ? null : new RegExp(idioms.map((p) => `(?:${p})`).join("|"), "gu");
   }
 
-  /** The text as matching sees it: folded, links blanked. Offsets of occurrences refer to it. */
-  prepare(text: string): string {
-    return maskLinks(fold(text));
+  prepare(raw: string): Prepared {
+    const text = maskLinks(normalizeTypography(raw));
+    return { text, folded: foldSameLength(text) };
   }
 
-  occurrences(prepared: string): Occurrence[] {
-    if (this.#pattern === null) return [];
+  /** The names that count (`found`), and the brands whose ordinary-word name appeared inside a collocation. */
+  occurrences(prepared: Prepared): { found: Occurrence[]; idiomatic: Set<number> } {
     const out: Occurrence[] = [];
-    for (const match of prepared.matchAll(this.#pattern)) {
-      const key = match[0].replace(/\s+/g, " ");
-      const brand = this.#owner.get(key);
-      if (brand === undefined || match.index === undefined) continue;
-      out.push({ brand, start: match.index, end: match.index + match[0].length });
+    const push = (regex: RegExp | null, source: string, prefix: string) => {
+      if (regex === null) return;
+      for (const match of source.matchAll(regex)) {
+        const name = this.#names.get(prefix + match[0].replace(/\s+/g, " "));
+        if (name === undefined) continue;
+        const start = match.index;
+        const end = start + match[0].length;
+        out.push({
+          brand: name.brand,
+          start,
+          end,
+          ordinary: name.ordinary,
+          spelling: name.spelling,
+          phrase: name.phrase,
+        });
+      }
+    };
+    push(this.#pattern, prepared.folded, "");
+    if (this.#exact !== null) {
+      push(this.#exact, prepared.text, "=");
+      out.sort((a, b) => a.start - b.start);
     }
-    return out;
+    const idiomatic = new Set<number>();
+    if (out.length === 0) return { found: out, idiomatic };
+    const excluded = spans(this.#exclusions, prepared.folded);
+    const idioms = out.some((o) => o.ordinary) ? spans(this.#idioms, prepared.folded) : [];
+    const found = out.filter((o) => {
+      if (o.ordinary && (inside(excluded, o) || inside(idioms, o))) {
+        idiomatic.add(o.brand);
+        return false;
+      }
+      return !inside(excluded, o);
+    });
+    return { found, idiomatic };
   }
+
+  /** The folded ordinary-word names, by brand (for evidence in the prompt). */
+  ordinaryNames(): { key: string; brand: number; spelling: string }[] {
+    return [...this.#names.values()].filter((n) => n.ordinary);
+  }
+}
+
+function spans(regex: RegExp | null, text: string): [number, number][] {
+  if (regex === null) return [];
+  return [...text.matchAll(regex)].map((m) => [m.index, m.index + m[0].length]);
+}
+
+function inside(ranges: [number, number][], o: { start: number; end: number }): boolean {
+  return ranges.some(([start, end]) => o.start < end && o.end > start);
 }

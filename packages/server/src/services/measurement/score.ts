@@ -1,15 +1,19 @@
 /**
- * The per-answer visibility score, version 1 (0–100):
+ * The per-answer visibility score (0–100):
  *
  *   100 × (0.50 × mentioned + 0.25 × 1/position + 0.15 × (sentiment + 1)/2 + 0.10 × brand cited)
  *
  * Being named is half the score; being named first is worth a quarter (second half of that, third
  * a third…); tone adds up to 15 points (neutral 7.5) and a citation of the brand's site 10.
  * An answer that only cites the brand's site scores 10. Aggregates average the answers' scores.
- * Any change to this formula is a new version: stored results keep the version they were scored
- * with and are never re-scored silently.
+ * Any change to this formula, or to how its inputs are read from an answer, is a new version:
+ * stored results keep the version they were scored with and are never re-scored silently.
+ *
+ * Versions: 1, the first rules; 2 (issue 13), the same formula over measurement that needs
+ * evidence for ordinary-word names, normalises typography, reads CJK, and scores tone and stance
+ * per language (DESIGN.md §7).
  */
-export const SCORE_VERSION = "1";
+export const SCORE_VERSION = "2";
 
 export function visibilityScore(input: {
   mentioned: boolean;

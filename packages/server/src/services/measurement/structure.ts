@@ -42,17 +42,3 @@ export function lineAt(lines: Line[], offset: number): Line | undefined {
   }
   return undefined;
 }
-
-/** Sentence-like spans: split at . ! ? followed by space, at line breaks, and at contrast words. */
-export function clauses(text: string): { start: number; end: number }[] {
-  const out: { start: number; end: number }[] = [];
-  const boundary = /[.!?](?=\s)|\n|;|,?\s(?:but|however|whereas|although|while)\s/gu;
-  let start = 0;
-  for (const match of text.matchAll(boundary)) {
-    const end = (match.index ?? 0) + match[0].length;
-    if (end > start) out.push({ start, end });
-    start = end;
-  }
-  if (start < text.length) out.push({ start, end: text.length });
-  return out;
-}

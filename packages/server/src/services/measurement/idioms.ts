@@ -1,0 +1,51 @@
+/**
+ * Collocations in which an ordinary-word name is the word, not the brand ("target audience", "the
+ * notion of", "Mekong Delta"). Each is a folded regular expression over the text; the word itself
+ * is part of the match, so an occurrence of a name inside a match does not count. Only the
+ * patterns containing one of a project's ordinary names are compiled for it. Projects add their
+ * own phrases as `exclusions`.
+ */
+export const IDIOMS: readonly string[] = [
+  "target (?:audiences?|markets?|groups?|customers?|demographics?|users?|keywords?|prices?|dates?|rates?|levels?|areas?|roles?|segments?|personas?|accounts?|weights?|zones?|heart rate)",
+  "(?:on|off|hit(?:s|ting)?|miss(?:es|ed)?|meet(?:s|ing)?|your|the|a|sales|revenue|inflation|price) targets?\\b",
+  "(?:the|a|this|that|any|no|vague|common) notions? (?:of|that)",
+  "la notion (?:de|d')|notion de",
+  "square (?:feet|foot|footage|meters?|metres?|miles?|kilometers?|kilometres?|inches?|yards?|one|peg|deal|brackets?|roots?)",
+  "(?:times|town|market|public|red|village|central|city) square",
+  "zoom(?:ing|s|ed)? (?:in|out|into|level)",
+  "(?:pinch|digital|optical) (?:to )?zoom",
+  "(?:mekong|mississippi|nile|niger|ganges|okavango|sacramento|river|danube|pearl river|yangtze|rhine|ebro|po) delta",
+  "delta (?:variant|function|wing|force|smelt|blues|del|de|region|state|of the)",
+  "amazon (?:rainforest|river|basin|jungle|forest|region|biome|parrot)s?",
+  "(?:the|an) oracles? of (?:delphi|omaha)",
+  "(?:price|blockchain|test) oracles?",
+  "(?:an|one) apple a day",
+  "apples? (?:pie|juice|cider|trees?|orchards?|sauce|crumble|tart|vinegar|slices?)",
+  "(?:big|adam's|bad|rotten|crab|green|red|candy|toffee) apples?",
+  "apples (?:and|to|vs\\.?) (?:oranges|apples)",
+  "close (?:more|the|a|your|their|those|new|bigger|big)? ?(?:deals?|sales|gaps?|loop|rates?|calls?)",
+  "close (?:to|by|of|down|out|up|enough|the door|attention|friends?|relationships?|contact|second)",
+  "(?:up|too|very|so|as|stay|stays|keep|keeps|getting|get) close",
+  "meta[- ](?:descriptions?|tags?|titles?|data|analys[ie]s|keywords?|robots)",
+  "meta-",
+  "chas(?:e|ing|ed) (?:the|after|down|your|a|their|its|our|every|higher|leads?|rates?|returns?|yields?)",
+  "(?:paper|car|wild goose|cut to the) chase",
+  "shell (?:out|outs|scripts?|scripting|commands?|company|companies|corporations?|game|shock|prompts?)",
+  "(?:bash|z|zsh|fish|unix|linux|command|login|interactive|the|a|your|egg|sea|nut|hard|outer|protective) shells?",
+  "bash (?:scripts?|scripting|shell|commands?|prompt|history)",
+  "(?:a|the|big|birthday|launch) bash",
+  "(?:software|sales|marketing|engineering|remote|product|small|large|distributed|cross-functional|support|dev|development|design|data|it|security|hybrid|agile|global|your|our|their|many|most|some|both|all|whose|the) teams",
+  "teams (?:of|that|who|which|need|needing|using|use|working|are|often|want|don't|do)",
+  "(?:sap|saps|sapping|sapped) (?:your|their|our|the|his|her|its)",
+  "(?:a|the|new|right|fine|healthy|better|work-life|delicate) balance",
+  "costa (?:rica|brava|del sol|blanca|smeralda|rican)",
+  "(?:on|off) (?:a|the|your) mac\\b",
+  "(?:try|trying) (?:them|it) on",
+  "(?:united|the united) (?:states|kingdom|nations|arab emirates)",
+  "(?:the|a) (?:square|target|delta|shell|chase|close|notion|zoom|oracle|meta|apple|amazon) (?:of|for) ",
+  "southwest (?:of|region|china|asia)",
+  "apollo (?:\\d+|moon|program(?:me)?|missions?|astronauts?|landings?|era|guidance)",
+  "zoom (?:avant|arriere|optique|numerique)",
+  "delta (?:hedging|neutral|between)|(?:a|the) delta (?:of|between|is)",
+  "(?:la|le|une) shell|shell[- ]skripte?",
+];

@@ -1,0 +1,169 @@
+/**
+ * The tone lexicon per language (DESIGN.md §7): evaluative words and phrases of product answers,
+ * as regular-expression fragments over folded text (lower case, no accents), each with a weight in
+ * [-3, 3]. Why hand-written: docs/adr/0019-measurement-accuracy.md (the registry's multilingual
+ * lexicons are machine translations of AFINN without product vocabulary, and their Japanese list is
+ * mostly untranslated English). Negators, intensifiers, contrast words, comparative markers and the
+ * words that refer back to a brand are per language too.
+ */
+export type Language = "en" | "fr" | "de" | "es" | "ja";
+
+export interface LanguageRules {
+  /** [pattern, weight]; weights ≥ 2 are strong opinions. */
+  words: [string, number][];
+  negators: string;
+  intensifiers: string;
+  /** Words after which a clause weighs more ("but"). */
+  contrast: string;
+  /** "than": a comparative followed by it and a brand is the other way round for that brand. */
+  than: string;
+  /** Sentence openings that refer back to the brand named just before. */
+  referents: string;
+  /** A clear warning against the brand. */
+  warn: string;
+  /** A clear recommendation of the brand. */
+  recommend: string;
+}
+
+const EN: LanguageRules = {
+  words: [
+    ["best|top-rated|excellent|outstanding|exceptional|superb|fantastic|amazing|brilliant|stellar", 3],
+    ["great|strong(?:est)?|solid|reliable|robust|powerful|intuitive|polished|impressive|generous|seamless(?:ly)?", 2],
+    [
+      "good|better|nice|useful|helpful|handy|easy|easier|easiest|simple|simpler|fast|faster|quick|quicker|affordable|cheap(?:er|est)?|inexpensive|flexible|capable|effective|efficient|accurate|clean|friendly|user-friendly|well-designed|well-built|smooth|secure|safe(?:r|st)?|trusted|trustworthy|popular|beloved|loved|praised|favou?rite|preferred|leading|renowned|premium|innovative|versatile|scalable|responsive|rich|ideal|perfect|elegant|comprehensive|competitive|valuable|transparent|dependable|durable|comfortable|delicious|tasty|fresh|consistent|convenient|accessible|standout|stands? out|shines?|excels?|thriv(?:e|es|ing)|impress(?:es|ed)?|delivers?|winner|wins?|won|worth(?:while| it| the)|value for money|good value|great value|hard to beat|tough to beat|well worth|well regarded|well-regarded|highly rated|go-to|top pick|first choice|safe bet|solid choice|strong choice|pleasure|love|loves|enjoy(?:s|ed)?|recommend(?:s|ed)?|growth|growing|gains?|record (?:profits?|sales|revenue)|improved|improving|improves|upgrade|benefits?|advantages?|strengths?|pros|perks?|succes(?:s|sful)|wins?",
+      1,
+    ],
+    [
+      "expensive|pricey|costly|overpriced|steep|bloated|clunky|buggy|glitchy|unreliable|unstable|unintuitive|frustrat(?:ing|ed|ion)|confusing|cumbersome|mediocre|disappointing|lackluster|lacklustre|outdated|dated|slow(?:er)?|sluggish|awkward|limited|limiting|lacks?|lacking|missing|weak(?:er|ness|nesses)?|poor(?:ly)?|bad|worse|complicated|complex|difficult|hard to|harder|steep learning curve|learning curve|overkill|overwhelming|restrictive|rigid|inconsistent|inferior|lagging|lags|behind|struggl(?:e|es|ed|ing)|fail(?:s|ed|ing|ure|ures)?|problems?|issues?|complaints?|complain(?:s|ed)?|concerns?|critici[sz](?:ed|m|es)|drawbacks?|downsides?|cons|catch|caveat|hidden fees?|fees|surcharges?|delays?|delayed|outages?|downtime|crash(?:es|ed)?|bugs?|errors?|losses|lost|loss|declin(?:e|es|ed|ing)|falling|fell|drop(?:ped|s)?|cuts?|layoffs?|recalls?|fines?|fined|penalt(?:y|ies)|lawsuits?|su(?:ed|ing)|scandals?|controvers(?:y|ies|ial)|breach(?:es)?|hack(?:ed)?|leak(?:s|ed)?|fraud|risk(?:y|s)?|mounting|plagued|hit by|falls? short|short of|not worth|waste|annoying|noisy|greasy|bland|stale|rude|terrible|awful|horrible|worst|abysmal|avoid|steer clear|shortcomings?|burden|penalized|unauthori[sz]ed|convicted|scaled back|negative|criticism|headaches?|pain|painful|tedious|clumsy|crowded",
+      -1,
+    ],
+    ["terrible|awful|horrible|worst|abysmal|nightmare|disaster|scam|unusable|avoid|steer clear", -2],
+  ],
+  negators:
+    "not|no|never|without|hardly|barely|isn't|isnt|doesn't|doesnt|don't|dont|aren't|wasn't|weren't|cannot|can't|won't|wouldn't|nor|neither|nothing|lacks|lack",
+  intensifiers:
+    "very|extremely|highly|really|particularly|genuinely|truly|incredibly|remarkably|exceptionally|especially|super|so|far|much|most|quite|seriously|notably|significantly",
+  contrast: "but|however|though|although|yet|still|that said|on the other hand|whereas|nevertheless|while",
+  than: "than",
+  referents:
+    "it|its|it's|they|their|they're|the company|the brand|the bank|the firm|the app|the platform|the tool|the service|the airline|the chain|this|that|both",
+  warn: "avoid(?:ing)?|steer clear|stay away|wouldn't recommend|would not recommend|don't recommend|do not recommend|can't recommend|cannot recommend|not recommend|think twice|look elsewhere|not the right fit|not a good fit|skip it|be wary|be careful|beware|red flags?",
+  recommend:
+    "recommend(?:ed)?|my (?:top )?pick|top pick|best (?:choice|option|overall|bet|pick|fit)|the best|go-to|first choice|our pick|winner|go with|start with|worth (?:it|considering|a look|trying)|standout|stands out|ideal (?:for|choice)|excellent choice|great choice|strong choice|solid choice|safe bet|hard to beat|tough to beat|the leader|market leader|leading|is excellent|is great|shines|excels|#1|number one|first place",
+};
+
+const FR: LanguageRules = {
+  words: [
+    ["meilleure?s?|excellente?s?|exceptionnel(?:le)?s?|remarquables?|formidables?|superbes?|parfaite?s?", 3],
+    [
+      "tres bon(?:ne)?s?|fiables?|puissante?s?|robustes?|intuiti(?:f|ve)s?|solides?|impressionnante?s?|genereu(?:x|se)s?",
+      2,
+    ],
+    [
+      "bon(?:ne)?s?|bien|utiles?|pratiques?|simples?|facile(?:s|ment)?|rapides?|abordables?|economiques?|moins cher(?:e)?s?|flexibles?|efficaces?|performante?s?|securise(?:e)?s?|complete?s?|populaires?|appreciee?s?|apprecie|reconnue?s?|leader|ideale?s?|agreables?|savoureu(?:x|se)s?|delicieu(?:x|se)s?|fluides?|riches?|ergonomiques?|competiti(?:f|ve)s?|avantages?|atouts?|points? forts?|se distingue|brille|reussite|croissance|progresse|recommande|recommandee?s?|vaut le coup|rapport qualite-prix|qualite",
+      1,
+    ],
+    [
+      "cher(?:e)?s?|couteu(?:x|se)s?|onereu(?:x|se)s?|lente?s?|lourde?s?|complexes?|compliquee?s?|difficiles?|limitee?s?|manque|manquent|faibles?|mediocres?|decevante?s?|obsolete?s?|instables?|confuse?s?|problemes?|defauts?|inconvenients?|points? faibles?|plaintes?|critiquee?s?|critiques?|pannes?|retards?|bugs?|pertes?|baisse|recul|chute|amendes?|scandales?|fraude|risques?|frais|surcout|decoit|deception|a eviter|eviter|evitez|deconseille(?:e|r)?",
+      -1,
+    ],
+    ["catastrophique|desastreu(?:x|se)|pire|nul(?:le)?|arnaque|horrible|a fuir|fuyez", -2],
+  ],
+  negators: "ne|n'|pas|jamais|sans|aucun(?:e)?|ni|guere",
+  intensifiers: "tres|vraiment|extremement|particulierement|tellement|trop|fort|hautement|assez|bien plus|beaucoup",
+  contrast: "mais|cependant|toutefois|pourtant|neanmoins|en revanche|par contre|alors que|tandis que",
+  than: "que|qu'",
+  referents:
+    "il|elle|ils|elles|son|sa|ses|leur|leurs|la societe|l'entreprise|la marque|la banque|le groupe|l'application|l'outil|celle-ci|celui-ci|cette",
+  warn: "evitez|a eviter|eviter|je deconseille|deconseille|ne recommande pas|ne le recommande pas|ne la recommande pas|a fuir|mefiez-vous|passez votre chemin",
+  recommend:
+    "je recommande|recommande|recommandee|meilleur choix|le meilleur|la meilleure|premier choix|ideal pour|ideale pour|notre choix|se distingue|incontournable|vaut le coup|leader|excellent choix|le choix ideal",
+};
+
+const DE: LanguageRules = {
+  words: [
+    [
+      "beste[nmrs]?|am besten|hervorragend(?:e[nmrs]?)?|ausgezeichnet(?:e[nmrs]?)?|exzellent(?:e[nmrs]?)?|herausragend(?:e[nmrs]?)?|perfekt(?:e[nmrs]?)?|erstklassig(?:e[nmrs]?)?",
+      3,
+    ],
+    [
+      "sehr gut(?:e[nmrs]?)?|zuverlassig(?:e[nmrs]?)?|leistungsstark(?:e[nmrs]?)?|stark(?:e[nmrs]?)?|intuitiv(?:e[nmrs]?)?|robust(?:e[nmrs]?)?|solide[nmrs]?|beeindruckend(?:e[nmrs]?)?|uberzeugt|uberzeugend(?:e[nmrs]?)?",
+      2,
+    ],
+    [
+      "gut(?:e[nmrs]?)?|besser(?:e[nmrs]?)?|nutzlich(?:e[nmrs]?)?|praktisch(?:e[nmrs]?)?|einfach(?:e[nmrs]?)?|schnell(?:e[nmrs]?)?|gunstig(?:e[nmrs]?)?|gunstiger|preiswert(?:e[nmrs]?)?|flexibel|flexible[nmrs]?|effizient(?:e[nmrs]?)?|sicher(?:e[nmrs]?)?|beliebt(?:e[nmrs]?)?|fuhrend(?:e[nmrs]?)?|ideal(?:e[nmrs]?)?|lecker(?:e[nmrs]?)?|angenehm(?:e[nmrs]?)?|komfortabel|umfangreich(?:e[nmrs]?)?|vorteile?|vorteilhaft|starken|punktet|glanzt|empfehlenswert(?:e[nmrs]?)?|empfohlen|wachstum|wachst|lohnt sich|preis-leistungs-verhaltnis|qualitat",
+      1,
+    ],
+    [
+      "teuer|teure[nmrs]?|teurer|kostspielig(?:e[nmrs]?)?|langsam(?:e[nmrs]?)?|kompliziert(?:e[nmrs]?)?|umstandlich(?:e[nmrs]?)?|schwierig(?:e[nmrs]?)?|begrenzt(?:e[nmrs]?)?|eingeschrankt(?:e[nmrs]?)?|fehlt|fehlen|schwach(?:e[nmrs]?)?|schwachen|mittelmaßig(?:e[nmrs]?)?|enttauschend(?:e[nmrs]?)?|veraltet(?:e[nmrs]?)?|instabil(?:e[nmrs]?)?|probleme?|nachteile?|mangel|kritik|kritisiert|beschwerden|ausfalle?|verzogerungen?|verluste?|ruckgang|strafen?|bußgeld|skandal(?:e)?|betrug|risiken|risiko|gebuhren|vermeiden|meiden|schlecht(?:e[nmrs]?)?|schlechter",
+      -1,
+    ],
+    ["katastrophal(?:e[nmrs]?)?|miserabel|schlechteste[nmrs]?|finger weg|unbrauchbar", -2],
+  ],
+  negators: "nicht|kein|keine|keinen|keinem|keiner|nie|niemals|ohne|kaum|weder",
+  intensifiers: "sehr|besonders|außerst|wirklich|extrem|hochst|ziemlich|viel|deutlich|zu|richtig|echt",
+  contrast: "aber|jedoch|allerdings|dennoch|trotzdem|doch|wahrend|wobei",
+  than: "als",
+  referents:
+    "es|sie|er|sein|seine|ihr|ihre|das unternehmen|die marke|die bank|der konzern|die app|die plattform|dieser|diese|dieses",
+  warn: "vermeiden|meiden sie|finger weg|nicht empfehlen|nicht empfehlenswert|rate (?:ich )?ab|abraten|abzuraten|vorsicht",
+  recommend:
+    "empfehle|empfehlen|empfehlenswert|empfohlen|beste wahl|die beste|der beste|das beste|erste wahl|testsieger|ideal fur|spitzenreiter|marktfuhrer|punktet|uberzeugt",
+};
+
+const ES: LanguageRules = {
+  words: [
+    ["mejor(?:es)?|excelentes?|excepcionales?|extraordinari[oa]s?|sobresalientes?|perfect[oa]s?|magnific[oa]s?", 3],
+    [
+      "muy buen[oa]s?|fiables?|confiables?|potentes?|robust[oa]s?|intuitiv[oa]s?|solid[oa]s?|impresionantes?|generos[oa]s?",
+      2,
+    ],
+    [
+      "buen[oa]?s?|utiles?|practic[oa]s?|sencill[oa]s?|facil(?:es)?|rapid[oa]s?|economic[oa]s?|asequibles?|baratos?|barata|mas barat[oa]|flexibles?|eficaz|eficaces|eficientes?|segur[oa]s?|popular(?:es)?|lider(?:es)?|ideal(?:es)?|comod[oa]s?|delicios[oa]s?|complet[oa]s?|competitiv[oa]s?|ventajas?|fortalezas?|destaca|sobresale|brilla|crecimiento|crece|recomendad[oa]s?|recomiendo|vale la pena|calidad-precio|calidad|valorad[oa]s?|apreciad[oa]s?",
+      1,
+    ],
+    [
+      "car[oa]s?|mas car[oa]s?|costos[oa]s?|lent[oa]s?|complicad[oa]s?|complej[oa]s?|dificil(?:es)?|limitad[oa]s?|carece|falta|faltan|debil(?:es)?|mediocres?|decepcionantes?|anticuad[oa]s?|obsolet[oa]s?|inestables?|problemas?|desventajas?|inconvenientes?|quejas?|critica(?:s|do|da)?|fallos?|fallas?|caidas?|retrasos?|perdidas?|descenso|multas?|escandalos?|fraude|riesgos?|comisiones|evitar|evite|evitalo|peor(?:es)?|mal[oa]s?",
+      -1,
+    ],
+    ["pesim[oa]s?|horribles?|desastros[oa]s?|estafa|terribles?|el peor|la peor", -2],
+  ],
+  negators: "no|nunca|jamas|sin|tampoco|ni|ningun[oa]?",
+  intensifiers:
+    "muy|realmente|extremadamente|especialmente|particularmente|sumamente|bastante|tan|demasiado|mucho|altamente",
+  contrast: "pero|sin embargo|aunque|no obstante|mientras que|en cambio|aun asi",
+  than: "que",
+  referents:
+    "es|su|sus|este|esta|ella|el|ellos|la empresa|la compania|la marca|el banco|la aerolinea|la aplicacion|la plataforma",
+  warn: "evite|evitar|evitalo|evitala|no recomiendo|no lo recomiendo|no la recomendaria|no recomendaria|desaconsejo|mejor alejarse|cuidado con",
+  recommend:
+    "recomiendo|recomendad[oa]|recomendable|la mejor opcion|el mejor|la mejor|mejor eleccion|primera opcion|ideal para|destaca|vale la pena|lider|opcion ideal|excelente opcion",
+};
+
+const JA: LanguageRules = {
+  words: [
+    ["最高|最適|最良|抜群|圧倒的|非常に優れ|一番人気|ナンバーワン", 3],
+    [
+      "優れ|おすすめ|オススメ|お勧め|信頼性が高|信頼でき|高性能|強力|使いやすい|使いやすさ|充実|安定し|高品質|高評価|評判が良|人気が高|直感的",
+      2,
+    ],
+    [
+      "良い|よい|いい|便利|簡単|手軽|速い|高速|安い|安価|お手頃|手頃|リーズナブル|人気|定評|魅力|強み|メリット|好評|満足|快適|美味しい|おいしい|安心|安全|柔軟|効率|豊富|成長|伸び|向上|推奨|評価が高|コスパ|優秀|一押し|定番",
+      1,
+    ],
+    [
+      "高い|高価|割高|遅い|重い|使いにくい|わかりにくい|分かりにくい|難しい|複雑|不便|不安定|弱み|弱い|デメリット|欠点|問題|課題|不満|苦情|批判|障害|遅延|損失|赤字|減少|低下|罰金|不祥事|詐欺|リスク|懸念|限られ|物足りない|劣る|古い|注意が必要|避け",
+      -1,
+    ],
+    ["最悪|ひどい|酷い|使い物にならない|おすすめしません|お勧めしません|おすすめできません", -2],
+  ],
+  negators: "ない|ません|なかった|ず|なく",
+  intensifiers: "とても|非常に|かなり|特に|本当に|極めて|大変|すごく|最も",
+  contrast: "しかし|ただし|ただ|一方|けれども|けど|ものの|とはいえ|ですが|でも",
+  than: "より",
+  referents: "同社|それ|こちら|この|その|同ブランド|同行|同アプリ",
+  warn: "避け|避けた方|おすすめしません|お勧めしません|おすすめできません|推奨しません|控えた方|注意が必要",
+  recommend: "おすすめ|オススメ|お勧め|推奨|最適|一押し|ベストバイ|最有力|第一候補|ぴったり|イチオシ",
+};
+
+export const RULES: Record<Language, LanguageRules> = { en: EN, fr: FR, de: DE, es: ES, ja: JA };

@@ -1,0 +1,327 @@
+import { type Language, type LanguageRules, RULES } from "./lexicon.ts";
+import type { Occurrence } from "./mentions.ts";
+import { fold } from "./normalize.ts";
+import { splitLines } from "./structure.ts";
+
+/**
+ * The brand's tone and stance in one answer (DESIGN.md §7), per language. What is read: the
+ * sentences that name the brand (only the clauses about it when other brands share the
+ * sentence), the rest of a list item it leads, and the sentences right after that refer back to
+ * it ("It", "Elle", "Sie", "同社"). Within those, evaluative words from the language's lexicon,
+ * flipped by a negator before them (after them in Japanese), strengthened by an intensifier,
+ * weighted more after a contrast word ("but": the clause after it is the verdict), and turned
+ * round when the brand follows "than" ("X is cheaper than Brand" is against the brand).
+ */
+export interface Tone {
+  sentiment: number;
+  stance: "recommended" | "mentioned" | "warned";
+}
+
+interface Compiled {
+  rules: LanguageRules;
+  cjk: boolean;
+  words: RegExp;
+  weights: { pattern: RegExp; weight: number }[];
+  negator: RegExp;
+  intensifier: RegExp;
+  too: RegExp;
+  contrast: RegExp;
+  than: RegExp;
+  referent: RegExp;
+  warn: RegExp;
+  recommend: RegExp;
+}
+
+/** Splits a pattern at its top-level "|" (fragments keep their own groups). */
+function alternatives(pattern: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i];
+    if (c === "\\") i++;
+    else if (c === "(") depth++;
+    else if (c === ")") depth--;
+    else if (c === "|" && depth === 0) {
+      out.push(pattern.slice(start, i));
+      start = i + 1;
+    }
+  }
+  out.push(pattern.slice(start));
+  return out.filter((p) => p !== "");
+}
+
+/**
+ * Lexicon entries are written like the folded text; Japanese ones are folded here (full-width
+ * forms), and an adjective's final い also matches its く and さ forms ("使いやすくない").
+ */
+function folded(pattern: string, cjk: boolean): string {
+  if (!cjk) return pattern;
+  return alternatives(fold(pattern))
+    .map((entry) => (entry.endsWith("い") ? `${entry.slice(0, -1)}(?:い|く|さ)` : entry))
+    .join("|");
+}
+
+/**
+ * One alternation of many words tries each at every word start; grouped by first letter, only
+ * the group of the letter at hand is tried (about 20× fewer attempts on a long answer).
+ */
+function byFirstLetter(patterns: string[]): string {
+  const groups = new Map<string, string[]>();
+  const rest: string[] = [];
+  for (const pattern of patterns) {
+    const first = pattern[0] ?? "";
+    if (/[\p{L}]/u.test(first) && !/^[?*+{]/.test(pattern.slice(1, 2))) {
+      const group = groups.get(first) ?? [];
+      group.push(pattern.slice(1));
+      groups.set(first, group);
+    } else rest.push(pattern);
+  }
+  const factored = [...groups.entries()].map(([first, tails]) => `${first}(?:${tails.join("|")})`);
+  return [...factored, ...rest].join("|");
+}
+
+function compile(language: Language): Compiled {
+  const rules = RULES[language];
+  const cjk = language === "ja";
+  const before = cjk ? "" : "(?<![\\p{L}\\p{N}])";
+  const after = cjk ? "" : "(?![\\p{L}\\p{N}])";
+  const all = rules.words
+    .flatMap(([pattern]) => alternatives(folded(pattern, cjk)))
+    .sort((a, b) => b.length - a.length);
+  const bounded = (pattern: string, flags = "gu") =>
+    new RegExp(`${before}(?:${alternatives(folded(pattern, cjk)).join("|")})${after}`, flags);
+  return {
+    rules,
+    cjk,
+    words: new RegExp(`${before}(?:${byFirstLetter(all)})${after}`, "gu"),
+    weights: [...rules.words]
+      .sort((a, b) => Math.abs(b[1]) - Math.abs(a[1]))
+      .map(([pattern, weight]) => ({ pattern: new RegExp(`^(?:${folded(pattern, cjk)})$`, "u"), weight })),
+    negator: bounded(rules.negators, "u"),
+    intensifier: bounded(rules.intensifiers, "u"),
+    too: cjk ? /すぎ/u : /(?<![\p{L}])(?:too|trop|zu|demasiado)\s+$/u,
+    contrast: bounded(rules.contrast),
+    than: bounded(rules.than, "u"),
+    referent: new RegExp(`^[\\s*_"'(\\-]*(?:${alternatives(folded(rules.referents, cjk)).join("|")})${after}`, "u"),
+    warn: bounded(rules.warn, "u"),
+    recommend: bounded(rules.recommend, "u"),
+  };
+}
+
+const compiled = new Map<Language, Compiled>();
+
+function rulesFor(language: Language): Compiled {
+  let rules = compiled.get(language);
+  if (rules === undefined) {
+    rules = compile(language);
+    compiled.set(language, rules);
+  }
+  return rules;
+}
+
+const STOPWORDS: Record<Exclude<Language, "ja">, RegExp> = {
+  en: /\b(?:the|and|is|with|for|of|it|you|are|to)\b/g,
+  fr: /\b(?:le|la|les|des|est|et|pour|une|avec|vous|du)\b/g,
+  de: /\b(?:der|die|das|und|ist|mit|fur|nicht|sie|ein|eine|auch)\b/g,
+  es: /\b(?:el|los|las|es|y|para|una|con|del|que|por)\b/g,
+};
+
+/** The answer's language: the project's when set, else guessed from kana and common words. */
+export function detectLanguage(folded: string, declared: string | null): Language {
+  const code = declared?.slice(0, 2).toLowerCase();
+  if (code !== undefined && code in RULES) return code as Language;
+  if (/[\p{sc=Hiragana}\p{sc=Katakana}]/u.test(folded.slice(0, 2000))) return "ja";
+  const sample = folded.slice(0, 1500);
+  let bestLanguage: Language = "en";
+  let best = 0;
+  for (const [language, pattern] of Object.entries(STOPWORDS) as [Language, RegExp][]) {
+    const count = sample.match(pattern)?.length ?? 0;
+    if (count > best) {
+      best = count;
+      bestLanguage = language;
+    }
+  }
+  return bestLanguage;
+}
+
+interface Span {
+  start: number;
+  end: number;
+}
+
+function sentences(text: string): (Span & { line: number })[] {
+  const out: (Span & { line: number })[] = [];
+  const boundary = /[.!?](?=\s|$)|[。！？]|\n/gu;
+  let start = 0;
+  let line = 0;
+  for (const match of text.matchAll(boundary)) {
+    const end = match.index + match[0].length;
+    if (text.slice(start, end).trim() !== "") out.push({ start, end, line });
+    if (match[0] === "\n") line++;
+    start = end;
+  }
+  if (text.slice(start).trim() !== "") out.push({ start, end: text.length, line });
+  return out;
+}
+
+function within(occurrences: Occurrence[], span: Span): Occurrence[] {
+  return occurrences.filter((o) => o.start >= span.start && o.start < span.end);
+}
+
+/** Clauses of a sentence: split at ";", ":", a dash between spaces, and before contrast words. */
+interface Clause extends Span {
+  contrast: boolean;
+  conceded?: boolean;
+}
+
+function clauses(text: string, span: Span, rules: Compiled): Clause[] {
+  const out: (Span & { contrast: boolean })[] = [];
+  const part = text.slice(span.start, span.end);
+  const cuts: { at: number; contrast: boolean }[] = [];
+  for (const m of part.matchAll(/[;:；]|\s-\s|,\s/gu)) cuts.push({ at: m.index + m[0].length, contrast: false });
+  for (const m of part.matchAll(rules.contrast)) if (m.index > 0) cuts.push({ at: m.index, contrast: true });
+  cuts.sort((a, b) => a.at - b.at);
+  let start = 0;
+  let contrast = false;
+  for (const cut of cuts) {
+    if (cut.at > start) out.push({ start: span.start + start, end: span.start + cut.at, contrast });
+    if (cut.at >= start) {
+      start = cut.at;
+      contrast = cut.contrast;
+    }
+  }
+  out.push({ start: span.start + start, end: span.end, contrast });
+  // The clause a contrast word answers weighs less: "powerful, but too expensive" is a complaint.
+  return out.map((clause, i) => ({ ...clause, conceded: out[i + 1]?.contrast === true }));
+}
+
+/** The polarity of one clause for the brand, and whether it warns against or recommends it. */
+function scoreClause(text: string, clause: Span, rules: Compiled, inverted: number | null) {
+  const part = text.slice(clause.start, clause.end);
+  let positive = 0;
+  let negative = 0;
+  for (const match of part.matchAll(rules.words)) {
+    let weight = rules.weights.find((w) => w.pattern.test(match[0]))?.weight ?? 0;
+    if (weight === 0) continue;
+    const index = match.index;
+    const before = part.slice(Math.max(0, index - 40), index);
+    const window = rules.cjk ? part.slice(index + match[0].length, index + match[0].length + 5) : lastWords(before, 4);
+    if (rules.negator.test(window)) weight = -weight * 0.8;
+    if (rules.intensifier.test(rules.cjk ? part.slice(Math.max(0, index - 4), index) : lastWords(before, 1)))
+      weight *= 1.5;
+    if (rules.too.test(rules.cjk ? part.slice(index + match[0].length, index + match[0].length + 3) : before)) {
+      weight = -Math.abs(weight);
+    }
+    // The evaluation before "than <brand>" is about the other brand, so the other way for this one.
+    // (In Japanese the evaluation follows "ブランドより".)
+    if (inverted !== null && (rules.cjk ? clause.start + index >= inverted : clause.start + index < inverted)) {
+      weight = -weight;
+    }
+    if (weight > 0) positive += weight;
+    else negative -= weight;
+  }
+  const warn =
+    rules.warn.test(part) &&
+    !(rules.cjk ? false : rules.negator.test(lastWords(part.slice(0, part.search(rules.warn)), 2)));
+  const recommend =
+    inverted === null && rules.recommend.test(part) && !rules.warn.test(part) && !negatedRecommend(part, rules);
+  return { positive, negative, warn, recommend };
+}
+
+function negatedRecommend(part: string, rules: Compiled): boolean {
+  const at = part.search(rules.recommend);
+  return !rules.cjk && at >= 0 && rules.negator.test(lastWords(part.slice(0, at), 3));
+}
+
+function lastWords(text: string, count: number): string {
+  const words = text.split(/\s+/).filter((w) => w !== "");
+  return words.slice(-count).join(" ");
+}
+
+/**
+ * The brand's tone: null unless it is named. `text` is the folded answer; `own` the brand's
+ * counted occurrences, `others` those of the competitors.
+ */
+export function brandTone(text: string, own: Occurrence[], others: Occurrence[], declared: string | null): Tone | null {
+  if (own.length === 0) return null;
+  const rules = rulesFor(detectLanguage(text, declared));
+  let positive = 0;
+  let negative = 0;
+  let warned = false;
+  let recommended = false;
+  let owner: "own" | "other" | null = null;
+  const items = new Set(splitLines(text).flatMap((line, index) => (line.item === null ? [] : [index])));
+  let ownerLine = -1;
+  const add = (clause: Clause, weight: number, inverted: number | null) => {
+    const score = scoreClause(text, clause, rules, inverted);
+    const w = weight * (clause.contrast ? 1.6 : 1) * (clause.conceded === true ? 0.6 : 1);
+    positive += score.positive * w;
+    negative += score.negative * w;
+    warned ||= score.warn;
+    recommended ||= score.recommend;
+  };
+  for (const sentence of sentences(text)) {
+    const mine = within(own, sentence);
+    const theirs = within(others, sentence);
+    const body = text.slice(sentence.start, sentence.end);
+    if (mine.length > 0 && theirs.length === 0) {
+      for (const clause of clauses(text, sentence, rules)) add(clause, 1, null);
+      owner = "own";
+      ownerLine = sentence.line;
+    } else if (mine.length > 0) {
+      // Shared with competitors: what is said from the brand's name up to another brand's, unless
+      // that one is only compared with ("than HubSpot"); after "than Acme", the other way round.
+      let current: "own" | "other" | null = null;
+      for (const clause of clauses(text, sentence, rules)) {
+        const mineHere = within(mine, clause);
+        const theirsHere = within(theirs, clause).filter((o) => !afterThan(text, clause, o, rules));
+        const thanAt = thanBrand(text, clause, mineHere, rules);
+        if (thanAt !== null) add(clause, 1, thanAt);
+        else if (mineHere.length > 0 && theirsHere.length === 0) add(clause, 1, null);
+        else if (mineHere.length > 0) {
+          const from = mineHere[0]?.start ?? clause.start;
+          const next = theirsHere.find((o) => o.start > from)?.start ?? clause.end;
+          add({ ...clause, start: from, end: next }, 1, null);
+        } else if (theirsHere.length === 0 && current === "own") add(clause, 1, null);
+        if (mineHere.length > 0 || theirsHere.length > 0) {
+          const last = [...mineHere, ...theirsHere].sort((a, b) => b.start - a.start)[0];
+          current = last !== undefined && mineHere.includes(last) ? "own" : "other";
+        }
+      }
+      owner = null;
+    } else if (theirs.length > 0) {
+      owner = "other";
+      for (const clause of clauses(text, sentence, rules)) {
+        const thanAt = thanBrand(text, clause, own, rules);
+        if (thanAt !== null) add(clause, 1, thanAt);
+      }
+    } else if (
+      owner === "own" &&
+      ((sentence.line === ownerLine && items.has(sentence.line)) || rules.referent.test(body))
+    ) {
+      for (const clause of clauses(text, sentence, rules)) add(clause, 0.8, null);
+    } else if (sentence.line !== ownerLine || body.trim() === "") {
+      owner = null;
+    }
+  }
+  const mass = positive + negative;
+  const sentiment = mass === 0 ? 0 : (positive - negative) / (mass + 1);
+  const rounded = Math.round(sentiment * 1000) / 1000;
+  const stance = warned || rounded <= -0.6 ? "warned" : recommended && rounded > 0 ? "recommended" : "mentioned";
+  return { sentiment: rounded, stance };
+}
+
+/** Whether the occurrence is the object of a comparison ("than HubSpot", "HubSpotより"). */
+function afterThan(text: string, clause: Span, o: Occurrence, rules: Compiled): boolean {
+  if (rules.cjk) return text.startsWith("より", o.end);
+  return rules.than.test(lastWords(text.slice(clause.start, o.start), 3));
+}
+
+/** Where "than" comes right before one of the brand's occurrences in the clause, if it does. */
+function thanBrand(text: string, clause: Span, own: Occurrence[], rules: Compiled): number | null {
+  for (const o of within(own, clause)) {
+    if (afterThan(text, clause, o, rules)) return rules.cjk ? o.end + 2 : o.start;
+  }
+  return null;
+}
