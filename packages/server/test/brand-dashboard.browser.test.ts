@@ -25,9 +25,11 @@ const BRAND = {
   domain: "northwind.example",
   otherDomains: "northwind.io",
   aliases: "Northwind",
+  caseSensitiveAliases: "NWC",
+  exclusions: ["Northwind Traders", "northwind passage"],
   competitors: [
-    { name: "Contoso Sales", domains: "contoso.example", aliases: "Contoso" },
-    { name: "Fabrikam Desk", domains: "fabrikam.example", aliases: "Fabrikam" },
+    { name: "Contoso Sales", domains: "contoso.example", aliases: "Contoso", caseSensitiveAliases: "CS" },
+    { name: "Fabrikam Desk", domains: "fabrikam.example", aliases: "Fabrikam", caseSensitiveAliases: "" },
   ],
   prompts: [
     "best CRM for a small agency",
@@ -198,12 +200,16 @@ describe.each(DIALECTS)("brand dashboards in a browser [%s]", (dialect) => {
     await page.getByLabel("Primary domain").fill(BRAND.domain);
     await page.getByLabel("Other domains").fill(BRAND.otherDomains);
     await page.getByLabel("Aliases", { exact: true }).fill(BRAND.aliases);
+    // The brand's own field comes first; each competitor row has one too.
+    await page.getByLabel("Case-sensitive aliases").first().fill(BRAND.caseSensitiveAliases);
+    await page.getByLabel("Phrases that are not the brand, one per line").fill(BRAND.exclusions.join("\n"));
     for (const [index, competitor] of BRAND.competitors.entries()) {
       if (index > 0) await page.getByRole("button", { name: "Add competitor" }).click();
       const row = page.getByRole("group", { name: `Competitor ${index + 1}` });
       await row.getByLabel("Competitor name").fill(competitor.name);
       await row.getByLabel("Competitor domains").fill(competitor.domains);
       await row.getByLabel("Competitor aliases").fill(competitor.aliases);
+      await row.getByLabel("Case-sensitive aliases").fill(competitor.caseSensitiveAliases);
     }
     // Pasted at once, one per line, with a blank line and a duplicate that are dropped.
     await page
@@ -227,7 +233,14 @@ describe.each(DIALECTS)("brand dashboards in a browser [%s]", (dialect) => {
       primary_domain: BRAND.domain,
       other_domains: [BRAND.otherDomains],
       aliases: [BRAND.aliases],
-      competitors: BRAND.competitors.map((c) => ({ name: c.name, domains: [c.domains], aliases: [c.aliases] })),
+      case_sensitive_aliases: [BRAND.caseSensitiveAliases],
+      exclusions: BRAND.exclusions,
+      competitors: BRAND.competitors.map((c) => ({
+        name: c.name,
+        domains: [c.domains],
+        aliases: [c.aliases],
+        case_sensitive_aliases: c.caseSensitiveAliases === "" ? [] : [c.caseSensitiveAliases],
+      })),
       prompts: BRAND.prompts,
       engines: ["sandbox"],
       country: "US",
@@ -607,6 +620,13 @@ describe.each(DIALECTS)("brand dashboards in a browser [%s]", (dialect) => {
     expect(await page.getByLabel("Other domains").inputValue()).toBe(BRAND.otherDomains);
     expect(await page.getByLabel("Aliases", { exact: true }).inputValue()).toBe(BRAND.aliases);
     expect(await page.getByLabel("Competitor name").nth(1).inputValue()).toBe(BRAND.competitors[1]?.name);
+    expect(await page.getByLabel("Case-sensitive aliases").first().inputValue()).toBe(BRAND.caseSensitiveAliases);
+    expect(
+      await page.getByRole("group", { name: "Competitor 1" }).getByLabel("Case-sensitive aliases").inputValue(),
+    ).toBe(BRAND.competitors[0]?.caseSensitiveAliases);
+    expect(await page.getByLabel("Phrases that are not the brand, one per line").inputValue()).toBe(
+      BRAND.exclusions.join("\n"),
+    );
     expect(await page.getByLabel("Prompts, one per line").inputValue()).toBe(BRAND.prompts.join("\n"));
     expect(await page.getByLabel("Country").inputValue()).toBe("US");
     expect(await page.getByLabel("Language").inputValue()).toBe("en");

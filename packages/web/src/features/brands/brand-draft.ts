@@ -9,6 +9,7 @@ export interface CompetitorDraft {
   name: string;
   domains: string;
   aliases: string;
+  caseSensitiveAliases: string;
 }
 
 export interface BrandDraft {
@@ -16,6 +17,9 @@ export interface BrandDraft {
   primaryDomain: string;
   otherDomains: string;
   aliases: string;
+  caseSensitiveAliases: string;
+  /** Phrases in which a tracked name does not count, one per line. */
+  exclusions: string;
   competitors: CompetitorDraft[];
   prompts: string;
   engines: string[];
@@ -26,7 +30,7 @@ export interface BrandDraft {
 let nextKey = 0;
 export function newCompetitor(values: Partial<Omit<CompetitorDraft, "key">> = {}): CompetitorDraft {
   nextKey += 1;
-  return { key: `competitor-${nextKey}`, name: "", domains: "", aliases: "", ...values };
+  return { key: `competitor-${nextKey}`, name: "", domains: "", aliases: "", caseSensitiveAliases: "", ...values };
 }
 
 export function emptyDraft(engines: readonly string[]): BrandDraft {
@@ -35,6 +39,8 @@ export function emptyDraft(engines: readonly string[]): BrandDraft {
     primaryDomain: "",
     otherDomains: "",
     aliases: "",
+    caseSensitiveAliases: "",
+    exclusions: "",
     competitors: [newCompetitor()],
     prompts: "",
     // The offline sandbox answers at once and costs nothing outside; vendors need keys on the server.
@@ -50,11 +56,14 @@ export function draftOf(project: Project): BrandDraft {
     primaryDomain: project.primary_domain,
     otherDomains: project.other_domains.join(", "),
     aliases: project.aliases.join(", "),
+    caseSensitiveAliases: (project.case_sensitive_aliases ?? []).join(", "),
+    exclusions: (project.exclusions ?? []).join("\n"),
     competitors: project.competitors.map((competitor) =>
       newCompetitor({
         name: competitor.name,
         domains: competitor.domains.join(", "),
         aliases: competitor.aliases.join(", "),
+        caseSensitiveAliases: (competitor.case_sensitive_aliases ?? []).join(", "),
       }),
     ),
     prompts: project.prompts.join("\n"),
@@ -86,15 +95,33 @@ export function splitPrompts(text: string): string[] {
   return prompts;
 }
 
+/** A competitor row with anything typed in it is sent; an untouched one is dropped. */
+function isFilled(row: CompetitorDraft): boolean {
+  return [row.name, row.domains, row.aliases, row.caseSensitiveAliases].some((text) => text.trim() !== "");
+}
+
+/** One phrase per line; blank lines dropped. */
+function splitLines(text: string): string[] {
+  return text
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line !== "");
+}
+
 export function bodyOf(draft: BrandDraft): ProjectCreate {
   return {
     name: draft.name.trim(),
     primary_domain: draft.primaryDomain.trim(),
     other_domains: splitList(draft.otherDomains),
     aliases: splitList(draft.aliases),
-    competitors: draft.competitors
-      .filter((row) => row.name.trim() !== "" || row.domains.trim() !== "" || row.aliases.trim() !== "")
-      .map((row) => ({ name: row.name.trim(), domains: splitList(row.domains), aliases: splitList(row.aliases) })),
+    case_sensitive_aliases: splitList(draft.caseSensitiveAliases),
+    exclusions: splitLines(draft.exclusions),
+    competitors: draft.competitors.filter(isFilled).map((row) => ({
+      name: row.name.trim(),
+      domains: splitList(row.domains),
+      aliases: splitList(row.aliases),
+      case_sensitive_aliases: splitList(row.caseSensitiveAliases),
+    })),
     prompts: splitPrompts(draft.prompts),
     engines: draft.engines as EngineName[],
     country: draft.country.trim() === "" ? null : draft.country.trim().toUpperCase(),
@@ -110,7 +137,14 @@ export function changesOf(project: Project, draft: BrandDraft): ProjectUpdate {
     primary_domain: project.primary_domain,
     other_domains: project.other_domains,
     aliases: project.aliases,
-    competitors: project.competitors,
+    case_sensitive_aliases: project.case_sensitive_aliases ?? [],
+    exclusions: project.exclusions ?? [],
+    competitors: project.competitors.map((competitor) => ({
+      name: competitor.name,
+      domains: competitor.domains,
+      aliases: competitor.aliases,
+      case_sensitive_aliases: competitor.case_sensitive_aliases ?? [],
+    })),
     prompts: project.prompts,
     engines: project.engines,
     country: project.country,
@@ -130,7 +164,7 @@ export function checkDraft(draft: BrandDraft): Record<string, string> {
   if (draft.primaryDomain.trim() === "") errors.primary_domain = "Enter the brand's website, e.g. acme.com.";
   if (draft.engines.length === 0) errors.engines = "Choose at least one engine.";
   draft.competitors.forEach((row, index) => {
-    if (row.name.trim() === "" && (row.domains.trim() !== "" || row.aliases.trim() !== "")) {
+    if (row.name.trim() === "" && isFilled(row)) {
       errors[`competitors.${index}.name`] = "Enter the competitor's name, or remove the row.";
     }
   });
@@ -179,21 +213,23 @@ export function serverErrors(error: unknown, draft: BrandDraft): { fields: Recor
     const [top, index, sub, subIndex] = parsePath(field);
     if (top === "name" || top === "primary_domain" || top === "engines" || top === "country" || top === "language") {
       put(top, typeof index === "number" && top === "engines" ? `${body.engines?.[index] ?? ""}: ${issue}` : issue);
-    } else if (top === "other_domains" || top === "aliases") {
-      const list = top === "aliases" ? body.aliases : body.other_domains;
+    } else if (top === "other_domains" || top === "aliases" || top === "case_sensitive_aliases") {
+      const list =
+        top === "aliases" ? body.aliases : top === "other_domains" ? body.other_domains : body.case_sensitive_aliases;
       const item = typeof index === "number" ? list?.[index] : undefined;
       put(top, item !== undefined ? `“${item}” ${issue}` : issue);
+    } else if (top === "exclusions") {
+      const item = typeof index === "number" ? body.exclusions?.[index] : undefined;
+      put("exclusions", item !== undefined ? `“${item}” ${issue}` : issue);
     } else if (top === "prompts") {
       put("prompts", typeof index === "number" ? `Prompt ${index + 1}: ${issue}` : issue);
     } else if (top === "competitors" && typeof index === "number") {
       const row = body.competitors?.[index];
       // Rows left empty are not sent: find the form row that became this competitor.
-      const filled = draft.competitors.filter(
-        (r) => r.name.trim() !== "" || r.domains.trim() !== "" || r.aliases.trim() !== "",
-      );
+      const filled = draft.competitors.filter(isFilled);
       const formIndex = draft.competitors.indexOf(filled[index] ?? (draft.competitors[index] as CompetitorDraft));
       const at = formIndex >= 0 ? formIndex : index;
-      if (sub === "domains" || sub === "aliases") {
+      if (sub === "domains" || sub === "aliases" || sub === "case_sensitive_aliases") {
         const item = typeof subIndex === "number" ? row?.[sub]?.[subIndex] : undefined;
         put(`competitors.${at}.${sub}`, item !== undefined ? `“${item}” ${issue}` : issue);
       } else if (sub === "name") {

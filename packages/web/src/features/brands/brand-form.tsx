@@ -145,7 +145,25 @@ export function BrandForm({
             onChange={(event) => set("aliases", event.target.value)}
             error={errors.aliases}
           />
+          <Field
+            label="Case-sensitive aliases"
+            autoComplete="off"
+            placeholder="SAP, HEY"
+            hint="Names that count only with exactly this capitalisation, for names that are also ordinary words."
+            value={draft.caseSensitiveAliases}
+            onChange={(event) => set("caseSensitiveAliases", event.target.value)}
+            error={errors.case_sensitive_aliases}
+          />
         </div>
+        <TextareaField
+          label="Phrases that are not the brand, one per line"
+          rows={3}
+          placeholder={"target audience\nDelta variant"}
+          hint="A name inside one of these phrases is not counted as a mention, the brand's or a competitor's."
+          value={draft.exclusions}
+          onChange={(event) => set("exclusions", event.target.value)}
+          error={errors.exclusions}
+        />
       </Section>
       <Section
         id="brand-competitors"

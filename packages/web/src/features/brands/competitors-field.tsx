@@ -3,7 +3,7 @@ import { Field, FieldError } from "../../components/form.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import { type CompetitorDraft, newCompetitor } from "./brand-draft.ts";
 
-/** The competitors as rows of name, domains and aliases; rows are added and removed in place. */
+/** The competitors as rows of name, domains, aliases and case-sensitive aliases; rows are added and removed in place. */
 export function CompetitorsField({
   rows,
   onChange,
@@ -25,7 +25,7 @@ export function CompetitorsField({
           const label = row.name.trim() ? `Competitor ${index + 1} (${row.name.trim()})` : `Competitor ${index + 1}`;
           return (
             <li key={row.key}>
-              <fieldset className="grid gap-3 rounded-lg border p-3 sm:grid-cols-[minmax(0,1fr)_minmax(0,1.4fr)_minmax(0,1.4fr)_auto] sm:items-start sm:p-4">
+              <fieldset className="grid gap-3 rounded-lg border p-3 sm:grid-cols-2 sm:items-start lg:grid-cols-[minmax(0,1fr)_minmax(0,1.2fr)_minmax(0,1.2fr)_minmax(0,1.2fr)_auto] sm:p-4">
                 <legend className="px-1 text-sm font-medium">{`Competitor ${index + 1}`}</legend>
                 <Field
                   label="Competitor name"
@@ -53,10 +53,19 @@ export function CompetitorsField({
                   onChange={(event) => update(index, { aliases: event.target.value })}
                   error={errors[`competitors.${index}.aliases`]}
                 />
+                <Field
+                  label="Case-sensitive aliases"
+                  autoComplete="off"
+                  placeholder="e.g. HUB"
+                  hint="Counted only with this capitalisation"
+                  value={row.caseSensitiveAliases}
+                  onChange={(event) => update(index, { caseSensitiveAliases: event.target.value })}
+                  error={errors[`competitors.${index}.case_sensitive_aliases`]}
+                />
                 <Button
                   variant="ghost"
                   size="icon"
-                  className="justify-self-end sm:mt-6"
+                  className="justify-self-end lg:mt-6"
                   aria-label={`Remove ${label}`}
                   onClick={() => onChange(rows.filter((_, i) => i !== index))}
                 >
