@@ -6,7 +6,7 @@
  * mostly untranslated English). Negators, intensifiers, contrast words, comparative markers and the
  * words that refer back to a brand are per language too.
  */
-export type Language = "en" | "fr" | "de" | "es" | "ja";
+export type Language = "en" | "fr" | "de" | "es" | "ja" | "zh";
 
 export interface LanguageRules {
   /** [pattern, weight]; weights ≥ 2 are strong opinions. */
@@ -19,6 +19,8 @@ export interface LanguageRules {
   than: string;
   /** Sentence openings that refer back to the brand named just before. */
   referents: string;
+  /** Sentence openings that refer to all the brands named ("Both are strong"). */
+  both: string;
   /** A clear warning against the brand. */
   warn: string;
   /** A clear recommendation of the brand. */
@@ -47,6 +49,7 @@ const EN: LanguageRules = {
   than: "than",
   referents:
     "it|its|it's|they|their|they're|the company|the brand|the bank|the firm|the app|the platform|the tool|the service|the airline|the chain|this|that|both",
+  both: "both|all three|all of them|either",
   warn: "avoid(?:ing)?|steer clear|stay away|wouldn't recommend|would not recommend|don't recommend|do not recommend|can't recommend|cannot recommend|not recommend|think twice|look elsewhere|not the right fit|not a good fit|skip it|be wary|be careful|beware|red flags?",
   recommend:
     "recommend(?:ed)?|my (?:top )?pick|top pick|best (?:choice|option|overall|bet|pick|fit)|the best|go-to|first choice|our pick|winner|go with|start with|worth (?:it|considering|a look|trying)|standout|stands out|ideal (?:for|choice)|excellent choice|great choice|strong choice|solid choice|safe bet|hard to beat|tough to beat|the leader|market leader|leading|is excellent|is great|shines|excels|#1|number one|first place",
@@ -75,6 +78,7 @@ const FR: LanguageRules = {
   than: "que|qu'",
   referents:
     "il|elle|ils|elles|son|sa|ses|leur|leurs|la societe|l'entreprise|la marque|la banque|le groupe|l'application|l'outil|celle-ci|celui-ci|cette",
+  both: "les deux|tous les deux|toutes les deux|les trois",
   warn: "evitez|a eviter|eviter|je deconseille|deconseille|ne recommande pas|ne le recommande pas|ne la recommande pas|a fuir|mefiez-vous|passez votre chemin",
   recommend:
     "je recommande|recommande|recommandee|meilleur choix|le meilleur|la meilleure|premier choix|ideal pour|ideale pour|notre choix|se distingue|incontournable|vaut le coup|leader|excellent choix|le choix ideal",
@@ -106,6 +110,7 @@ const DE: LanguageRules = {
   than: "als",
   referents:
     "es|sie|er|sein|seine|ihr|ihre|das unternehmen|die marke|die bank|der konzern|die app|die plattform|dieser|diese|dieses",
+  both: "beide|alle drei|beide anbieter",
   warn: "vermeiden|meiden sie|finger weg|nicht empfehlen|nicht empfehlenswert|rate (?:ich )?ab|abraten|abzuraten|vorsicht",
   recommend:
     "empfehle|empfehlen|empfehlenswert|empfohlen|beste wahl|die beste|der beste|das beste|erste wahl|testsieger|ideal fur|spitzenreiter|marktfuhrer|punktet|uberzeugt",
@@ -135,6 +140,7 @@ const ES: LanguageRules = {
   than: "que",
   referents:
     "es|su|sus|este|esta|ella|el|ellos|la empresa|la compania|la marca|el banco|la aerolinea|la aplicacion|la plataforma",
+  both: "ambos|ambas|los dos|las dos|los tres",
   warn: "evite|evitar|evitalo|evitala|no recomiendo|no lo recomiendo|no la recomendaria|no recomendaria|desaconsejo|mejor alejarse|cuidado con",
   recommend:
     "recomiendo|recomendad[oa]|recomendable|la mejor opcion|el mejor|la mejor|mejor eleccion|primera opcion|ideal para|destaca|vale la pena|lider|opcion ideal|excelente opcion",
@@ -162,8 +168,33 @@ const JA: LanguageRules = {
   contrast: "しかし|ただし|ただ|一方|けれども|けど|ものの|とはいえ|ですが|でも",
   than: "より",
   referents: "同社|それ|こちら|この|その|同ブランド|同行|同アプリ",
+  both: "両方|両社|いずれも|どちらも",
   warn: "避け|避けた方|おすすめしません|お勧めしません|おすすめできません|推奨しません|控えた方|注意が必要",
   recommend: "おすすめ|オススメ|お勧め|推奨|最適|一押し|ベストバイ|最有力|第一候補|ぴったり|イチオシ",
 };
 
-export const RULES: Record<Language, LanguageRules> = { en: EN, fr: FR, de: DE, es: ES, ja: JA };
+const ZH: LanguageRules = {
+  words: [
+    ["最好|最佳|首选|顶尖|出色|卓越|完美|无与伦比", 3],
+    ["推荐|优秀|强大|可靠|好用|易用|直观|稳定|领先|口碑好|性价比高|值得", 2],
+    [
+      "好|不错|方便|简单|快速|便宜|实惠|划算|实用|流行|受欢迎|知名|安全|灵活|高效|丰富|优势|优点|亮点|满意|舒适|好喝|好吃|美味|清爽|增长|提升|改善|创新|经典|信赖|专业",
+      1,
+    ],
+    [
+      "贵|昂贵|偏贵|慢|复杂|困难|难用|不便|不稳定|有限|缺乏|缺少|弱|落后|过时|问题|缺点|劣势|不足|投诉|批评|争议|故障|延迟|亏损|下滑|下降|罚款|丑闻|风险|担忧|隐患|失望|避免|避开|谨慎",
+      -1,
+    ],
+    ["最差|糟糕|很差|骗局|千万别|不推荐|不建议", -2],
+  ],
+  negators: "不|没|没有|未|无|并非|不是|别",
+  intensifiers: "很|非常|特别|十分|极其|相当|最|更|太",
+  contrast: "但是|但|不过|然而|可是|却",
+  than: "比",
+  referents: "它|它们|其|该公司|该品牌|该行|这家",
+  both: "两者|二者|两家|都",
+  warn: "避免|避开|不推荐|不建议|千万别|慎用|谨慎选择",
+  recommend: "推荐|首选|最佳选择|最好的选择|值得一试|强烈推荐|最适合",
+};
+
+export const RULES: Record<Language, LanguageRules> = { en: EN, fr: FR, de: DE, es: ES, ja: JA, zh: ZH };

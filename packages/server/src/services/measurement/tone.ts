@@ -1,7 +1,7 @@
 import { type Language, type LanguageRules, RULES } from "./lexicon.ts";
 import type { Occurrence } from "./mentions.ts";
 import { fold } from "./normalize.ts";
-import { splitLines } from "./structure.ts";
+import { type Line, splitLines } from "./structure.ts";
 
 /**
  * The brand's tone and stance in one answer (DESIGN.md §7), per language. What is read: the
@@ -20,6 +20,8 @@ export interface Tone {
 interface Compiled {
   rules: LanguageRules;
   cjk: boolean;
+  /** Japanese negates after the word ("使いやすくない"); the others before it. */
+  negatesAfter: boolean;
   words: RegExp;
   weights: { pattern: RegExp; weight: number }[];
   negator: RegExp;
@@ -28,6 +30,7 @@ interface Compiled {
   contrast: RegExp;
   than: RegExp;
   referent: RegExp;
+  both: RegExp;
   warn: RegExp;
   recommend: RegExp;
 }
@@ -83,7 +86,7 @@ function byFirstLetter(patterns: string[]): string {
 
 function compile(language: Language): Compiled {
   const rules = RULES[language];
-  const cjk = language === "ja";
+  const cjk = language === "ja" || language === "zh";
   const before = cjk ? "" : "(?<![\\p{L}\\p{N}])";
   const after = cjk ? "" : "(?![\\p{L}\\p{N}])";
   const all = rules.words
@@ -94,16 +97,18 @@ function compile(language: Language): Compiled {
   return {
     rules,
     cjk,
+    negatesAfter: language === "ja",
     words: new RegExp(`${before}(?:${byFirstLetter(all)})${after}`, "gu"),
     weights: [...rules.words]
       .sort((a, b) => Math.abs(b[1]) - Math.abs(a[1]))
       .map(([pattern, weight]) => ({ pattern: new RegExp(`^(?:${folded(pattern, cjk)})$`, "u"), weight })),
     negator: bounded(rules.negators, "u"),
     intensifier: bounded(rules.intensifiers, "u"),
-    too: cjk ? /すぎ/u : /(?<![\p{L}])(?:too|trop|zu|demasiado)\s+$/u,
+    too: language === "ja" ? /すぎ/u : language === "zh" ? /太$/u : /(?<![\p{L}])(?:too|trop|zu|demasiado)\s+$/u,
     contrast: bounded(rules.contrast),
     than: bounded(rules.than, "u"),
     referent: new RegExp(`^[\\s*_"'(\\-]*(?:${alternatives(folded(rules.referents, cjk)).join("|")})${after}`, "u"),
+    both: new RegExp(`^[\\s*_"'(\\-]*(?:${alternatives(folded(rules.both, cjk)).join("|")})${after}`, "u"),
     warn: bounded(rules.warn, "u"),
     recommend: bounded(rules.recommend, "u"),
   };
@@ -120,7 +125,7 @@ function rulesFor(language: Language): Compiled {
   return rules;
 }
 
-const STOPWORDS: Record<Exclude<Language, "ja">, RegExp> = {
+const STOPWORDS: Record<Exclude<Language, "ja" | "zh">, RegExp> = {
   en: /\b(?:the|and|is|with|for|of|it|you|are|to)\b/g,
   fr: /\b(?:le|la|les|des|est|et|pour|une|avec|vous|du)\b/g,
   de: /\b(?:der|die|das|und|ist|mit|fur|nicht|sie|ein|eine|auch)\b/g,
@@ -132,6 +137,7 @@ export function detectLanguage(folded: string, declared: string | null): Languag
   const code = declared?.slice(0, 2).toLowerCase();
   if (code !== undefined && code in RULES) return code as Language;
   if (/[\p{sc=Hiragana}\p{sc=Katakana}]/u.test(folded.slice(0, 2000))) return "ja";
+  if (/\p{sc=Han}{4}/u.test(folded.slice(0, 2000))) return "zh";
   const sample = folded.slice(0, 1500);
   let bestLanguage: Language = "en";
   let best = 0;
@@ -206,13 +212,18 @@ function scoreClause(text: string, clause: Span, rules: Compiled, inverted: numb
     if (weight === 0) continue;
     const index = match.index;
     const before = part.slice(Math.max(0, index - 40), index);
-    const window = rules.cjk ? part.slice(index + match[0].length, index + match[0].length + 5) : lastWords(before, 4);
+    const window = rules.negatesAfter
+      ? part.slice(index + match[0].length, index + match[0].length + 5)
+      : rules.cjk
+        ? part.slice(Math.max(0, index - 3), index)
+        : lastWords(before, 4);
     if (rules.negator.test(window)) weight = -weight * 0.8;
-    if (rules.intensifier.test(rules.cjk ? part.slice(Math.max(0, index - 4), index) : lastWords(before, 1)))
+    if (rules.intensifier.test(rules.cjk ? part.slice(Math.max(0, index - 4), index) : lastWords(before, 2))) {
       weight *= 1.5;
-    if (rules.too.test(rules.cjk ? part.slice(index + match[0].length, index + match[0].length + 3) : before)) {
-      weight = -Math.abs(weight);
     }
+    // "too expensive", "too simple", "高すぎ": always against, and strongly.
+    const tooWindow = rules.negatesAfter ? part.slice(index + match[0].length, index + match[0].length + 3) : before;
+    if (rules.too.test(tooWindow)) weight = -Math.abs(weight) * 1.5;
     // The evaluation before "than <brand>" is about the other brand, so the other way for this one.
     // (In Japanese the evaluation follows "ブランドより".)
     if (inverted !== null && (rules.cjk ? clause.start + index >= inverted : clause.start + index < inverted)) {
@@ -261,27 +272,43 @@ export function brandTone(text: string, own: Occurrence[], others: Occurrence[],
     warned ||= score.warn;
     recommended ||= score.recommend;
   };
+  const lines = splitLines(text);
+  const sections = ownSections(text, lines, own, others);
+  let seen = false;
   for (const sentence of sentences(text)) {
     const mine = within(own, sentence);
-    const theirs = within(others, sentence);
+    // A brand named only as the object of a comparison ("simpler than HubSpot's") is not what
+    // the sentence is about.
+    const theirs = within(others, sentence).filter((o) => !afterThan(text, sentence, o, rules));
     const body = text.slice(sentence.start, sentence.end);
+    const inOwnSection = sections.has(sentence.line);
     if (mine.length > 0 && theirs.length === 0) {
-      for (const clause of clauses(text, sentence, rules)) add(clause, 1, null);
+      for (const clause of clauses(text, sentence, rules)) add(clause, 1, thanBrand(text, clause, mine, rules));
       owner = "own";
       ownerLine = sentence.line;
     } else if (mine.length > 0) {
-      // Shared with competitors: what is said from the brand's name up to another brand's, unless
-      // that one is only compared with ("than HubSpot"); after "than Acme", the other way round.
+      // Shared with competitors: what is said from the brand's name up to another brand's (not
+      // one joined to it by "and"/"or": those share the verdict); after "than Acme", the other
+      // way round.
       let current: "own" | "other" | null = null;
       for (const clause of clauses(text, sentence, rules)) {
         const mineHere = within(mine, clause);
-        const theirsHere = within(theirs, clause).filter((o) => !afterThan(text, clause, o, rules));
+        const theirsHere = within(theirs, clause);
         const thanAt = thanBrand(text, clause, mineHere, rules);
         if (thanAt !== null) add(clause, 1, thanAt);
         else if (mineHere.length > 0 && theirsHere.length === 0) add(clause, 1, null);
         else if (mineHere.length > 0) {
           const from = mineHere[0]?.start ?? clause.start;
-          const next = theirsHere.find((o) => o.start > from)?.start ?? clause.end;
+          let end = from;
+          let next = clause.end;
+          for (const o of [...mineHere, ...theirsHere].sort((a, b) => a.start - b.start)) {
+            if (o.start < from) continue;
+            if (o.start > end && !JOINED.test(text.slice(end, o.start))) {
+              next = mineHere.includes(o) ? clause.end : o.start;
+              if (!mineHere.includes(o)) break;
+            }
+            end = o.end;
+          }
           add({ ...clause, start: from, end: next }, 1, null);
         } else if (theirsHere.length === 0 && current === "own") add(clause, 1, null);
         if (mineHere.length > 0 || theirsHere.length > 0) {
@@ -296,32 +323,53 @@ export function brandTone(text: string, own: Occurrence[], others: Occurrence[],
         const thanAt = thanBrand(text, clause, own, rules);
         if (thanAt !== null) add(clause, 1, thanAt);
       }
-    } else if (
-      owner === "own" &&
-      ((sentence.line === ownerLine && items.has(sentence.line)) || rules.referent.test(body))
-    ) {
+    } else if (inOwnSection || (owner === "own" && sentence.line === ownerLine && items.has(sentence.line))) {
+      for (const clause of clauses(text, sentence, rules)) add(clause, 1, null);
+    } else if ((owner === "own" && rules.referent.test(body)) || (seen && rules.both.test(body))) {
       for (const clause of clauses(text, sentence, rules)) add(clause, 0.8, null);
     } else if (sentence.line !== ownerLine || body.trim() === "") {
       owner = null;
     }
+    seen ||= mine.length > 0;
   }
   const mass = positive + negative;
   const sentiment = mass === 0 ? 0 : (positive - negative) / (mass + 1);
   const rounded = Math.round(sentiment * 1000) / 1000;
-  const stance = warned || rounded <= -0.6 ? "warned" : recommended && rounded > 0 ? "recommended" : "mentioned";
+  const stance =
+    warned || rounded <= -0.6 ? "warned" : (recommended && rounded >= 0) || rounded > 0.1 ? "recommended" : "mentioned";
   return { sentiment: rounded, stance };
+}
+
+/** Only "and", "or", "&" or a comma between two names: they share what is said next. */
+const JOINED = /^\s*(?:,|&|and|or|et|ou|und|oder|y|o|e|、|と|や|及び|和)?\s*$/u;
+
+/**
+ * The lines under a heading, or under a bold line, that names the brand and no other: a section
+ * about the brand ("## Zoom Webinars" then its paragraph).
+ */
+function ownSections(text: string, lines: Line[], own: Occurrence[], others: Occurrence[]): Set<number> {
+  const out = new Set<number>();
+  let inside = false;
+  lines.forEach((line, index) => {
+    const body = text.slice(line.start, line.end);
+    if (/^\s*(?:#{1,6}\s|\*\*[^*]+\*\*:?\s*$)/.test(body)) {
+      inside = within(own, line).length > 0 && within(others, line).length === 0;
+    } else if (inside) out.add(index);
+  });
+  return out;
 }
 
 /** Whether the occurrence is the object of a comparison ("than HubSpot", "HubSpotより"). */
 function afterThan(text: string, clause: Span, o: Occurrence, rules: Compiled): boolean {
-  if (rules.cjk) return text.startsWith("より", o.end);
+  if (rules.negatesAfter) return text.startsWith("より", o.end);
+  if (rules.cjk) return text[o.start - 1] === "比";
   return rules.than.test(lastWords(text.slice(clause.start, o.start), 3));
 }
 
 /** Where "than" comes right before one of the brand's occurrences in the clause, if it does. */
 function thanBrand(text: string, clause: Span, own: Occurrence[], rules: Compiled): number | null {
   for (const o of within(own, clause)) {
-    if (afterThan(text, clause, o, rules)) return rules.cjk ? o.end + 2 : o.start;
+    if (afterThan(text, clause, o, rules)) return rules.cjk ? o.end : o.start;
   }
   return null;
 }
