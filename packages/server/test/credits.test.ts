@@ -40,7 +40,13 @@ describeEachDialect("credits", (h) => {
     });
     expect(reservation.credits).toBe(40);
     const usage = await getUsage(ctx, null);
-    expect(usage.credits).toEqual({ allowance: 100, used: 40, remaining: 60, by_engine: { chatgpt: 10, sandbox: 30 } });
+    expect(usage.credits).toEqual({
+      allowance: 100,
+      used: 40,
+      remaining: 60,
+      by_engine: { chatgpt: 10, sandbox: 30 },
+      judge: 0,
+    });
   });
 
   it("refuses past the allowance with BILLING_LIMIT_EXCEEDED and its details, writing nothing", async () => {

@@ -959,17 +959,19 @@ export interface Usage {
       [key: string]: number;
     };
   };
-  /** One credit is one answer from one engine (one prompt × one engine × one sample). */
+  /** One credit is one answer from one engine (one prompt × one engine × one sample), or one call to the judge. */
   credits: {
     /** Credits the plan includes per period. */
     allowance: number;
     /** Credits reserved or spent this period. */
     used: number;
     remaining: number;
-    /** Credits used by engine. */
+    /** Credits used by answers, by engine. */
     by_engine: {
       [key: string]: number;
     };
+    /** Credits used by calls to the judge engine (`SIGHTLINE_JUDGE_ENGINE`), one per call; included in `used`, not in `by_engine`. */
+    judge: number;
   };
   /** The rate-limit window as of this request. */
   rate_limit: {

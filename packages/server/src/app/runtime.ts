@@ -50,6 +50,8 @@ export interface RuntimeConfig {
   webhookAllowPrivate?: boolean;
   /** Engine credentials and limits; without them, only the sandbox answers. */
   engines?: EngineConfig;
+  /** The engine that settles ambiguous mentions and tone; none by default. */
+  judge?: { engine: string } | null;
   /** Dashboard accounts; by default http://localhost:8080, sign-up plan agency, closed sign-up, no e-mail. */
   accounts?: Partial<AccountsConfig>;
 }
@@ -113,6 +115,7 @@ export async function createRuntime(
     secrets: new SecretBox(keys),
     webhookTargets: { allowPrivate: config.webhookAllowPrivate ?? false, resolver: systemResolver },
     engines: new EngineRegistry(config.engines ?? defaultEngineConfig(), logger, redactor),
+    judge: config.judge ?? null,
     db: database.db,
     sql: dialectSql(database.dialect),
     clock,

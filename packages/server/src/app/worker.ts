@@ -6,7 +6,7 @@ import { REBUILD_ROLLUPS_JOB, rebuildRollupsHandler } from "../services/analytic
 import { JOBS_CHANNEL } from "../services/jobs/store.ts";
 import type { JobHandler } from "../services/jobs/types.ts";
 import { Worker, type WorkerOptions } from "../services/jobs/worker.ts";
-import { measureAnswer } from "../services/measurement/measure.ts";
+import { measureWithJudge } from "../services/judge/judge.ts";
 import { closeMonitoringRun } from "../services/monitoring/runs.ts";
 import { REMEASURE_JOB } from "../services/remeasure/remeasures.ts";
 import { remeasureHandler } from "../services/remeasure/run.ts";
@@ -32,9 +32,7 @@ function jobHandlers(runtime: Runtime, transport: WebhookTransport): Record<stri
     // alerts), then reports write the report, which names that run.
     [RUN_ANALYSIS_JOB]: runAnalysisHandler(runtime.deps, [closeMonitoringRun, reportFinishedAnalysis]),
     [REBUILD_ROLLUPS_JOB]: rebuildRollupsHandler(runtime.deps),
-    [REMEASURE_JOB]: remeasureHandler(runtime.deps, {
-      measure: async (_ctx, compiled, answer) => measureAnswer(compiled, answer),
-    }),
+    [REMEASURE_JOB]: remeasureHandler(runtime.deps, { measure: measureWithJudge }),
   };
 }
 

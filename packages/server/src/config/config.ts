@@ -7,7 +7,7 @@ import { PLAN_NAMES, type PlanName } from "../services/plan-names.ts";
 import { DEFAULT_PLANS, type PlanCatalog } from "../services/plans/catalog.ts";
 import { loadPlanCatalog } from "../services/plans/load.ts";
 import { type DatabaseConfig, parseDatabaseUrl } from "./database-url.ts";
-import { parseCustomEngines } from "./engines.ts";
+import { parseCustomEngines, parseJudgeEngine } from "./engines.ts";
 import {
   ConfigValueError,
   parseBoolean,
@@ -44,6 +44,8 @@ export interface Config {
   webhookAllowPrivate: boolean;
   worker: { concurrency: number; leaseSeconds: number; pollMs: number };
   engines: EngineConfig;
+  /** The engine that settles ambiguous mentions and tone; null: the rules alone. */
+  judge: { engine: string } | null;
   dataDir: string;
   logLevel: LogLevel;
   shutdownTimeoutMs: number;
@@ -193,6 +195,12 @@ export const CONFIG_VARIABLES: ConfigVariable[] = [
     description: "Requests in flight at once per engine and worker.",
   },
   {
+    name: "SIGHTLINE_JUDGE_ENGINE",
+    default: "(none)",
+    description:
+      "A configured engine (e.g. `chatgpt`) asked, with a fixed prompt, to settle mentions the rules are unsure of and the brand's tone; one credit per call, cached per answer. Without it the rules decide alone.",
+  },
+  {
     name: "SIGHTLINE_SANDBOX_LATENCY_MS",
     default: "0",
     description: "Simulated latency of the offline sandbox engine.",
@@ -278,6 +286,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     concurrency: read("SIGHTLINE_ENGINE_CONCURRENCY", 4, (raw) => parseInteger(raw, 1, 256)),
     sandboxLatencyMs: read("SIGHTLINE_SANDBOX_LATENCY_MS", 0, (raw) => parseInteger(raw, 0, 60_000)),
   };
+  const judgeEngine = read<string | null>("SIGHTLINE_JUDGE_ENGINE", null, (raw) => parseJudgeEngine(raw, engines));
   const plans = read<PlanCatalog>("SIGHTLINE_PLANS", DEFAULT_PLANS, (raw) => {
     try {
       return loadPlanCatalog(
@@ -310,6 +319,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     webhookAllowPrivate,
     worker: { concurrency, leaseSeconds, pollMs },
     engines,
+    judge: judgeEngine === null ? null : { engine: judgeEngine },
     dataDir,
     logLevel,
     shutdownTimeoutMs: shutdownSeconds * 1000,

@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { isEngineName } from "../services/engines/catalog.ts";
-import type { CustomEngineSettings } from "../services/engines/settings.ts";
+import { ENGINE_DESCRIPTORS, isEngineName } from "../services/engines/catalog.ts";
+import type { CustomEngineSettings, EngineConfig } from "../services/engines/settings.ts";
+import { variableNames } from "../services/engines/variables.ts";
 import { ConfigValueError, parseHttpUrl } from "./parse.ts";
 
 // The engines' settings type and defaults live with their descriptors (services/engines); config
@@ -37,7 +38,8 @@ export function parseCustomEngines(raw: string, cwd: string): CustomEngineSettin
     if (typeof name !== "string" || !NAME.test(name)) {
       throw new ConfigValueError(`${where}: name must be lower-case letters, digits and _ (e.g. "llama3_local")`);
     }
-    if (isEngineName(name) || seen.has(name)) {
+    // "judge" names the judge's credits in usage.
+    if (isEngineName(name) || seen.has(name) || name === "judge") {
       throw new ConfigValueError(`${where}: the name "${name}" is already taken`);
     }
     seen.add(name);
@@ -53,4 +55,27 @@ export function parseCustomEngines(raw: string, cwd: string): CustomEngineSettin
       apiKey: typeof item.api_key === "string" ? item.api_key : null,
     };
   });
+}
+
+/**
+ * SIGHTLINE_JUDGE_ENGINE: an engine this server knows AND can ask (its key is configured, or it
+ * needs none), checked at start-up so that a judge that could never answer stops the server.
+ */
+export function parseJudgeEngine(raw: string, engines: EngineConfig): string {
+  const name = raw.trim();
+  const custom = engines.custom.map((engine) => engine.name);
+  if (!isEngineName(name) && !custom.includes(name)) {
+    const known = [...ENGINE_DESCRIPTORS.map((d) => d.name), ...custom].join(", ");
+    throw new ConfigValueError(`names no engine this server knows ("${name}"); engines are ${known}`);
+  }
+  const descriptor = ENGINE_DESCRIPTORS.find((d) => d.name === name);
+  if (descriptor !== undefined && descriptor.credentials === "api_key") {
+    const settings = engines.vendors[descriptor.name];
+    if (settings.apiKey === null) {
+      throw new ConfigValueError(
+        `names ${name}, which has no credentials configured (set ${variableNames(descriptor).apiKey})`,
+      );
+    }
+  }
+  return name;
 }

@@ -39,6 +39,7 @@ export interface Tables {
   engine_rollups: EngineRollupsTable;
   source_rollups: SourceRollupsTable;
   remeasures: RemeasuresTable;
+  judge_verdicts: JudgeVerdictsTable;
 }
 
 interface SchemaMigrationsTable {
@@ -472,4 +473,18 @@ export interface RemeasuresTable {
   started_at: string | null;
   completed_at: string | null;
   updated_at: string;
+}
+
+/** The judge engine's verdict on one answer, cached (services/judge). */
+interface JudgeVerdictsTable {
+  workspace_id: string;
+  /** sha256 of the prompt version, the names asked about, the answer's prompt and text. */
+  key: string;
+  /** JSON: name → whether the answer means that brand. */
+  meant: string;
+  /** The brand's tone in [-1, 1], when it was asked and answered. */
+  tone: number | null;
+  engine: string;
+  prompt_version: string;
+  created_at: string;
 }

@@ -42,6 +42,8 @@ export interface Deps {
   redactor: Redactor;
   /** The AI engines this server can ask. */
   engines: EngineRegistry;
+  /** The engine that settles mentions the rules are unsure of, and tone (judge/); null: the rules alone. */
+  judge: { engine: string } | null;
   /**
    * What else happens when an event is recorded, in the same transaction (webhooks' fan-out):
    * wired where the process is assembled, so that recording an event depends on no consumer.

@@ -29,6 +29,7 @@ export async function usageCommand(deps: Deps, args: string[], io: Io): Promise<
   for (const line of table([
     ["ENGINE", "CREDITS"],
     ...Object.entries(usage.credits.by_engine).map(([e, n]) => [e, String(n)]),
+    ...(usage.credits.judge > 0 ? [["(judge)", String(usage.credits.judge)]] : []),
   ])) {
     io.out(`  ${line}`);
   }

@@ -2,6 +2,7 @@ import { countAnswers } from "../analytics/rollups.ts";
 import { type Deps, inTransaction } from "../context.ts";
 import type { EngineQuery } from "../engines/types.ts";
 import type { ClaimedJob, JobHandler, JobOutcome } from "../jobs/types.ts";
+import { measureWithJudge } from "../judge/judge.ts";
 import { resultColumns } from "../results/columns.ts";
 import { workspaceContext } from "../workspaces/workspaces.ts";
 import { answerToResult } from "./answer.ts";
@@ -54,7 +55,12 @@ export function runAnalysisHandler(deps: Deps, hooks: readonly AnalysisFinishedH
         simulation: plan.measured,
       };
       const asked = await deps.engines.ask(item.engine, query);
-      const result = answerToResult(row, item, asked, plan.compiled, deps.clock.now().toISOString());
+      // The rules, and the judge (when configured) for names they are unsure of: before the
+      // transaction, which never waits on an engine.
+      const measured = asked.outcome.ok
+        ? await measureWithJudge(ctx, plan.compiled, { ...asked.outcome.answer, prompt: item.prompt })
+        : undefined;
+      const result = answerToResult(row, item, asked, plan.compiled, deps.clock.now().toISOString(), measured);
       // The answer and its counts in the rollups, together: analytics never disagree with results.
       await inTransaction(ctx, async (tx) => {
         const stored = await tx.db

@@ -11,6 +11,12 @@ export interface CreditCharge {
   credits: number;
 }
 
+/**
+ * The ledger's line for calls to the judge engine (services/judge): shown as `credits.judge` in usage,
+ * apart from the answers' credits by engine. No engine may be named so (config refuses it).
+ */
+export const JUDGE_LEDGER = "judge";
+
 export interface Reservation {
   reference: string;
   credits: number;

@@ -33,11 +33,17 @@ export const UsageSchema = component(
           allowance: Type.Integer({ minimum: 0, description: "Credits the plan includes per period." }),
           used: Type.Integer({ minimum: 0, description: "Credits reserved or spent this period." }),
           remaining: Type.Integer({ minimum: 0 }),
-          by_engine: Counts("Credits used by engine."),
+          by_engine: Counts("Credits used by answers, by engine."),
+          judge: Type.Integer({
+            minimum: 0,
+            description:
+              "Credits used by calls to the judge engine (`SIGHTLINE_JUDGE_ENGINE`), one per call; included in `used`, not in `by_engine`.",
+          }),
         },
         {
           additionalProperties: false,
-          description: "One credit is one answer from one engine (one prompt × one engine × one sample).",
+          description:
+            "One credit is one answer from one engine (one prompt × one engine × one sample), or one call to the judge.",
         },
       ),
       rate_limit: Type.Object(

@@ -1,6 +1,7 @@
 import type { Static } from "typebox";
 import type { ServiceContext } from "../context.ts";
 import type { RateDecision } from "../rate-limits/rate-limits.ts";
+import { JUDGE_LEDGER } from "./credits.ts";
 import { billingPeriod } from "./period.ts";
 import type { UsageSchema } from "./schemas.ts";
 
@@ -55,8 +56,11 @@ export async function getUsage(ctx: ServiceContext, rate: RateDecision | null): 
       used,
       remaining: Math.max(0, allowance - used),
       by_engine: Object.fromEntries(
-        engineRows.filter((row) => Number(row.credits) !== 0).map((row) => [row.engine, Number(row.credits)]),
+        engineRows
+          .filter((row) => row.engine !== JUDGE_LEDGER && Number(row.credits) !== 0)
+          .map((row) => [row.engine, Number(row.credits)]),
       ),
+      judge: Number(engineRows.find((row) => row.engine === JUDGE_LEDGER)?.credits ?? 0),
     },
     // Without a request of the API's own (the dashboard, the CLI), the plan's limit with no window.
     rate_limit: {
