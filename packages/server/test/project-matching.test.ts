@@ -1,5 +1,11 @@
-import { expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { defaultEngineConfig } from "../src/config/engines.ts";
+import { startFakeChatCompletions } from "./helpers/fake-vendors/index.ts";
 import { describeEachDialect } from "./helpers/harness.ts";
+
+// An engine whose answer a test sets: Perplexity's API, faked.
+const vendor = await startFakeChatCompletions({ flavour: "perplexity" });
+afterAll(() => vendor.stop());
 
 const base = { name: "Target", primary_domain: "target.com" };
 
@@ -107,3 +113,70 @@ describeEachDialect("projects: exclusion phrases and case-sensitive aliases", (h
     expect(read.exclusions).toEqual([]);
   });
 });
+
+describeEachDialect(
+  "projects: the measurement reads exclusion phrases and case-sensitive aliases",
+  (h) => {
+    beforeAll(async () => {
+      await h.startWorker();
+    });
+
+    it("in analyses, and in re-measures after they change", async () => {
+      const t = await h.tenant("agency");
+      const project = (
+        await h.call("createProject", {
+          key: t.key,
+          body: {
+            name: "Acme",
+            primary_domain: "acme.com",
+            exclusions: ["Acme Widget Museum"],
+            competitors: [{ name: "SAP SE", case_sensitive_aliases: ["SAP"] }],
+            prompts: ["best tool for a small team"],
+            engines: ["perplexity"],
+          },
+        })
+      ).json();
+      vendor.setAnswer({
+        text: "Skip the Acme Widget Museum tour, it drains you. SAP will sap your energy too. Acme is still the best tool.",
+        citations: [],
+      });
+      const analysis = await h.call("analyze", { key: t.key, body: { project_id: project.id, wait: 30 } });
+      expect(analysis.statusCode, analysis.body).toBe(200);
+      const [result] = (await h.call("listResults", { key: t.key, query: { project_id: project.id } })).json().data;
+      // "Acme Widget Museum" does not count; "SAP" does, "sap your energy" does not.
+      expect(result.brand).toMatchObject({ mentioned: true, mentions: 1 });
+      expect(result.competitors).toMatchObject([{ name: "SAP SE", mentioned: true, mentions: 1 }]);
+      // The engine is asked the prompt as a user would, never told the brand.
+      expect(JSON.stringify(vendor.requests.at(-1)?.body)).not.toContain("Acme");
+
+      await h.call("updateProject", { key: t.key, params: { id: project.id }, body: { exclusions: [] } });
+      const queued = (await h.call("remeasureProject", { key: t.key, params: { id: project.id } })).json();
+      const deadline = Date.now() + 15_000;
+      for (;;) {
+        const r = (
+          await h.call("getRemeasure", { key: t.key, params: { id: project.id, remeasure_id: queued.id } })
+        ).json();
+        if (r.status === "completed") {
+          expect(r).toMatchObject({ total: 1, done: 1, changed: 1 });
+          break;
+        }
+        if (Date.now() > deadline) expect.fail(`remeasure is still ${r.status}`);
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      const [after] = (await h.call("listResults", { key: t.key, query: { project_id: project.id } })).json().data;
+      expect(after.brand).toMatchObject({ mentioned: true, mentions: 2 });
+    });
+  },
+  {
+    config: {
+      engines: {
+        ...defaultEngineConfig(),
+        vendors: {
+          ...defaultEngineConfig().vendors,
+          perplexity: { apiKey: "pplx-test", baseUrl: vendor.url, model: "sonar" },
+        },
+        maxRetries: 0,
+      },
+    },
+  },
+);

@@ -43,6 +43,21 @@ describeEachDialect("projects API, bad input", (h) => {
     );
   });
 
+  it("refuses too many or too long exclusion phrases and empty case-sensitive aliases", async () => {
+    await expectValidationError(
+      {
+        ...valid,
+        exclusions: ["x".repeat(101)],
+        case_sensitive_aliases: [""],
+        competitors: [{ name: "SAP", case_sensitive_aliases: Array.from({ length: 21 }, (_, i) => `S${i}`) }],
+      },
+      ["case_sensitive_aliases[0]", "exclusions[0]", "competitors[0].case_sensitive_aliases"],
+    );
+    await expectValidationError({ ...valid, exclusions: Array.from({ length: 51 }, (_, i) => `p${i}`) }, [
+      "exclusions",
+    ]);
+  });
+
   it("explains a nullable field with the wrong type", async () => {
     const error = await expectValidationError({ ...valid, country: 12 }, ["country"]);
     expect(error.details[0].issue).toBe("must be of type string or null");

@@ -59,6 +59,8 @@ describeEachDialect("projects API, happy paths", (h) => {
     expect(res.json()).toMatchObject({
       other_domains: [],
       aliases: [],
+      case_sensitive_aliases: [],
+      exclusions: [],
       competitors: [],
       prompts: [],
       engines: ["sandbox"],
