@@ -102,14 +102,13 @@ async function remeasurePage(
 ): Promise<boolean> {
   const size = options.pageSize ?? PAGE;
   const page = await readPage(ctx, row, row.cursor, size);
-  const rewritten: { answer: StoredAnswer; old: AnswerMeasure | null; measure: AnswerMeasure }[] = [];
+  const rewritten: { answer: StoredAnswer; measure: AnswerMeasure }[] = [];
   for (const answer of page) {
-    const old = resultColumns.measure.readNullable(answer.measure);
-    const input = storedInput(answer, old);
+    const input = storedInput(answer, resultColumns.measure.readNullable(answer.measure));
     if (input === null) continue;
-    rewritten.push({ answer, old, measure: await options.measure(ctx, compiled, input) });
+    rewritten.push({ answer, measure: await options.measure(ctx, compiled, input) });
   }
-  const now = ctx.clock.now().toISOString();
+  const updatedAt = ctx.clock.now().toISOString();
   const last = page[page.length - 1]?.id ?? row.cursor;
   const more = page.length === size;
   return inTransaction(ctx, async (tx) => {
@@ -126,10 +125,29 @@ async function remeasurePage(
       created_at: answer.created_at,
       measure,
     });
+    // The answers as they are now, locked: what the rollups count of them is what is subtracted.
+    const ids = rewritten.map((r) => r.answer.id);
+    const fresh =
+      ids.length === 0
+        ? []
+        : await tx.sql
+            .lockRows(
+              tx.db
+                .selectFrom("results")
+                .select(["id", "measure", "rolled_up"])
+                .where("workspace_id", "=", row.workspace_id)
+                .where("id", "in", ids),
+            )
+            .execute();
+    const now = new Map(fresh.map((r) => [r.id, r]));
     const before: CountedAnswer[] = [];
     const after: CountedAnswer[] = [];
     let changed = 0;
-    for (const { answer, old, measure } of rewritten) {
+    for (const { answer: read, measure } of rewritten) {
+      const current = now.get(read.id);
+      if (current === undefined) continue;
+      const answer = { ...read, rolled_up: current.rolled_up };
+      const old = resultColumns.measure.readNullable(current.measure);
       if (isDeepStrictEqual(old, measure)) continue;
       changed++;
       await tx.db
@@ -158,8 +176,8 @@ async function remeasurePage(
         cursor: last,
         done: eb("done", "+", page.length),
         changed: eb("changed", "+", changed),
-        updated_at: now,
-        ...(more ? {} : { status: "completed", completed_at: now }),
+        updated_at: updatedAt,
+        ...(more ? {} : { status: "completed", completed_at: updatedAt }),
       }))
       .where("id", "=", row.id)
       .execute();
