@@ -113,7 +113,13 @@ async function remeasurePage(
   const more = page.length === size;
   return inTransaction(ctx, async (tx) => {
     const current = await tx.sql
-      .lockRows(tx.db.selectFrom("remeasures").select(["cursor", "status"]).where("id", "=", row.id))
+      .lockRows(
+        tx.db
+          .selectFrom("remeasures")
+          .select(["cursor", "status"])
+          .where("workspace_id", "=", row.workspace_id)
+          .where("id", "=", row.id),
+      )
       .executeTakeFirst();
     // Another attempt (a lease that expired under a live handler) did this page: start again from it.
     if (current === undefined || current.cursor !== row.cursor || current.status !== "running") return true;
@@ -179,6 +185,7 @@ async function remeasurePage(
         updated_at: updatedAt,
         ...(more ? {} : { status: "completed", completed_at: updatedAt }),
       }))
+      .where("workspace_id", "=", row.workspace_id)
       .where("id", "=", row.id)
       .execute();
     return more;
@@ -202,12 +209,18 @@ export function remeasureHandler(deps: Deps, options: Options): JobHandler {
       await deps.db
         .updateTable("remeasures")
         .set({ status: "running", started_at: initial.started_at ?? now, updated_at: now })
+        .where("workspace_id", "=", initial.workspace_id)
         .where("id", "=", id)
         .where("status", "in", ["queued", "running"])
         .execute();
       const compiled = compileProject(measuredProject(await getProject(ctx, initial.project_id)));
       for (;;) {
-        const row = await deps.db.selectFrom("remeasures").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+        const row = await deps.db
+          .selectFrom("remeasures")
+          .selectAll()
+          .where("workspace_id", "=", initial.workspace_id)
+          .where("id", "=", id)
+          .executeTakeFirstOrThrow();
         if (row.status !== "running") return { status: "succeeded" };
         if (!(await remeasurePage(ctx, row, compiled, options))) return { status: "succeeded" };
       }
@@ -222,6 +235,7 @@ export function remeasureHandler(deps: Deps, options: Options): JobHandler {
           completed_at: now,
           updated_at: now,
         })
+        .where("workspace_id", "=", initial.workspace_id)
         .where("id", "=", id)
         .where("status", "in", ["queued", "running"])
         .execute();
