@@ -17,6 +17,8 @@ export interface LanguageRules {
   contrast: string;
   /** "than": a comparative followed by it and a brand is the other way round for that brand. */
   than: string;
+  /** Words before a brand that make it only the object of a comparison ("close to X"). */
+  compared: string;
   /** Sentence openings that refer back to the brand named just before. */
   referents: string;
   /** Sentence openings that refer to all the brands named ("Both are strong"). */
@@ -29,14 +31,17 @@ export interface LanguageRules {
 
 const EN: LanguageRules = {
   words: [
-    ["best|top-rated|excellent|outstanding|exceptional|superb|fantastic|amazing|brilliant|stellar", 3],
+    [
+      "best|best-in-class|class-leading|award-winning|top-rated|excellent|outstanding|exceptional|superb|fantastic|amazing|brilliant|stellar",
+      3,
+    ],
     ["great|strong(?:est)?|solid|reliable|robust|powerful|intuitive|polished|impressive|generous|seamless(?:ly)?", 2],
     [
-      "good|better|nice|useful|helpful|handy|easy|easier|easiest|simple|simpler|fast|faster|quick|quicker|affordable|cheap(?:er|est)?|inexpensive|flexible|capable|effective|efficient|accurate|clean|friendly|user-friendly|well-designed|well-built|smooth|secure|safe(?:r|st)?|trusted|trustworthy|popular|beloved|loved|praised|favou?rite|preferred|leading|renowned|premium|innovative|versatile|scalable|responsive|rich|ideal|perfect|elegant|comprehensive|competitive|valuable|transparent|dependable|durable|comfortable|delicious|tasty|fresh|consistent|convenient|accessible|standout|stands? out|shines?|excels?|thriv(?:e|es|ing)|impress(?:es|ed)?|delivers?|winner|wins?|won|worth(?:while| it| the)|value for money|good value|great value|hard to beat|tough to beat|well worth|well regarded|well-regarded|highly rated|go-to|top pick|first choice|safe bet|solid choice|strong choice|pleasure|love|loves|enjoy(?:s|ed)?|recommend(?:s|ed)?|growth|growing|gains?|record (?:profits?|sales|revenue)|improved|improving|improves|upgrade|benefits?|advantages?|strengths?|pros|perks?|succes(?:s|sful)|wins?",
+      "good|better|nice|useful|helpful|handy|easy|easier|easiest|simple|simpler|fast|faster|quick|quicker|affordable|cheap(?:er|est)?|inexpensive|flexible|capable|effective|efficient|accurate|clean|friendly|user-friendly|well-designed|well-built|smooth|secure|safe(?:r|st)?|trusted|trustworthy|popular|beloved|loved|praised|favou?rite|preferred|leading|renowned|premium|innovative|versatile|scalable|responsive|rich|ideal|perfect|elegant|comprehensive|competitive|valuable|transparent|dependable|durable|comfortable|delicious|tasty|fresh|consistent|convenient|accessible|standout|stands? out|shines?|excels?|thriv(?:e|es|ing)|impress(?:es|ed)?|delivers?|winner|wins?|won|worth(?:while| it| the)|value for money|good value|great value|hard to beat|tough to beat|well worth|well regarded|well-regarded|highly rated|go-to|top pick|first choice|safe bet|solid choice|strong choice|pleasure|love|loves|enjoy(?:s|ed)?|recommend(?:s|ed)?|growth|growing|gains?|record (?:profits?|sales|revenue)|improved|improving|improves|upgrade|benefits?|advantages?|strengths?|pros|perks?|succes(?:s|sful)|wins?|works (?:well|great)|work well|well suited|well-suited|suits|strongest|safest|ahead|improved dramatically|comfortabl[ey]|investment-grade|known for|favou?red|appeals?|saves?|deeper|practical|straightforward|familiar|mature|proven|established|long-established|customi[sz]able|reasonable|fair|generous free|free plan|free tier|sharp|crisp|refreshing|cleaner|lightweight|cushioned|roomy|sturdy|iconic|dominant|dominates|dominated|leads|leader|largest|biggest|most valuable|profitable|profitability|record|thriving|booming|expanding|soaring|rewarding|stable|stability|rock-solid|top-notch|first-rate|world-class|top-tier|high-quality|quality|must-have|essential|indispensable",
       1,
     ],
     [
-      "expensive|pricey|costly|overpriced|steep|bloated|clunky|buggy|glitchy|unreliable|unstable|unintuitive|frustrat(?:ing|ed|ion)|confusing|cumbersome|mediocre|disappointing|lackluster|lacklustre|outdated|dated|slow(?:er)?|sluggish|awkward|limited|limiting|lacks?|lacking|missing|weak(?:er|ness|nesses)?|poor(?:ly)?|bad|worse|complicated|complex|difficult|hard to|harder|steep learning curve|learning curve|overkill|overwhelming|restrictive|rigid|inconsistent|inferior|lagging|lags|behind|struggl(?:e|es|ed|ing)|fail(?:s|ed|ing|ure|ures)?|problems?|issues?|complaints?|complain(?:s|ed)?|concerns?|critici[sz](?:ed|m|es)|drawbacks?|downsides?|cons|catch|caveat|hidden fees?|fees|surcharges?|delays?|delayed|outages?|downtime|crash(?:es|ed)?|bugs?|errors?|losses|lost|loss|declin(?:e|es|ed|ing)|falling|fell|drop(?:ped|s)?|cuts?|layoffs?|recalls?|fines?|fined|penalt(?:y|ies)|lawsuits?|su(?:ed|ing)|scandals?|controvers(?:y|ies|ial)|breach(?:es)?|hack(?:ed)?|leak(?:s|ed)?|fraud|risk(?:y|s)?|mounting|plagued|hit by|falls? short|short of|not worth|waste|annoying|noisy|greasy|bland|stale|rude|terrible|awful|horrible|worst|abysmal|avoid|steer clear|shortcomings?|burden|penalized|unauthori[sz]ed|convicted|scaled back|negative|criticism|headaches?|pain|painful|tedious|clumsy|crowded",
+      "expensive|pricey|costly|overpriced|steep|bloated|clunky|buggy|glitchy|unreliable|unstable|unintuitive|frustrat(?:ing|ed|ion)|confusing|cumbersome|mediocre|disappointing|lackluster|lacklustre|outdated|dated|slow(?:er)?|sluggish|awkward|limited|limiting|lacks?|lacking|missing|weak(?:er|ness|nesses)?|poor(?:ly)?|bad|worse|complicated|complex|difficult|hard to|harder|steep learning curve|learning curve|overkill|overwhelming|restrictive|rigid|inconsistent|inferior|lagging|lags|behind|struggl(?:e|es|ed|ing)|fail(?:s|ed|ing|ure|ures)?|problems?|issues?|complaints?|complain(?:s|ed)?|concerns?|critici[sz](?:ed|m|es)|drawbacks?|downsides?|cons|catch|caveat|hidden fees?|fees|surcharges?|delays?|delayed|outages?|downtime|crash(?:es|ed)?|bugs?|errors?|losses|lost|loss|declin(?:e|es|ed|ing)|falling|fell|drop(?:ped|s)?|cuts?|layoffs?|recalls?|fines?|fined|penalt(?:y|ies)|lawsuits?|su(?:ed|ing)|scandals?|controvers(?:y|ies|ial)|breach(?:es)?|hack(?:ed)?|leak(?:s|ed)?|fraud|risk(?:y|s)?|mounting|plagued|hit by|falls? short|short of|not worth|waste|annoying|noisy|greasy|bland|stale|rude|terrible|awful|horrible|worst|abysmal|avoid|steer clear|shortcomings?|burden|penalized|unauthori[sz]ed|convicted|scaled back|negative|criticism|headaches?|pain|painful|tedious|clumsy|crowded|scaled back|scaling back|rolled back|walked back|backtrack(?:ed|ing)?|litigation|faces|facing|accused|accusations?|allegations?|probe|investigations?|antitrust|violations?|penalties|settlement|shortages?|recalled|halted|suspended|cancel(?:l)?ed|pressure|headwinds|slump(?:ed)?|shrinking|shrank|plunged?|tumbled?|missed|disappointed|underwhelming|mixed|uneven|spotty|patchy|laggy|cluttered|tricky|clunkier|pricier|dearer|hikes?|price increases?|raised prices|deprioriti[sz]ed|throttl(?:ed|ing)|congest(?:ed|ion)|unhealthy|sugary|overrated|almost nothing|trails?|trailing|lost ground|losing|distrust|mistrust",
       -1,
     ],
     ["terrible|awful|horrible|worst|abysmal|nightmare|disaster|scam|unusable|avoid|steer clear", -2],
@@ -45,8 +50,10 @@ const EN: LanguageRules = {
     "not|no|never|without|hardly|barely|isn't|isnt|doesn't|doesnt|don't|dont|aren't|wasn't|weren't|cannot|can't|won't|wouldn't|nor|neither|nothing|lacks|lack",
   intensifiers:
     "very|extremely|highly|really|particularly|genuinely|truly|incredibly|remarkably|exceptionally|especially|super|so|far|much|most|quite|seriously|notably|significantly",
-  contrast: "but|however|though|although|yet|still|that said|on the other hand|whereas|nevertheless|while",
+  contrast: "but|however|though|although|that said|on the other hand|whereas|nevertheless|while",
   than: "than",
+  compared:
+    "than|close to|ahead of|behind|compared to|compared with|versus|vs\\.?|like|unlike|over|rather than|instead of|similar to|as",
   referents:
     "it|its|it's|they|their|they're|the company|the brand|the bank|the firm|the app|the platform|the tool|the service|the airline|the chain|this|that|both",
   both: "both|all three|all of them|either",
@@ -63,11 +70,11 @@ const FR: LanguageRules = {
       2,
     ],
     [
-      "bon(?:ne)?s?|bien|utiles?|pratiques?|simples?|facile(?:s|ment)?|rapides?|abordables?|economiques?|moins cher(?:e)?s?|flexibles?|efficaces?|performante?s?|securise(?:e)?s?|complete?s?|populaires?|appreciee?s?|apprecie|reconnue?s?|leader|ideale?s?|agreables?|savoureu(?:x|se)s?|delicieu(?:x|se)s?|fluides?|riches?|ergonomiques?|competiti(?:f|ve)s?|avantages?|atouts?|points? forts?|se distingue|brille|reussite|croissance|progresse|recommande|recommandee?s?|vaut le coup|rapport qualite-prix|qualite",
+      "bon(?:ne)?s?|bien|utiles?|pratiques?|simples?|facile(?:s|ment)?|rapides?|abordables?|economiques?|moins cher(?:e)?s?|flexibles?|efficaces?|performante?s?|securise(?:e)?s?|complete?s?|populaires?|appreciee?s?|apprecie|reconnue?s?|leader|ideale?s?|agreables?|savoureu(?:x|se)s?|delicieu(?:x|se)s?|fluides?|riches?|ergonomiques?|competiti(?:f|ve)s?|avantages?|atouts?|points? forts?|se distingue|brille|reussite|croissance|progresse|recommande|recommandee?s?|vaut le coup|rapport qualite-prix|qualite|difficile a battre|confortables?|stricte?s?|salue(?:e|s)?|reference|numero un|leader mondial|plus grand|s'impose|imbattable",
       1,
     ],
     [
-      "cher(?:e)?s?|couteu(?:x|se)s?|onereu(?:x|se)s?|lente?s?|lourde?s?|complexes?|compliquee?s?|difficiles?|limitee?s?|manque|manquent|faibles?|mediocres?|decevante?s?|obsolete?s?|instables?|confuse?s?|problemes?|defauts?|inconvenients?|points? faibles?|plaintes?|critiquee?s?|critiques?|pannes?|retards?|bugs?|pertes?|baisse|recul|chute|amendes?|scandales?|fraude|risques?|frais|surcout|decoit|deception|a eviter|eviter|evitez|deconseille(?:e|r)?",
+      "cher(?:e)?s?|couteu(?:x|se)s?|onereu(?:x|se)s?|lente?s?|lourde?s?|complexes?|compliquee?s?|difficiles?|limitee?s?|manque|manquent|faibles?|mediocres?|decevante?s?|obsolete?s?|instables?|confuse?s?|problemes?|defauts?|inconvenients?|points? faibles?|plaintes?|critiquee?s?|critiques?|pannes?|retards?|bugs?|pertes?|baisse|recul|chute|amendes?|scandales?|fraude|risques?|frais|surcout|decoit|deception|a eviter|eviter|evitez|deconseille(?:e|r)?|fades?|mal entretenue?s?|controverse|accuse(?:e|s)?|condamne(?:e|s)?|amende",
       -1,
     ],
     ["catastrophique|desastreu(?:x|se)|pire|nul(?:le)?|arnaque|horrible|a fuir|fuyez", -2],
@@ -76,6 +83,7 @@ const FR: LanguageRules = {
   intensifiers: "tres|vraiment|extremement|particulierement|tellement|trop|fort|hautement|assez|bien plus|beaucoup",
   contrast: "mais|cependant|toutefois|pourtant|neanmoins|en revanche|par contre|alors que|tandis que",
   than: "que|qu'",
+  compared: "que|qu'|comme|face a|par rapport a|contrairement a|plutot que|devant|derriere",
   referents:
     "il|elle|ils|elles|son|sa|ses|leur|leurs|la societe|l'entreprise|la marque|la banque|le groupe|l'application|l'outil|celle-ci|celui-ci|cette",
   both: "les deux|tous les deux|toutes les deux|les trois",
@@ -95,11 +103,11 @@ const DE: LanguageRules = {
       2,
     ],
     [
-      "gut(?:e[nmrs]?)?|besser(?:e[nmrs]?)?|nutzlich(?:e[nmrs]?)?|praktisch(?:e[nmrs]?)?|einfach(?:e[nmrs]?)?|schnell(?:e[nmrs]?)?|gunstig(?:e[nmrs]?)?|gunstiger|preiswert(?:e[nmrs]?)?|flexibel|flexible[nmrs]?|effizient(?:e[nmrs]?)?|sicher(?:e[nmrs]?)?|beliebt(?:e[nmrs]?)?|fuhrend(?:e[nmrs]?)?|ideal(?:e[nmrs]?)?|lecker(?:e[nmrs]?)?|angenehm(?:e[nmrs]?)?|komfortabel|umfangreich(?:e[nmrs]?)?|vorteile?|vorteilhaft|starken|punktet|glanzt|empfehlenswert(?:e[nmrs]?)?|empfohlen|wachstum|wachst|lohnt sich|preis-leistungs-verhaltnis|qualitat",
+      "gut(?:e[nmrs]?)?|besser(?:e[nmrs]?)?|nutzlich(?:e[nmrs]?)?|praktisch(?:e[nmrs]?)?|einfach(?:e[nmrs]?)?|schnell(?:e[nmrs]?)?|gunstig(?:e[nmrs]?)?|gunstiger|preiswert(?:e[nmrs]?)?|flexibel|flexible[nmrs]?|effizient(?:e[nmrs]?)?|sicher(?:e[nmrs]?)?|beliebt(?:e[nmrs]?)?|fuhrend(?:e[nmrs]?)?|ideal(?:e[nmrs]?)?|lecker(?:e[nmrs]?)?|angenehm(?:e[nmrs]?)?|komfortabel|umfangreich(?:e[nmrs]?)?|vorteile?|vorteilhaft|starken|punktet|glanzt|empfehlenswert(?:e[nmrs]?)?|empfohlen|wachstum|wachst|lohnt sich|preis-leistungs-verhaltnis|qualitat|stabil(?:e[nmrs]?)?|schwer zu schlagen|erste wahl|sterne|marktfuhrer|spitze",
       1,
     ],
     [
-      "teuer|teure[nmrs]?|teurer|kostspielig(?:e[nmrs]?)?|langsam(?:e[nmrs]?)?|kompliziert(?:e[nmrs]?)?|umstandlich(?:e[nmrs]?)?|schwierig(?:e[nmrs]?)?|begrenzt(?:e[nmrs]?)?|eingeschrankt(?:e[nmrs]?)?|fehlt|fehlen|schwach(?:e[nmrs]?)?|schwachen|mittelmaßig(?:e[nmrs]?)?|enttauschend(?:e[nmrs]?)?|veraltet(?:e[nmrs]?)?|instabil(?:e[nmrs]?)?|probleme?|nachteile?|mangel|kritik|kritisiert|beschwerden|ausfalle?|verzogerungen?|verluste?|ruckgang|strafen?|bußgeld|skandal(?:e)?|betrug|risiken|risiko|gebuhren|vermeiden|meiden|schlecht(?:e[nmrs]?)?|schlechter",
+      "teuer|teure[nmrs]?|teurer|kostspielig(?:e[nmrs]?)?|langsam(?:e[nmrs]?)?|kompliziert(?:e[nmrs]?)?|umstandlich(?:e[nmrs]?)?|schwierig(?:e[nmrs]?)?|begrenzt(?:e[nmrs]?)?|eingeschrankt(?:e[nmrs]?)?|fehlt|fehlen|schwach(?:e[nmrs]?)?|schwachen|mittelmaßig(?:e[nmrs]?)?|enttauschend(?:e[nmrs]?)?|veraltet(?:e[nmrs]?)?|instabil(?:e[nmrs]?)?|probleme?|nachteile?|mangel|kritik|kritisiert|beschwerden|ausfalle?|verzogerungen?|verluste?|ruckgang|strafen?|bußgeld|skandal(?:e)?|betrug|risiken|risiko|gebuhren|vermeiden|meiden|schlecht(?:e[nmrs]?)?|schlechter|umstritten(?:e[nmrs]?)?|abgeschwacht|kritisch|bedenken|datenschutzbedenken|raten ab|raten von|abraten|ungesund(?:e[nmrs]?)?|greenwashing|vorwurfe?|selten",
       -1,
     ],
     ["katastrophal(?:e[nmrs]?)?|miserabel|schlechteste[nmrs]?|finger weg|unbrauchbar", -2],
@@ -108,6 +116,7 @@ const DE: LanguageRules = {
   intensifiers: "sehr|besonders|außerst|wirklich|extrem|hochst|ziemlich|viel|deutlich|zu|richtig|echt",
   contrast: "aber|jedoch|allerdings|dennoch|trotzdem|doch|wahrend|wobei",
   than: "als",
+  compared: "als|wie|gegenuber|im vergleich zu|vor|hinter|statt",
   referents:
     "es|sie|er|sein|seine|ihr|ihre|das unternehmen|die marke|die bank|der konzern|die app|die plattform|dieser|diese|dieses",
   both: "beide|alle drei|beide anbieter",
@@ -124,11 +133,11 @@ const ES: LanguageRules = {
       2,
     ],
     [
-      "buen[oa]?s?|utiles?|practic[oa]s?|sencill[oa]s?|facil(?:es)?|rapid[oa]s?|economic[oa]s?|asequibles?|baratos?|barata|mas barat[oa]|flexibles?|eficaz|eficaces|eficientes?|segur[oa]s?|popular(?:es)?|lider(?:es)?|ideal(?:es)?|comod[oa]s?|delicios[oa]s?|complet[oa]s?|competitiv[oa]s?|ventajas?|fortalezas?|destaca|sobresale|brilla|crecimiento|crece|recomendad[oa]s?|recomiendo|vale la pena|calidad-precio|calidad|valorad[oa]s?|apreciad[oa]s?",
+      "buen[oa]?s?|utiles?|practic[oa]s?|sencill[oa]s?|facil(?:es)?|rapid[oa]s?|economic[oa]s?|asequibles?|baratos?|barata|mas barat[oa]|flexibles?|eficaz|eficaces|eficientes?|segur[oa]s?|popular(?:es)?|lider(?:es)?|ideal(?:es)?|comod[oa]s?|delicios[oa]s?|complet[oa]s?|competitiv[oa]s?|ventajas?|fortalezas?|destaca|sobresale|brilla|crecimiento|crece|recomendad[oa]s?|recomiendo|vale la pena|calidad-precio|calidad|valorad[oa]s?|apreciad[oa]s?|dificil de superar|estables?|imprescindibles?|gana|referente|mas grande|numero uno",
       1,
     ],
     [
-      "car[oa]s?|mas car[oa]s?|costos[oa]s?|lent[oa]s?|complicad[oa]s?|complej[oa]s?|dificil(?:es)?|limitad[oa]s?|carece|falta|faltan|debil(?:es)?|mediocres?|decepcionantes?|anticuad[oa]s?|obsolet[oa]s?|inestables?|problemas?|desventajas?|inconvenientes?|quejas?|critica(?:s|do|da)?|fallos?|fallas?|caidas?|retrasos?|perdidas?|descenso|multas?|escandalos?|fraude|riesgos?|comisiones|evitar|evite|evitalo|peor(?:es)?|mal[oa]s?",
+      "car[oa]s?|mas car[oa]s?|costos[oa]s?|lent[oa]s?|complicad[oa]s?|complej[oa]s?|dificil(?:es)?|limitad[oa]s?|carece|falta|faltan|debil(?:es)?|mediocres?|decepcionantes?|anticuad[oa]s?|obsolet[oa]s?|inestables?|problemas?|desventajas?|inconvenientes?|quejas?|critica(?:s|do|da)?|fallos?|fallas?|caidas?|retrasos?|perdidas?|descenso|multas?|escandalos?|fraude|riesgos?|comisiones|evitar|evite|evitalo|peor(?:es)?|mal[oa]s?|multad[oa]s?|desconfian|desconfianza|polemica|sancionad[oa]s?|escasa?s?|critican",
       -1,
     ],
     ["pesim[oa]s?|horribles?|desastros[oa]s?|estafa|terribles?|el peor|la peor", -2],
@@ -138,6 +147,7 @@ const ES: LanguageRules = {
     "muy|realmente|extremadamente|especialmente|particularmente|sumamente|bastante|tan|demasiado|mucho|altamente",
   contrast: "pero|sin embargo|aunque|no obstante|mientras que|en cambio|aun asi",
   than: "que",
+  compared: "que|como|frente a|comparado con|a diferencia de|en lugar de|por delante de|detras de",
   referents:
     "es|su|sus|este|esta|ella|el|ellos|la empresa|la compania|la marca|el banco|la aerolinea|la aplicacion|la plataforma",
   both: "ambos|ambas|los dos|las dos|los tres",
@@ -154,11 +164,11 @@ const JA: LanguageRules = {
       2,
     ],
     [
-      "良い|よい|いい|便利|簡単|手軽|速い|高速|安い|安価|お手頃|手頃|リーズナブル|人気|定評|魅力|強み|メリット|好評|満足|快適|美味しい|おいしい|安心|安全|柔軟|効率|豊富|成長|伸び|向上|推奨|評価が高|コスパ|優秀|一押し|定番",
+      "良い|よい|いい|便利|簡単|手軽|速い|高速|安い|安価|お手頃|手頃|リーズナブル|人気|定評|効果的|効果が高|評価が高|効果的|効果が高|評価が高|魅力|強み|メリット|好評|満足|快適|美味しい|おいしい|安心|安全|柔軟|効率|豊富|成長|伸び|向上|推奨|評価が高|コスパ|優秀|一押し|定番",
       1,
     ],
     [
-      "高い|高価|割高|遅い|重い|使いにくい|わかりにくい|分かりにくい|難しい|複雑|不便|不安定|弱み|弱い|デメリット|欠点|問題|課題|不満|苦情|批判|障害|遅延|損失|赤字|減少|低下|罰金|不祥事|詐欺|リスク|懸念|限られ|物足りない|劣る|古い|注意が必要|避け",
+      "高価|割高|価格が高|値段が高|高め|遅い|重い|使いにくい|わかりにくい|分かりにくい|難しい|複雑|不便|不安定|弱み|弱い|デメリット|欠点|問題|課題|不満|苦情|批判|障害|遅延|損失|赤字|減少|低下|罰金|不祥事|詐欺|リスク|懸念|限られ|物足りない|劣る|古い|注意が必要|避け",
       -1,
     ],
     ["最悪|ひどい|酷い|使い物にならない|おすすめしません|お勧めしません|おすすめできません", -2],
@@ -167,6 +177,7 @@ const JA: LanguageRules = {
   intensifiers: "とても|非常に|かなり|特に|本当に|極めて|大変|すごく|最も",
   contrast: "しかし|ただし|ただ|一方|けれども|けど|ものの|とはいえ|ですが|でも",
   than: "より",
+  compared: "より|と比べ|に比べ|と同様",
   referents: "同社|それ|こちら|この|その|同ブランド|同行|同アプリ",
   both: "両方|両社|いずれも|どちらも",
   warn: "避け|避けた方|おすすめしません|お勧めしません|おすすめできません|推奨しません|控えた方|注意が必要",
@@ -182,7 +193,7 @@ const ZH: LanguageRules = {
       1,
     ],
     [
-      "贵|昂贵|偏贵|慢|复杂|困难|难用|不便|不稳定|有限|缺乏|缺少|弱|落后|过时|问题|缺点|劣势|不足|投诉|批评|争议|故障|延迟|亏损|下滑|下降|罚款|丑闻|风险|担忧|隐患|失望|避免|避开|谨慎",
+      "一般|不如|贵|昂贵|偏贵|慢|复杂|困难|难用|不便|不稳定|有限|缺乏|缺少|弱|落后|过时|问题|缺点|劣势|不足|投诉|批评|争议|故障|延迟|亏损|下滑|下降|罚款|丑闻|风险|担忧|隐患|失望|避免|避开|谨慎",
       -1,
     ],
     ["最差|糟糕|很差|骗局|千万别|不推荐|不建议", -2],
@@ -191,6 +202,7 @@ const ZH: LanguageRules = {
   intensifiers: "很|非常|特别|十分|极其|相当|最|更|太",
   contrast: "但是|但|不过|然而|可是|却",
   than: "比",
+  compared: "比|不如|像|和|与|相比",
   referents: "它|它们|其|该公司|该品牌|该行|这家",
   both: "两者|二者|两家|都",
   warn: "避免|避开|不推荐|不建议|千万别|慎用|谨慎选择",

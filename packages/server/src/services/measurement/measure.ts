@@ -1,9 +1,10 @@
 import { classifyCitations, linksInText } from "./citations.ts";
 import { confidences, promptEvidence } from "./evidence.ts";
 import { BrandMatcher, type Occurrence } from "./mentions.ts";
+import { fold } from "./normalize.ts";
 import { SCORE_VERSION, visibilityScore } from "./score.ts";
 import { lineAt, splitLines } from "./structure.ts";
-import { brandTone, detectLanguage } from "./tone.ts";
+import { asksForAdvice, brandTone, detectLanguage } from "./tone.ts";
 import type { AnswerInput, AnswerMeasure, BrandMeasure, MeasuredProject, MeasureOptions } from "./types.ts";
 
 /** Confidences in [low, high) are ambiguous: a judge, when configured, settles those names. */
@@ -116,7 +117,15 @@ export function measureAnswer(
   const own = measureOf(0, project.brand.name);
   const brandOccurrences = counted.filter((o) => o.brand === 0);
   const others = counted.filter((o) => o.brand !== 0);
-  const tone = own.mentioned ? brandTone(prepared.folded, brandOccurrences, others, language) : null;
+  const tone = own.mentioned
+    ? brandTone(
+        prepared.folded,
+        brandOccurrences,
+        others,
+        language,
+        asksForAdvice(answer.prompt === undefined ? undefined : fold(answer.prompt)),
+      )
+    : null;
   const sentiment = tone === null ? null : (options.tone ?? tone.sentiment);
 
   const fromText = linksInText(answer.text);

@@ -1,5 +1,13 @@
 import { IDIOMS } from "./idioms.ts";
-import { fold, foldSameLength, maskLinks, namePattern, normalizeTypography } from "./normalize.ts";
+import {
+  fold,
+  foldSameLength,
+  maskLinks,
+  matches,
+  namePattern,
+  namesPattern,
+  normalizeTypography,
+} from "./normalize.ts";
 import { isOrdinaryWord } from "./ordinary-words.ts";
 import type { BrandSpec } from "./types.ts";
 
@@ -64,19 +72,22 @@ export class BrandMatcher {
         if (isOrdinary) ordinary.add(key);
         const spelling = normalizeTypography(name).trim();
         this.#names.set(key, { key, brand: index, spelling, ordinary: isOrdinary, phrase });
-        folded.push({ key, pattern: namePattern(name) });
+        folded.push({ key, pattern: name });
       }
       for (const name of brand.case_sensitive_aliases ?? []) {
         const key = normalizeTypography(name).trim().replace(/\s+/g, " ");
         if (key === "" || this.#names.has(`=${key}`)) continue;
         this.#names.set(`=${key}`, { key, brand: index, spelling: key, ordinary: false, phrase: false });
-        exact.push({ key, pattern: namePattern(name, false) });
+        exact.push({ key, pattern: name });
       }
     });
     folded.sort((a, b) => b.key.length - a.key.length);
     exact.sort((a, b) => b.key.length - a.key.length);
-    this.#pattern = alternation(folded.map((n) => n.pattern));
-    this.#exact = alternation(exact.map((n) => n.pattern));
+    this.#pattern = namesPattern(folded.map((n) => n.pattern));
+    this.#exact = namesPattern(
+      exact.map((n) => n.pattern),
+      false,
+    );
     this.#exclusions = alternation(
       exclusions
         .map((phrase) => fold(phrase))
@@ -97,7 +108,7 @@ export class BrandMatcher {
     const out: Occurrence[] = [];
     const push = (regex: RegExp | null, source: string, prefix: string) => {
       if (regex === null) return;
-      for (const match of source.matchAll(regex)) {
+      for (const match of matches(regex, source)) {
         const name = this.#names.get(prefix + match[0].replace(/\s+/g, " "));
         if (name === undefined) continue;
         const start = match.index;
@@ -139,7 +150,7 @@ export class BrandMatcher {
 
 function spans(regex: RegExp | null, text: string): [number, number][] {
   if (regex === null) return [];
-  return [...text.matchAll(regex)].map((m) => [m.index, m.index + m[0].length]);
+  return matches(regex, text).map((m) => [m.index, m.index + m[0].length]);
 }
 
 function inside(ranges: [number, number][], o: { start: number; end: number }): boolean {

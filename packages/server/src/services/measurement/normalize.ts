@@ -101,18 +101,61 @@ function edge(char: string, side: "before" | "after"): string {
 
 /** A name as a pattern for the text it is compared with: whole tokens only, any run of spaces inside. */
 export function namePattern(name: string, folded = true): string {
+  const { before, body, after } = nameParts(name, folded);
+  return `${before}${body}${after}`;
+}
+
+/** A name's pattern in three parts: its boundaries (by the script at each edge) and its body. */
+function nameParts(name: string, folded = true): { before: string; body: string; after: string } {
   const source = folded ? fold(name) : normalizeTypography(name).trim().replace(/\s+/g, " ");
   const parts = source.split(" ").map(escapeRegex);
   const first = source[0] ?? "";
   const last = source[source.length - 1] ?? "";
-  return `${edge(first, "before")}${parts.join("\\s+")}${edge(last, "after")}`;
+  return { before: edge(first, "before"), body: parts.join("\\s+"), after: edge(last, "after") };
+}
+
+/**
+ * Many names as one pattern, longest first. Names with the same boundaries (most names: Latin at
+ * both ends) share them, so the boundary is checked once per position rather than once per name.
+ */
+export function namesPattern(names: string[], folded = true): RegExp | null {
+  if (names.length === 0) return null;
+  const groups = new Map<string, { before: string; after: string; bodies: { body: string; length: number }[] }>();
+  for (const name of names) {
+    const { before, body, after } = nameParts(name, folded);
+    const key = `${before}\u0000${after}`;
+    const group = groups.get(key) ?? { before, after, bodies: [] };
+    group.bodies.push({ body, length: (folded ? fold(name) : name).length });
+    groups.set(key, group);
+  }
+  const alternatives = [...groups.values()].map((group) => {
+    const bodies = group.bodies.sort((a, b) => b.length - a.length).map((b) => b.body);
+    return `${group.before}(?:${bodies.join("|")})${group.after}`;
+  });
+  return new RegExp(alternatives.map((a) => `(?:${a})`).join("|"), "gu");
 }
 
 // URLs with a scheme, the paths of bare domains ("hubspot.com/pricing" names HubSpot, not
 // "example.com/notion" Notion), and e-mail addresses. Each pattern starts only where a token
 // starts, so matching stays linear.
 const URL = /(?<![\w.-])https?:\/\/[^\s)>\]"']*/g;
-const PATH = /(?<![\w.-])((?:[\w-]+\.)+[a-zA-Z]{2,})(\/[^\s)>\]"']*)/g;
+const HOST_BEFORE = /(?:^|[^\w.-])(?:[\w-]+\.)+[a-zA-Z]{2,}$/;
+const PATH_AFTER = /^[^\s)>\]"']*/;
+
+/** Blanks the path after each bare host ("hubspot.com/pricing" keeps "hubspot.com"); looks only at "/". */
+function maskPaths(text: string): string {
+  let out = text;
+  let at = out.indexOf("/");
+  while (at >= 0) {
+    let end = at + 1;
+    if (HOST_BEFORE.test(out.slice(Math.max(0, at - 80), at))) {
+      end = at + (PATH_AFTER.exec(out.slice(at))?.[0].length ?? 1);
+      out = out.slice(0, at) + " ".repeat(end - at) + out.slice(end);
+    }
+    at = out.indexOf("/", end);
+  }
+  return out;
+}
 const EMAIL = /(?<![\p{L}\p{N}._%+-])[\p{L}\p{N}._%+-]+@[\p{L}\p{N}.-]+\.\p{L}{2,}/gu;
 
 const blank = (match: string) => " ".repeat(match.length);
@@ -121,8 +164,24 @@ const blank = (match: string) => " ".repeat(match.length);
 export function maskLinks(text: string): string {
   let out = text;
   if (text.includes("/")) {
-    out = out.replace(URL, blank).replace(PATH, (_, host: string, path: string) => host + blank(path));
+    out = maskPaths(out.replace(URL, blank));
   }
   if (out.includes("@")) out = out.replace(EMAIL, blank);
+  return out;
+}
+
+/**
+ * All matches of a global pattern. Unlike `String.prototype.matchAll`, which clones the pattern on
+ * every call (recompiling a large alternation costs microseconds each time), this reuses it.
+ */
+export function matches(pattern: RegExp, text: string): RegExpExecArray[] {
+  const out: RegExpExecArray[] = [];
+  pattern.lastIndex = 0;
+  let match = pattern.exec(text);
+  while (match !== null) {
+    out.push(match);
+    if (match[0] === "") pattern.lastIndex++;
+    match = pattern.exec(text);
+  }
   return out;
 }

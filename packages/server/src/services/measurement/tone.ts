@@ -1,6 +1,6 @@
 import { type Language, type LanguageRules, RULES } from "./lexicon.ts";
 import type { Occurrence } from "./mentions.ts";
-import { fold } from "./normalize.ts";
+import { fold, matches } from "./normalize.ts";
 import { type Line, splitLines } from "./structure.ts";
 
 /**
@@ -29,6 +29,7 @@ interface Compiled {
   too: RegExp;
   contrast: RegExp;
   than: RegExp;
+  compared: RegExp;
   referent: RegExp;
   both: RegExp;
   warn: RegExp;
@@ -93,7 +94,7 @@ function compile(language: Language): Compiled {
     .flatMap(([pattern]) => alternatives(folded(pattern, cjk)))
     .sort((a, b) => b.length - a.length);
   const bounded = (pattern: string, flags = "gu") =>
-    new RegExp(`${before}(?:${alternatives(folded(pattern, cjk)).join("|")})${after}`, flags);
+    new RegExp(`${before}(?:${byFirstLetter(alternatives(folded(pattern, cjk)))})${after}`, flags);
   return {
     rules,
     cjk,
@@ -107,6 +108,7 @@ function compile(language: Language): Compiled {
     too: language === "ja" ? /すぎ/u : language === "zh" ? /太$/u : /(?<![\p{L}])(?:too|trop|zu|demasiado)\s+$/u,
     contrast: bounded(rules.contrast),
     than: bounded(rules.than, "u"),
+    compared: bounded(rules.compared, "u"),
     referent: new RegExp(`^[\\s*_"'(\\-]*(?:${alternatives(folded(rules.referents, cjk)).join("|")})${after}`, "u"),
     both: new RegExp(`^[\\s*_"'(\\-]*(?:${alternatives(folded(rules.both, cjk)).join("|")})${after}`, "u"),
     warn: bounded(rules.warn, "u"),
@@ -131,6 +133,14 @@ const STOPWORDS: Record<Exclude<Language, "ja" | "zh">, RegExp> = {
   de: /\b(?:der|die|das|und|ist|mit|fur|nicht|sie|ein|eine|auch)\b/g,
   es: /\b(?:el|los|las|es|y|para|una|con|del|que|por)\b/g,
 };
+
+const ADVICE =
+  /\b(?:best|top|recommend\w*|should|which|what\b.*\b(?:use|choose|pick|buy)|good for|alternatives?|vs\.?|versus|compare|or\b|worth|meilleure?s?|recommand\w*|quel(?:le)?s?|lequel|laquelle|vaut|conseill\w*|beste[nmrs]?|empfehl\w*|welche[nmrs]?|lohnt|oder|mejor(?:es)?|recomiend\w*|recomend\w*|cual(?:es)?|vale la pena|o)\b|おすすめ|どれ|どちら|比較|推荐|哪|最好|值得|还是/u;
+
+/** Whether the prompt asks for advice (a pick, a comparison), so that a favourable answer recommends. */
+export function asksForAdvice(folded: string | undefined): boolean {
+  return folded !== undefined && ADVICE.test(folded);
+}
 
 /** The answer's language: the project's when set, else guessed from kana and common words. */
 export function detectLanguage(folded: string, declared: string | null): Language {
@@ -161,7 +171,7 @@ function sentences(text: string): (Span & { line: number })[] {
   const boundary = /[.!?](?=\s|$)|[。！？]|\n/gu;
   let start = 0;
   let line = 0;
-  for (const match of text.matchAll(boundary)) {
+  for (const match of matches(boundary, text)) {
     const end = match.index + match[0].length;
     if (text.slice(start, end).trim() !== "") out.push({ start, end, line });
     if (match[0] === "\n") line++;
@@ -171,11 +181,27 @@ function sentences(text: string): (Span & { line: number })[] {
   return out;
 }
 
+/** The occurrences that start inside the span (occurrences are sorted by start). */
 function within(occurrences: Occurrence[], span: Span): Occurrence[] {
-  return occurrences.filter((o) => o.start >= span.start && o.start < span.end);
+  let low = 0;
+  let high = occurrences.length;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if ((occurrences[mid]?.start ?? 0) < span.start) low = mid + 1;
+    else high = mid;
+  }
+  const out: Occurrence[] = [];
+  for (let i = low; i < occurrences.length; i++) {
+    const o = occurrences[i];
+    if (o === undefined || o.start >= span.end) break;
+    out.push(o);
+  }
+  return out;
 }
 
 /** Clauses of a sentence: split at ";", ":", a dash between spaces, and before contrast words. */
+const CUTS = /[;:；]|\s-\s|,\s/gu;
+
 interface Clause extends Span {
   contrast: boolean;
   conceded?: boolean;
@@ -185,8 +211,8 @@ function clauses(text: string, span: Span, rules: Compiled): Clause[] {
   const out: (Span & { contrast: boolean })[] = [];
   const part = text.slice(span.start, span.end);
   const cuts: { at: number; contrast: boolean }[] = [];
-  for (const m of part.matchAll(/[;:；]|\s-\s|,\s/gu)) cuts.push({ at: m.index + m[0].length, contrast: false });
-  for (const m of part.matchAll(rules.contrast)) if (m.index > 0) cuts.push({ at: m.index, contrast: true });
+  for (const m of matches(CUTS, part)) cuts.push({ at: m.index + m[0].length, contrast: false });
+  for (const m of matches(rules.contrast, part)) if (m.index > 0) cuts.push({ at: m.index, contrast: true });
   cuts.sort((a, b) => a.at - b.at);
   let start = 0;
   let contrast = false;
@@ -207,7 +233,7 @@ function scoreClause(text: string, clause: Span, rules: Compiled, inverted: numb
   const part = text.slice(clause.start, clause.end);
   let positive = 0;
   let negative = 0;
-  for (const match of part.matchAll(rules.words)) {
+  for (const match of matches(rules.words, part)) {
     let weight = rules.weights.find((w) => w.pattern.test(match[0]))?.weight ?? 0;
     if (weight === 0) continue;
     const index = match.index;
@@ -217,7 +243,8 @@ function scoreClause(text: string, clause: Span, rules: Compiled, inverted: numb
       : rules.cjk
         ? part.slice(Math.max(0, index - 3), index)
         : lastWords(before, 4);
-    if (rules.negator.test(window)) weight = -weight * 0.8;
+    // "not the best" is a mild complaint, "not bad" mild praise.
+    if (rules.negator.test(window)) weight = -weight * 0.5;
     if (rules.intensifier.test(rules.cjk ? part.slice(Math.max(0, index - 4), index) : lastWords(before, 2))) {
       weight *= 1.5;
     }
@@ -232,37 +259,51 @@ function scoreClause(text: string, clause: Span, rules: Compiled, inverted: numb
     if (weight > 0) positive += weight;
     else negative -= weight;
   }
-  const warn =
-    rules.warn.test(part) &&
-    !(rules.cjk ? false : rules.negator.test(lastWords(part.slice(0, part.search(rules.warn)), 2)));
-  const recommend =
-    inverted === null && rules.recommend.test(part) && !rules.warn.test(part) && !negatedRecommend(part, rules);
+  const warnAt = part.search(rules.warn);
+  const warn = warnAt >= 0 && (rules.cjk || !rules.negator.test(lastWords(part.slice(0, warnAt), 2)));
+  const recommendAt = inverted === null && warnAt < 0 ? part.search(rules.recommend) : -1;
+  const recommend = recommendAt >= 0 && (rules.cjk || !rules.negator.test(lastWords(part.slice(0, recommendAt), 3)));
   return { positive, negative, warn, recommend };
 }
 
-function negatedRecommend(part: string, rules: Compiled): boolean {
-  const at = part.search(rules.recommend);
-  return !rules.cjk && at >= 0 && rules.negator.test(lastWords(part.slice(0, at), 3));
-}
+const isSpace = (code: number) => code === 32 || code === 10 || code === 9 || code === 13;
 
+/** The last `count` whitespace-separated words of `text`, found from the end (no split of the whole). */
 function lastWords(text: string, count: number): string {
-  const words = text.split(/\s+/).filter((w) => w !== "");
-  return words.slice(-count).join(" ");
+  let end = text.length;
+  while (end > 0 && isSpace(text.charCodeAt(end - 1))) end--;
+  let i = end;
+  let words = 0;
+  while (i > 0) {
+    if (isSpace(text.charCodeAt(i - 1))) {
+      words++;
+      if (words === count) break;
+      while (i > 0 && isSpace(text.charCodeAt(i - 1))) i--;
+      continue;
+    }
+    i--;
+  }
+  return text.slice(i, end);
 }
 
 /**
  * The brand's tone: null unless it is named. `text` is the folded answer; `own` the brand's
  * counted occurrences, `others` those of the competitors.
  */
-export function brandTone(text: string, own: Occurrence[], others: Occurrence[], declared: string | null): Tone | null {
+export function brandTone(
+  text: string,
+  own: Occurrence[],
+  others: Occurrence[],
+  language: Language,
+  advice: boolean,
+): Tone | null {
   if (own.length === 0) return null;
-  const rules = rulesFor(detectLanguage(text, declared));
+  const rules = rulesFor(language);
   let positive = 0;
   let negative = 0;
   let warned = false;
   let recommended = false;
   let owner: "own" | "other" | null = null;
-  const items = new Set(splitLines(text).flatMap((line, index) => (line.item === null ? [] : [index])));
   let ownerLine = -1;
   const add = (clause: Clause, weight: number, inverted: number | null) => {
     const score = scoreClause(text, clause, rules, inverted);
@@ -274,14 +315,27 @@ export function brandTone(text: string, own: Occurrence[], others: Occurrence[],
   };
   const lines = splitLines(text);
   const sections = ownSections(text, lines, own, others);
+  const ownItems = new Set<number>();
+  lines.forEach((line, index) => {
+    if (line.item === null) return;
+    const first = [...within(own, line), ...within(others, line)].sort((a, b) => a.start - b.start)[0];
+    if (first !== undefined && own.includes(first)) ownItems.add(index);
+  });
   let seen = false;
   for (const sentence of sentences(text)) {
     const mine = within(own, sentence);
     // A brand named only as the object of a comparison ("simpler than HubSpot's") is not what
     // the sentence is about.
-    const theirs = within(others, sentence).filter((o) => !afterThan(text, sentence, o, rules));
-    const body = text.slice(sentence.start, sentence.end);
+    // In a list item the brand leads, other brands are what it is compared with.
+    const named = within(others, sentence);
     const inOwnSection = sections.has(sentence.line);
+    const about = mine.length > 0 || owner === "own" || inOwnSection;
+    const theirs = ownItems.has(sentence.line)
+      ? []
+      : about
+        ? named.filter((o) => !comparedWith(text, sentence, o, rules))
+        : named;
+    const body = text.slice(sentence.start, sentence.end);
     if (mine.length > 0 && theirs.length === 0) {
       for (const clause of clauses(text, sentence, rules)) add(clause, 1, thanBrand(text, clause, mine, rules));
       owner = "own";
@@ -319,11 +373,7 @@ export function brandTone(text: string, own: Occurrence[], others: Occurrence[],
       owner = null;
     } else if (theirs.length > 0) {
       owner = "other";
-      for (const clause of clauses(text, sentence, rules)) {
-        const thanAt = thanBrand(text, clause, own, rules);
-        if (thanAt !== null) add(clause, 1, thanAt);
-      }
-    } else if (inOwnSection || (owner === "own" && sentence.line === ownerLine && items.has(sentence.line))) {
+    } else if (inOwnSection || ownItems.has(sentence.line)) {
       for (const clause of clauses(text, sentence, rules)) add(clause, 1, null);
     } else if ((owner === "own" && rules.referent.test(body)) || (seen && rules.both.test(body))) {
       for (const clause of clauses(text, sentence, rules)) add(clause, 0.8, null);
@@ -333,15 +383,23 @@ export function brandTone(text: string, own: Occurrence[], others: Occurrence[],
     seen ||= mine.length > 0;
   }
   const mass = positive + negative;
-  const sentiment = mass === 0 ? 0 : (positive - negative) / (mass + 1);
+  // One mild word either way is not a tone: it stays inside the neutral band.
+  const balance = positive - negative;
+  const sentiment = mass === 0 ? 0 : (balance / (mass + 1)) * (Math.abs(balance) < 1 ? 0.1 : 1);
   const rounded = Math.round(sentiment * 1000) / 1000;
-  const stance =
-    warned || rounded <= -0.6 ? "warned" : (recommended && rounded >= 0) || rounded > 0.1 ? "recommended" : "mentioned";
+  // A warning is said in words; a recommendation is either said, or a favourable verdict where the
+  // prompt asks for advice ("best", "which", "alternatives"): praise in an answer to a question of
+  // fact ("Is Chase's bonus good?") is a favourable mention, not a recommendation.
+  const stance: Tone["stance"] = warned
+    ? "warned"
+    : (recommended && rounded >= 0) || (rounded > 0.1 && advice)
+      ? "recommended"
+      : "mentioned";
   return { sentiment: rounded, stance };
 }
 
 /** Only "and", "or", "&" or a comma between two names: they share what is said next. */
-const JOINED = /^\s*(?:,|&|and|or|et|ou|und|oder|y|o|e|、|と|や|及び|和)?\s*$/u;
+const JOINED = /^[\s*_\])]*(?:,|&|and|or|et|ou|und|oder|y|o|e|、|と|や|及び|和)?[\s*_[(]*$/u;
 
 /**
  * The lines under a heading, or under a bold line, that names the brand and no other: a section
@@ -364,6 +422,13 @@ function afterThan(text: string, clause: Span, o: Occurrence, rules: Compiled): 
   if (rules.negatesAfter) return text.startsWith("より", o.end);
   if (rules.cjk) return text[o.start - 1] === "比";
   return rules.than.test(lastWords(text.slice(clause.start, o.start), 3));
+}
+
+/** Whether the brand is only what another is compared with ("than X", "close to X", "不如X"). */
+function comparedWith(text: string, clause: Span, o: Occurrence, rules: Compiled): boolean {
+  if (afterThan(text, clause, o, rules)) return true;
+  if (rules.cjk) return rules.compared.test(text.slice(Math.max(clause.start, o.start - 3), o.start));
+  return rules.compared.test(lastWords(text.slice(clause.start, o.start), 2));
 }
 
 /** Where "than" comes right before one of the brand's occurrences in the clause, if it does. */
