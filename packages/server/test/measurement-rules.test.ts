@@ -208,6 +208,14 @@ describe("tone and stance", () => {
     expect(tone("Acme es caro, pero excelente.").sentiment).toBeGreaterThan(0.1);
   });
 
+  it("weighs a conceded clause less", () => {
+    expect(tone("Acme is excellent, although its network is still limited.").sentiment).toBeGreaterThan(0.1);
+    expect(
+      tone("Acme obtiene muy buenas notas en seguridad, aunque su red de talleres es escasa.").sentiment,
+    ).toBeGreaterThan(0.1);
+    expect(tone("Acme is not only reliable but also fast.").sentiment).toBeGreaterThan(0.1);
+  });
+
   it("strengthens with intensifiers", () => {
     const plain = tone("Acme is reliable, though slow.").sentiment ?? 0;
     const strong = tone("Acme is extremely reliable, though slow.").sentiment ?? 0;

@@ -15,6 +15,8 @@ export interface LanguageRules {
   intensifiers: string;
   /** Words after which a clause weighs more ("but"). */
   contrast: string;
+  /** Words after which a clause weighs less: a concession ("although", "aunque"). */
+  concessive: string;
   /** "than": a comparative followed by it and a brand is the other way round for that brand. */
   than: string;
   /** Words before a brand that make it only the object of a comparison ("close to X"). */
@@ -37,7 +39,7 @@ const EN: LanguageRules = {
     ],
     ["great|strong(?:est)?|solid|reliable|robust|powerful|intuitive|polished|impressive|generous|seamless(?:ly)?", 2],
     [
-      "good|better|nice|useful|helpful|handy|easy|easier|easiest|simple|simpler|fast|faster|quick|quicker|affordable|cheap(?:er|est)?|inexpensive|flexible|capable|effective|efficient|accurate|clean|friendly|user-friendly|well-designed|well-built|smooth|secure|safe(?:r|st)?|trusted|trustworthy|popular|beloved|loved|praised|favou?rite|preferred|leading|renowned|premium|innovative|versatile|scalable|responsive|rich|ideal|perfect|elegant|comprehensive|competitive|valuable|transparent|dependable|durable|comfortable|delicious|tasty|fresh|consistent|convenient|accessible|standout|stands? out|shines?|excels?|thriv(?:e|es|ing)|impress(?:es|ed)?|delivers?|winner|wins?|won|worth(?:while| it| the)|value for money|good value|great value|hard to beat|tough to beat|well worth|well regarded|well-regarded|highly rated|go-to|top pick|first choice|safe bet|solid choice|strong choice|pleasure|love|loves|enjoy(?:s|ed)?|recommend(?:s|ed)?|growth|growing|gains?|record (?:profits?|sales|revenue)|improved|improving|improves|upgrade|benefits?|advantages?|strengths?|pros|perks?|succes(?:s|sful)|wins?|works (?:well|great)|work well|well suited|well-suited|suits|strongest|safest|ahead|improved dramatically|comfortabl[ey]|investment-grade|known for|favou?red|appeals?|deeper|practical|straightforward|familiar|mature|proven|established|long-established|customi[sz]able|reasonable|fair|generous free|free plan|free tier|sharp|crisp|refreshing|cleaner|lightweight|cushioned|roomy|sturdy|iconic|dominant|dominates|dominated|leads|leader|most valuable|profitable|profitability|record|thriving|booming|expanding|soaring|rewarding|stable|stability|rock-solid|top-notch|first-rate|world-class|top-tier|high-quality|quality|must-have|essential|indispensable",
+      "good|better|nice|useful|helpful|handy|easy|easier|easiest|simple|simpler|fast|faster|quick|quicker|affordable|cheap(?:er|est)?|inexpensive|flexible|capable|effective|efficient|accurate|clean|friendly|user-friendly|well-designed|well-built|smooth|secure|safe(?:r|st)?|trusted|trustworthy|popular|beloved|loved|praised|favou?rite|preferred|leading|renowned|premium|innovative|versatile|scalable|responsive|rich|ideal|perfect|elegant|comprehensive|competitive|valuable|transparent|dependable|durable|comfortable|delicious|tasty|fresh|consistent|convenient|accessible|standout|stands? out|shines?|excels?|thriv(?:e|es|ing)|impress(?:es|ed)?|delivers?|winner|wins?|won|worth(?:while| it| the)|value for money|good value|great value|hard to beat|tough to beat|well worth|well regarded|well-regarded|highly rated|go-to|top pick|first choice|safe bet|solid choice|strong choice|pleasure|love|loves|enjoy(?:s|ed)?|recommend(?:s|ed)?|growth|growing|gains?|record (?:profits?|sales|revenue)|improved|improving|improves|upgrade|benefits?|advantages?|strengths?|pros|perks?|succes(?:s|sful)|wins?|works (?:well|great)|work well|well suited|well-suited|suits|strongest|safest|ahead|improved dramatically|comfortabl[ey]|investment-grade|known for|favou?red|appeals?|deeper|practical|straightforward|familiar|mature|proven|established|long-established|customi[sz]able|reasonable|fair|generous free|free plan|free tier|sharp|crisp|refreshing|cleaner|lightweight|cushioned|roomy|sturdy|iconic|dominant|dominates|dominated|leads|leader|most valuable|profitable|profitability|record|thriving|booming|expanding|soaring|rewarding|stable|stability|rock-solid|top-notch|first-rate|world-class|top-tier|high-quality|quality|must-have|essential|indispensable|reduces? (?:the )?risk|lower(?:s)? (?:the )?risk",
       1,
     ],
     [
@@ -55,7 +57,8 @@ const EN: LanguageRules = {
     "not|no|never|without|hardly|barely|isn't|isnt|doesn't|doesnt|don't|dont|aren't|wasn't|weren't|cannot|can't|won't|wouldn't|nor|neither|nothing|lacks|lack",
   intensifiers:
     "very|extremely|highly|really|particularly|genuinely|truly|incredibly|remarkably|exceptionally|especially|super|so|far|much|most|quite|seriously|notably|significantly",
-  contrast: "but|however|though|although|that said|on the other hand|whereas|nevertheless|while",
+  contrast: "but|however|that said|on the other hand|nevertheless",
+  concessive: "though|although|even though|whereas|while|albeit",
   than: "than",
   compared:
     "than|close to|ahead of|behind|compared to|compared with|versus|vs\\.?|like|unlike|over|rather than|instead of|similar to|as",
@@ -75,7 +78,7 @@ const FR: LanguageRules = {
       2,
     ],
     [
-      "bon(?:ne)?s?|bien|utiles?|pratiques?|simples?|facile(?:s|ment)?|rapides?|abordables?|economiques?|moins cher(?:e)?s?|flexibles?|efficaces?|performante?s?|securise(?:e)?s?|complete?s?|populaires?|appreciee?s?|apprecie|reconnue?s?|leader|ideale?s?|agreables?|savoureu(?:x|se)s?|delicieu(?:x|se)s?|fluides?|riches?|ergonomiques?|competiti(?:f|ve)s?|avantages?|atouts?|points? forts?|se distingue|brille|reussite|croissance|progresse|recommande|recommandee?s?|vaut le coup|rapport qualite-prix|qualite|difficile a battre|confortables?|stricte?s?|salue(?:e|s)?|reference|numero un|leader mondial|plus grand|s'impose|imbattable",
+      "bon(?:ne)?s?|bien|utiles?|pratiques?|simples?|facile(?:s|ment)?|rapides?|abordables?|economiques?|moins cher(?:e)?s?|flexibles?|efficaces?|performante?s?|securise(?:e)?s?|complete?s?|populaires?|appreciee?s?|apprecie|reconnue?s?|leader|ideale?s?|agreables?|savoureu(?:x|se)s?|delicieu(?:x|se)s?|fluides?|riches?|ergonomiques?|competiti(?:f|ve)s?|avantages?|atouts?|points? forts?|se distingue|brille|reussite|croissance|progresse|recommande|recommandee?s?|vaut le coup|rapport qualite-prix|qualite|difficile a battre|reduisent le risque|reduit le risque|confortables?|stricte?s?|salue(?:e|s)?|reference|numero un|leader mondial|plus grand|s'impose|imbattable",
       1,
     ],
     [
@@ -86,7 +89,8 @@ const FR: LanguageRules = {
   ],
   negators: "ne|n'|pas|jamais|sans|aucun(?:e)?|ni|guere",
   intensifiers: "tres|vraiment|extremement|particulierement|tellement|trop|fort|hautement|assez|bien plus|beaucoup",
-  contrast: "mais|cependant|toutefois|pourtant|neanmoins|en revanche|par contre|alors que|tandis que",
+  contrast: "mais|cependant|toutefois|pourtant|neanmoins|en revanche|par contre",
+  concessive: "bien que|quoique|meme si|alors que|tandis que",
   than: "que|qu'",
   compared: "que|qu'|comme|face a|par rapport a|contrairement a|plutot que|devant|derriere",
   referents:
@@ -119,7 +123,8 @@ const DE: LanguageRules = {
   ],
   negators: "nicht|kein|keine|keinen|keinem|keiner|nie|niemals|ohne|kaum|weder",
   intensifiers: "sehr|besonders|außerst|wirklich|extrem|hochst|ziemlich|viel|deutlich|zu|richtig|echt",
-  contrast: "aber|jedoch|allerdings|dennoch|trotzdem|doch|wahrend|wobei",
+  contrast: "aber|jedoch|allerdings|dennoch|trotzdem|doch",
+  concessive: "obwohl|obgleich|wahrend|wobei|auch wenn",
   than: "als",
   compared: "als|wie|gegenuber|im vergleich zu|vor|hinter|statt",
   referents:
@@ -138,11 +143,11 @@ const ES: LanguageRules = {
       2,
     ],
     [
-      "buen[oa]?s?|utiles?|practic[oa]s?|sencill[oa]s?|facil(?:es)?|rapid[oa]s?|economic[oa]s?|asequibles?|baratos?|barata|mas barat[oa]|flexibles?|eficaz|eficaces|eficientes?|segur[oa]s?|popular(?:es)?|lider(?:es)?|ideal(?:es)?|comod[oa]s?|delicios[oa]s?|complet[oa]s?|competitiv[oa]s?|ventajas?|fortalezas?|destaca|sobresale|brilla|crecimiento|crece|recomendad[oa]s?|recomiendo|vale la pena|calidad-precio|calidad|valorad[oa]s?|apreciad[oa]s?|dificil de superar|estables?|imprescindibles?|gana|referente|mas grande|numero uno",
+      "buen[oa]?s?|utiles?|practic[oa]s?|sencill[oa]s?|facil(?:es)?|rapid[oa]s?|economic[oa]s?|asequibles?|baratos?|barata|mas barat[oa]|flexibles?|eficaz|eficaces|eficientes?|segur[oa]s?|popular(?:es)?|lider(?:es)?|ideal(?:es)?|comod[oa]s?|delicios[oa]s?|complet[oa]s?|competitiv[oa]s?|ventajas?|fortalezas?|destaca|sobresale|brilla|crecimiento|crece|recomendad[oa]s?|recomiendo|vale la pena|calidad-precio|calidad|valorad[oa]s?|apreciad[oa]s?|dificil de superar|reduce el riesgo|cuesta menos|estables?|imprescindibles?|gana|referente|mas grande|numero uno",
       1,
     ],
     [
-      "car[oa]s?|mas car[oa]s?|costos[oa]s?|lent[oa]s?|complicad[oa]s?|complej[oa]s?|dificil(?:es)?|limitad[oa]s?|carece|falta|faltan|debil(?:es)?|mediocres?|decepcionantes?|anticuad[oa]s?|obsolet[oa]s?|inestables?|problemas?|desventajas?|inconvenientes?|quejas?|critica(?:s|do|da)?|fallos?|fallas?|caidas?|retrasos?|perdidas?|descenso|multas?|escandalos?|fraude|riesgos?|comisiones|evitar|evite|evitalo|peor(?:es)?|mal[oa]s?|multad[oa]s?|desconfian|desconfianza|polemica|sancionad[oa]s?|escasa?s?|critican",
+      "car[oa]s?|mas car[oa]s?|costos[oa]s?|lent[oa]s?|complicad[oa]s?|complej[oa]s?|dificil(?:es)?|limitad[oa]s?|carece|falta|faltan|debil(?:es)?|mediocres?|decepcionantes?|anticuad[oa]s?|obsolet[oa]s?|inestables?|problemas?|desventajas?|inconvenientes?|quejas?|critica(?:s|do|da)?|fallos?|fallas?|caidas?|retrasos?|perdidas?|descenso|multas?|escandalos?|fraude|riesgos?|comisiones|evitar|evite|evitalo|cuesta mas|peor(?:es)?|mal[oa]s?|multad[oa]s?|desconfian|desconfianza|polemica|sancionad[oa]s?|escasa?s?|critican",
       -1,
     ],
     ["pesim[oa]s?|horribles?|desastros[oa]s?|estafa|terribles?|el peor|la peor", -2],
@@ -150,7 +155,8 @@ const ES: LanguageRules = {
   negators: "no|nunca|jamas|sin|tampoco|ni|ningun[oa]?",
   intensifiers:
     "muy|realmente|extremadamente|especialmente|particularmente|sumamente|bastante|tan|demasiado|mucho|altamente",
-  contrast: "pero|sin embargo|aunque|no obstante|mientras que|en cambio|aun asi",
+  contrast: "pero|sin embargo|no obstante|en cambio|aun asi",
+  concessive: "aunque|si bien|mientras que|a pesar de",
   than: "que",
   compared: "que|como|frente a|comparado con|a diferencia de|en lugar de|por delante de|detras de",
   referents:
@@ -180,7 +186,8 @@ const JA: LanguageRules = {
   ],
   negators: "ない|ません|なかった|ず|なく",
   intensifiers: "とても|非常に|かなり|特に|本当に|極めて|大変|すごく|最も",
-  contrast: "しかし|ただし|ただ|一方|けれども|けど|ものの|とはいえ|ですが|でも",
+  contrast: "しかし|ただし|ただ|一方|けれども|けど|とはいえ|ですが|でも",
+  concessive: "ものの",
   than: "より",
   compared: "より|と比べ|に比べ|と同様",
   referents: "同社|それ|こちら|この|その|同ブランド|同行|同アプリ",
@@ -206,6 +213,7 @@ const ZH: LanguageRules = {
   negators: "不|没|没有|未|无|并非|不是|别",
   intensifiers: "很|非常|特别|十分|极其|相当|最|更|太",
   contrast: "但是|但|不过|然而|可是|却",
+  concessive: "虽然|尽管",
   than: "比",
   compared: "比|不如|像|和|与|相比",
   referents: "它|它们|其|该公司|该品牌|该行|这家",

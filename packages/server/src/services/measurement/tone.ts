@@ -28,6 +28,7 @@ interface Compiled {
   intensifier: RegExp;
   too: RegExp;
   contrast: RegExp;
+  concessive: RegExp;
   than: RegExp;
   compared: RegExp;
   referent: RegExp;
@@ -107,6 +108,7 @@ function compile(language: Language): Compiled {
     intensifier: bounded(rules.intensifiers, "u"),
     too: language === "ja" ? /すぎ/u : language === "zh" ? /太$/u : /(?<![\p{L}])(?:too|trop|zu|demasiado)\s+$/u,
     contrast: bounded(rules.contrast),
+    concessive: bounded(rules.concessive),
     than: bounded(rules.than, "u"),
     compared: bounded(rules.compared, "u"),
     referent: new RegExp(`^[\\s*_"'(\\-]*(?:${alternatives(folded(rules.referents, cjk)).join("|")})${after}`, "u"),
@@ -200,6 +202,8 @@ function within(occurrences: Occurrence[], span: Span): Occurrence[] {
 }
 
 /** Clauses of a sentence: split at ";", ":", a dash between spaces, and before contrast words. */
+const NOT_ONLY = /\b(?:not only|not just|non seulement|nicht nur|no solo|no solamente)\b/u;
+
 const CUTS = /[;:；]|\s-\s|,\s/gu;
 
 interface Clause extends Span {
@@ -208,24 +212,37 @@ interface Clause extends Span {
 }
 
 function clauses(text: string, span: Span, rules: Compiled): Clause[] {
-  const out: (Span & { contrast: boolean })[] = [];
   const part = text.slice(span.start, span.end);
-  const cuts: { at: number; contrast: boolean }[] = [];
-  for (const m of matches(CUTS, part)) cuts.push({ at: m.index + m[0].length, contrast: false });
-  for (const m of matches(rules.contrast, part)) if (m.index > 0) cuts.push({ at: m.index, contrast: true });
+  const cuts: { at: number; kind: "plain" | "contrast" | "concession" }[] = [];
+  for (const m of matches(CUTS, part)) cuts.push({ at: m.index + m[0].length, kind: "plain" });
+  for (const m of matches(rules.contrast, part)) if (m.index > 0) cuts.push({ at: m.index, kind: "contrast" });
+  for (const m of matches(rules.concessive, part)) cuts.push({ at: m.index, kind: "concession" });
   cuts.sort((a, b) => a.at - b.at);
+  const out: Clause[] = [];
   let start = 0;
-  let contrast = false;
+  let kind: "plain" | "contrast" | "concession" = "plain";
+  const push = (end: number) =>
+    out.push({
+      start: span.start + start,
+      end: span.start + end,
+      contrast: kind === "contrast",
+      conceded: kind === "concession",
+    });
   for (const cut of cuts) {
-    if (cut.at > start) out.push({ start: span.start + start, end: span.start + cut.at, contrast });
+    if (cut.at > start) push(cut.at);
     if (cut.at >= start) {
       start = cut.at;
-      contrast = cut.contrast;
+      kind = cut.kind;
     }
   }
-  out.push({ start: span.start + start, end: span.end, contrast });
-  // The clause a contrast word answers weighs less: "powerful, but too expensive" is a complaint.
-  return out.map((clause, i) => ({ ...clause, conceded: out[i + 1]?.contrast === true }));
+  push(part.length);
+  // The clause a contrast word answers weighs less: "powerful, but too expensive" is a complaint;
+  // so does what a concession grants ("although its network is thin").
+  for (let i = 0; i + 1 < out.length; i++) {
+    const clause = out[i];
+    if (clause !== undefined && out[i + 1]?.contrast === true && !clause.contrast) clause.conceded = true;
+  }
+  return out;
 }
 
 /** The polarity of one clause for the brand, and whether it warns against or recommends it. */
@@ -243,8 +260,8 @@ function scoreClause(text: string, clause: Span, rules: Compiled, inverted: numb
       : rules.cjk
         ? part.slice(Math.max(0, index - 3), index)
         : lastWords(before, 4);
-    // "not the best" is a mild complaint, "not bad" mild praise.
-    if (rules.negator.test(window)) weight = -weight * 0.5;
+    // "not the best" is a mild complaint, "not bad" mild praise; "not only" negates nothing.
+    if (rules.negator.test(window) && !NOT_ONLY.test(window)) weight = -weight * 0.5;
     if (rules.intensifier.test(rules.cjk ? part.slice(Math.max(0, index - 4), index) : lastWords(before, 2))) {
       weight *= 1.5;
     }
