@@ -404,12 +404,12 @@ export function brandTone(
   const balance = positive - negative;
   const sentiment = mass === 0 ? 0 : (balance / (mass + 1)) * (Math.abs(balance) < 1 ? 0.1 : 1);
   const rounded = Math.round(sentiment * 1000) / 1000;
-  // A warning is said in words; a recommendation is either said, or a favourable verdict where the
-  // prompt asks for advice ("best", "which", "alternatives"): praise in an answer to a question of
-  // fact ("Is Chase's bonus good?") is a favourable mention, not a recommendation.
+  // A warning is said in words. A recommendation is said in words, or is a favourable verdict, or
+  // a place in a list of picks the prompt asked for ("best", "which", "alternatives") that is not
+  // unfavourable.
   const stance: Tone["stance"] = warned
     ? "warned"
-    : (recommended && rounded >= 0) || (rounded > 0.1 && advice)
+    : (recommended && rounded >= 0) || rounded > 0.1 || (advice && ownItems.size > 0 && rounded >= 0)
       ? "recommended"
       : "mentioned";
   return { sentiment: rounded, stance };
