@@ -231,6 +231,11 @@ describe("tone and stance", () => {
     expect(tone("Acme launched in 2015. It is reliable and intuitive.").sentiment).toBeGreaterThan(0.1);
     expect(tone("Acme a été lancé en 2015. Il est fiable et rapide.").sentiment).toBeGreaterThan(0.1);
     expect(tone("Acme launched in 2015. Founders come and go. Reliable tools are rare.").sentiment).toBe(0);
+    expect(tone("Acme launched in 2015. Critics say the company is unreliable and overpriced.").sentiment).toBeLessThan(
+      -0.1,
+    );
+    // Japanese drops the subject: the next sentence of the paragraph is still about the brand.
+    expect(tone("Acmeは2015年に設立されました。使いやすく、評判が良いです。").sentiment).toBeGreaterThan(0.1);
   });
 
   it("reads Japanese, with negation after the word", () => {

@@ -23,6 +23,8 @@ export interface LanguageRules {
   compared: string;
   /** Sentence openings that refer back to the brand named just before. */
   referents: string;
+  /** Nouns that refer back to the brand wherever they stand in the next sentence ("the company"). */
+  nouns: string;
   /** Sentence openings that refer to all the brands named ("Both are strong"). */
   both: string;
   /** A clear warning against the brand. */
@@ -39,7 +41,7 @@ const EN: LanguageRules = {
     ],
     ["great|strong(?:est)?|solid|reliable|robust|powerful|intuitive|polished|impressive|generous|seamless(?:ly)?", 2],
     [
-      "good|better|nice|useful|helpful|handy|easy|easier|easiest|simple|simpler|fast|faster|quick|quicker|affordable|cheap(?:er|est)?|inexpensive|flexible|capable|effective|efficient|accurate|clean|friendly|user-friendly|well-designed|well-built|smooth|secure|safe(?:r|st)?|trusted|trustworthy|popular|beloved|loved|praised|favou?rite|preferred|leading|renowned|premium|innovative|versatile|scalable|responsive|rich|ideal|perfect|elegant|comprehensive|competitive|valuable|transparent|dependable|durable|comfortable|delicious|tasty|fresh|consistent|convenient|accessible|standout|stands? out|shines?|excels?|thriv(?:e|es|ing)|impress(?:es|ed)?|delivers?|winner|wins?|won|worth(?:while| it| the)|value for money|good value|great value|hard to beat|tough to beat|well worth|well regarded|well-regarded|highly rated|go-to|top pick|first choice|safe bet|solid choice|strong choice|pleasure|love|loves|enjoy(?:s|ed)?|recommend(?:s|ed)?|growth|growing|gains?|record (?:profits?|sales|revenue)|improved|improving|improves|upgrade|benefits?|advantages?|strengths?|pros|perks?|succes(?:s|sful)|wins?|works (?:well|great)|work well|well suited|well-suited|suits|strongest|safest|ahead|improved dramatically|comfortabl[ey]|investment-grade|known for|favou?red|appeals?|deeper|practical|straightforward|familiar|mature|proven|established|long-established|customi[sz]able|reasonable|fair|generous free|free plan|free tier|sharp|crisp|refreshing|cleaner|lightweight|cushioned|roomy|sturdy|iconic|dominant|dominates|dominated|leads|leader|most valuable|profitable|profitability|record|thriving|booming|expanding|soaring|rewarding|stable|stability|rock-solid|top-notch|first-rate|world-class|top-tier|high-quality|quality|must-have|essential|indispensable|reduces? (?:the )?risk|lower(?:s)? (?:the )?risk",
+      "good|better|nice|useful|helpful|handy|easy|easier|easiest|simple|simpler|fast|faster|quick|quicker|affordable|cheap(?:er|est)?|inexpensive|flexible|capable|effective|efficient|accurate|clean|friendly|user-friendly|well-designed|well-built|smooth|secure|safe(?:r|st)?|trusted|trustworthy|popular|beloved|loved|praised|favou?rite|preferred|leading|renowned|premium|innovative|versatile|scalable|responsive|rich|ideal|perfect|elegant|comprehensive|competitive|valuable|transparent|dependable|durable|comfortable|delicious|tasty|fresh|consistent|convenient|accessible|standout|stands? out|shines?|excels?|thriv(?:e|es|ing)|impress(?:es|ed)?|delivers?|winner|wins?|won|worth(?:while| it| the)|value for money|good value|great value|hard to beat|tough to beat|well worth|well regarded|well-regarded|highly rated|go-to|top pick|first choice|safe bet|solid choice|strong choice|pleasure|love|loves|enjoy(?:s|ed)?|recommend(?:s|ed)?|growth|growing|gains?|record (?:profits?|sales|revenue)|improved|improving|improves|upgrade|benefits?|advantages?|strengths?|pros|perks?|succes(?:s|sful)|wins?|works (?:well|great)|work well|well suited|well-suited|suits|strongest|safest|ahead|improved dramatically|comfortabl[ey]|investment-grade|known for|favou?red|appeals?|deeper|practical|straightforward|familiar|mature|proven|established|long-established|customi[sz]able|reasonable|fair|generous free|free plan|free tier|sharp|crisp|refreshing|cleaner|lightweight|cushioned|roomy|sturdy|iconic|dominant|dominates|dominated|leads|leader|most valuable|profitable|profitability|record|thriving|booming|expanding|soaring|rewarding|stable|stability|rock-solid|top-notch|first-rate|world-class|top-tier|high-quality|must-have|essential|indispensable|reduces? (?:the )?risk|lower(?:s)? (?:the )?risk",
       1,
     ],
     [
@@ -64,6 +66,8 @@ const EN: LanguageRules = {
     "than|close to|ahead of|behind|compared to|compared with|versus|vs\\.?|like|unlike|over|rather than|instead of|similar to|as",
   referents:
     "it|its|it's|they|their|they're|the company|the brand|the bank|the firm|the app|the platform|the tool|the service|the airline|the chain|this|that|both",
+  nouns:
+    "the company|the firm|the bank|the brand|the group|the airline|the chain|the retailer|the carrier|the insurer|the automaker|the platform|the app|its shares|the stock",
   both: "both|all three|all of them|either",
   warn: "avoid(?:ing)?|steer clear|stay away|wouldn't recommend|would not recommend|don't recommend|do not recommend|can't recommend|cannot recommend|not recommend|think twice|look elsewhere|not the right fit|not a good fit|skip it|be wary|be careful|beware|red flags?",
   recommend:
@@ -78,7 +82,7 @@ const FR: LanguageRules = {
       2,
     ],
     [
-      "bon(?:ne)?s?|bien|utiles?|pratiques?|simples?|facile(?:s|ment)?|rapides?|abordables?|economiques?|moins cher(?:e)?s?|flexibles?|efficaces?|performante?s?|securise(?:e)?s?|complete?s?|populaires?|appreciee?s?|apprecie|reconnue?s?|leader|ideale?s?|agreables?|savoureu(?:x|se)s?|delicieu(?:x|se)s?|fluides?|riches?|ergonomiques?|competiti(?:f|ve)s?|avantages?|atouts?|points? forts?|se distingue|brille|reussite|croissance|progresse|recommande|recommandee?s?|vaut le coup|rapport qualite-prix|qualite|difficile a battre|reduisent le risque|reduit le risque|confortables?|stricte?s?|salue(?:e|s)?|reference|numero un|leader mondial|plus grand|s'impose|imbattable",
+      "bon(?:ne)?s?|bien|utiles?|pratiques?|simples?|facile(?:s|ment)?|rapides?|abordables?|economiques?|moins cher(?:e)?s?|flexibles?|efficaces?|performante?s?|securise(?:e)?s?|complete?s?|populaires?|appreciee?s?|apprecie|reconnue?s?|leader|ideale?s?|agreables?|savoureu(?:x|se)s?|delicieu(?:x|se)s?|fluides?|riches?|ergonomiques?|competiti(?:f|ve)s?|avantages?|atouts?|points? forts?|se distingue|brille|reussite|croissance|progresse|recommande|recommandee?s?|vaut le coup|rapport qualite-prix|difficile a battre|reduisent le risque|reduit le risque|confortables?|stricte?s?|salue(?:e|s)?|reference|numero un|leader mondial|plus grand|s'impose|imbattable",
       1,
     ],
     [
@@ -95,6 +99,8 @@ const FR: LanguageRules = {
   compared: "que|qu'|comme|face a|par rapport a|contrairement a|plutot que|devant|derriere",
   referents:
     "il|elle|ils|elles|son|sa|ses|leur|leurs|la societe|l'entreprise|la marque|la banque|le groupe|l'application|l'outil|celle-ci|celui-ci|cette",
+  nouns:
+    "la societe|l'entreprise|le groupe|la banque|la marque|l'action|l'enseigne|la compagnie|l'application|la plateforme",
   both: "les deux|tous les deux|toutes les deux|les trois",
   warn: "evitez|a eviter|eviter|je deconseille|deconseille|ne recommande pas|ne le recommande pas|ne la recommande pas|a fuir|mefiez-vous|passez votre chemin",
   recommend:
@@ -112,7 +118,7 @@ const DE: LanguageRules = {
       2,
     ],
     [
-      "gut(?:e[nmrs]?)?|besser(?:e[nmrs]?)?|nutzlich(?:e[nmrs]?)?|praktisch(?:e[nmrs]?)?|einfach(?:e[nmrs]?)?|schnell(?:e[nmrs]?)?|gunstig(?:e[nmrs]?)?|gunstiger|preiswert(?:e[nmrs]?)?|flexibel|flexible[nmrs]?|effizient(?:e[nmrs]?)?|sicher(?:e[nmrs]?)?|beliebt(?:e[nmrs]?)?|fuhrend(?:e[nmrs]?)?|ideal(?:e[nmrs]?)?|lecker(?:e[nmrs]?)?|angenehm(?:e[nmrs]?)?|komfortabel|umfangreich(?:e[nmrs]?)?|vorteile?|vorteilhaft|starken|punktet|glanzt|empfehlenswert(?:e[nmrs]?)?|empfohlen|wachstum|wachst|lohnt sich|preis-leistungs-verhaltnis|qualitat|stabil(?:e[nmrs]?)?|schwer zu schlagen|erste wahl|sterne|marktfuhrer|spitze",
+      "gut(?:e[nmrs]?)?|besser(?:e[nmrs]?)?|nutzlich(?:e[nmrs]?)?|praktisch(?:e[nmrs]?)?|einfach(?:e[nmrs]?)?|schnell(?:e[nmrs]?)?|gunstig(?:e[nmrs]?)?|gunstiger|preiswert(?:e[nmrs]?)?|flexibel|flexible[nmrs]?|effizient(?:e[nmrs]?)?|sicher(?:e[nmrs]?)?|beliebt(?:e[nmrs]?)?|fuhrend(?:e[nmrs]?)?|ideal(?:e[nmrs]?)?|lecker(?:e[nmrs]?)?|angenehm(?:e[nmrs]?)?|komfortabel|umfangreich(?:e[nmrs]?)?|vorteile?|vorteilhaft|starken|punktet|glanzt|empfehlenswert(?:e[nmrs]?)?|empfohlen|wachstum|wachst|lohnt sich|preis-leistungs-verhaltnis|stabil(?:e[nmrs]?)?|schwer zu schlagen|erste wahl|sterne|marktfuhrer|spitze",
       1,
     ],
     [
@@ -129,6 +135,8 @@ const DE: LanguageRules = {
   compared: "als|wie|gegenuber|im vergleich zu|vor|hinter|statt",
   referents:
     "es|sie|er|sein|seine|ihr|ihre|das unternehmen|die marke|die bank|der konzern|die app|die plattform|dieser|diese|dieses",
+  nouns:
+    "das unternehmen|dem unternehmen|des unternehmens|der konzern|dem konzern|des konzerns|die aktie|die marke|die bank|der bank|die airline|die app|die plattform",
   both: "beide|alle drei|beide anbieter",
   warn: "vermeiden|meiden sie|finger weg|nicht empfehlen|nicht empfehlenswert|rate (?:ich )?ab|abraten|abzuraten|vorsicht",
   recommend:
@@ -143,11 +151,11 @@ const ES: LanguageRules = {
       2,
     ],
     [
-      "buen[oa]?s?|utiles?|practic[oa]s?|sencill[oa]s?|facil(?:es)?|rapid[oa]s?|economic[oa]s?|asequibles?|baratos?|barata|mas barat[oa]|flexibles?|eficaz|eficaces|eficientes?|segur[oa]s?|popular(?:es)?|lider(?:es)?|ideal(?:es)?|comod[oa]s?|delicios[oa]s?|complet[oa]s?|competitiv[oa]s?|ventajas?|fortalezas?|destaca|sobresale|brilla|crecimiento|crece|recomendad[oa]s?|recomiendo|vale la pena|calidad-precio|calidad|valorad[oa]s?|apreciad[oa]s?|dificil de superar|reduce el riesgo|cuesta menos|estables?|imprescindibles?|gana|referente|mas grande|numero uno",
+      "buen[oa]?s?|utiles?|practic[oa]s?|sencill[oa]s?|facil(?:es)?|rapid[oa]s?|economic[oa]s?|asequibles?|baratos?|barata|mas barat[oa]|flexibles?|eficaz|eficaces|eficientes?|segur[oa]s?|popular(?:es)?|lider(?:es)?|ideal(?:es)?|comod[oa]s?|delicios[oa]s?|complet[oa]s?|competitiv[oa]s?|ventajas?|fortalezas?|destaca|sobresale|brilla|crecimiento|crece|recomendad[oa]s?|recomiendo|vale la pena|calidad-precio|valorad[oa]s?|apreciad[oa]s?|dificil de superar|reduce el riesgo|cuesta menos|estables?|imprescindibles?|gana|referente|mas grande|numero uno",
       1,
     ],
     [
-      "car[oa]s?|mas car[oa]s?|costos[oa]s?|lent[oa]s?|complicad[oa]s?|complej[oa]s?|dificil(?:es)?|limitad[oa]s?|carece|falta|faltan|debil(?:es)?|mediocres?|decepcionantes?|anticuad[oa]s?|obsolet[oa]s?|inestables?|problemas?|desventajas?|inconvenientes?|quejas?|critica(?:s|do|da)?|fallos?|fallas?|caidas?|retrasos?|perdidas?|descenso|multas?|escandalos?|fraude|riesgos?|comisiones|evitar|evite|evitalo|cuesta mas|peor(?:es)?|mal[oa]s?|multad[oa]s?|desconfian|desconfianza|polemica|sancionad[oa]s?|escasa?s?|critican",
+      "car[oa]s?|mas car[oa]s?|costos[oa]s?|lent[oa]s?|complicad[oa]s?|complej[oa]s?|dificil(?:es)?|limitad[oa]s?|carece|falta|faltan|debil(?:es)?|mediocres?|decepcionantes?|anticuad[oa]s?|obsolet[oa]s?|inestables?|problemas?|desventajas?|inconvenientes?|quejas?|critica(?:s|do|da)?|fallos?|fallas?|caidas?|retrasos?|perdidas?|descenso|multas?|escandalos?|fraude|riesgos?|comisiones|evitar|evite|evitalo|cuesta mas|peor(?:es)?|mal[oa]s?|multad[oa]s?|negativ[oa]s?|desconfian|desconfianza|polemica|sancionad[oa]s?|escasa?s?|critican",
       -1,
     ],
     ["pesim[oa]s?|horribles?|desastros[oa]s?|estafa|terribles?|el peor|la peor", -2],
@@ -161,6 +169,8 @@ const ES: LanguageRules = {
   compared: "que|como|frente a|comparado con|a diferencia de|en lugar de|por delante de|detras de",
   referents:
     "es|su|sus|este|esta|ella|el|ellos|la empresa|la compania|la marca|el banco|la aerolinea|la aplicacion|la plataforma",
+  nouns:
+    "la empresa|la compania|la marca|el banco|el grupo|la cadena|la aerolinea|la aplicacion|la plataforma|sus acciones",
   both: "ambos|ambas|los dos|las dos|los tres",
   warn: "evite|evitar|evitalo|evitala|no recomiendo|no lo recomiendo|no la recomendaria|no recomendaria|desaconsejo|mejor alejarse|cuidado con",
   recommend:
@@ -175,11 +185,11 @@ const JA: LanguageRules = {
       2,
     ],
     [
-      "良い|よい|いい|便利|簡単|手軽|速い|高速|安い|安価|お手頃|手頃|リーズナブル|人気|定評|効果的|効果が高|評価が高|効果的|効果が高|評価が高|魅力|強み|メリット|好評|満足|快適|美味しい|おいしい|安心|安全|柔軟|効率|豊富|成長|伸び|向上|推奨|評価が高|コスパ|優秀|一押し|定番",
+      "良い|よい|いい|便利|簡単|手軽|速い|高速|安い|安価|お手頃|手頃|リーズナブル|人気|定評|効果的|効果が高|評価が高|価値があ|見合う|長持ち|効果的|効果が高|評価が高|魅力|強み|メリット|好評|満足|快適|美味しい|おいしい|安心|安全|柔軟|効率|豊富|成長|伸び|向上|推奨|評価が高|コスパ|優秀|一押し|定番",
       1,
     ],
     [
-      "高価|割高|価格が高|値段が高|高め|遅い|重い|使いにくい|わかりにくい|分かりにくい|難しい|複雑|不便|不安定|弱み|弱い|デメリット|欠点|問題|課題|不満|苦情|批判|障害|遅延|損失|赤字|減少|低下|罰金|不祥事|詐欺|リスク|懸念|限られ|物足りない|劣る|古い|注意が必要|避け",
+      "高価|割高|価格が高|値段が高|高め|にくい|にくく|遅い|重い|使いにくい|わかりにくい|分かりにくい|難しい|複雑|不便|不安定|弱み|弱い|デメリット|欠点|問題|課題|不満|苦情|批判|障害|遅延|損失|赤字|減少|低下|罰金|不祥事|詐欺|リスク|懸念|限られ|物足りない|劣る|古い|注意が必要|避け",
       -1,
     ],
     ["最悪|ひどい|酷い|使い物にならない|おすすめしません|お勧めしません|おすすめできません", -2],
@@ -191,8 +201,9 @@ const JA: LanguageRules = {
   than: "より",
   compared: "より|と比べ|に比べ|と同様",
   referents: "同社|それ|こちら|この|その|同ブランド|同行|同アプリ",
+  nouns: "同社|同グループ|同行|同ブランド|同アプリ",
   both: "両方|両社|いずれも|どちらも",
-  warn: "避け|避けた方|おすすめしません|お勧めしません|おすすめできません|推奨しません|控えた方|注意が必要",
+  warn: "避け|避けた方|おすすめしません|お勧めしません|おすすめできません|おすすめはできません|お勧めはできません|おすすめしない|推奨しません|控えた方|注意が必要",
   recommend: "おすすめ|オススメ|お勧め|推奨|最適|一押し|ベストバイ|最有力|第一候補|ぴったり|イチオシ",
 };
 
@@ -201,11 +212,11 @@ const ZH: LanguageRules = {
     ["最好|最佳|首选|顶尖|出色|卓越|完美|无与伦比", 3],
     ["推荐|优秀|强大|可靠|好用|易用|直观|稳定|领先|口碑好|性价比高|值得", 2],
     [
-      "好|不错|方便|简单|快速|便宜|实惠|划算|实用|流行|受欢迎|知名|安全|灵活|高效|丰富|优势|优点|亮点|满意|舒适|好喝|好吃|美味|清爽|增长|提升|改善|创新|经典|信赖|专业",
+      "好|不错|方便|简单|快速|便宜|更便宜|价格更低|实惠|划算|实用|流行|受欢迎|知名|安全|灵活|高效|丰富|优势|优点|亮点|满意|舒适|好喝|好吃|美味|清爽|增长|提升|改善|创新|经典|信赖|专业",
       1,
     ],
     [
-      "一般|不如|贵|昂贵|偏贵|慢|复杂|困难|难用|不便|不稳定|有限|缺乏|缺少|弱|落后|过时|问题|缺点|劣势|不足|投诉|批评|争议|故障|延迟|亏损|下滑|下降|罚款|丑闻|风险|担忧|隐患|失望|避免|避开|谨慎",
+      "一般|不如|下滑|挑战|贵|昂贵|偏贵|慢|复杂|困难|难用|不便|不稳定|缺乏|缺少|弱|落后|过时|问题|缺点|劣势|不足|投诉|批评|争议|故障|延迟|亏损|下滑|下降|罚款|丑闻|风险|担忧|隐患|失望|避免|避开|谨慎",
       -1,
     ],
     ["最差|糟糕|很差|骗局|千万别|不推荐|不建议", -2],
@@ -217,6 +228,7 @@ const ZH: LanguageRules = {
   than: "比",
   compared: "比|不如|像|和|与|相比",
   referents: "它|它们|其|该公司|该品牌|该行|这家",
+  nouns: "该公司|该品牌|该行|该集团|这家公司",
   both: "两者|二者|两家|都",
   warn: "避免|避开|不推荐|不建议|千万别|慎用|谨慎选择",
   recommend: "推荐|首选|最佳选择|最好的选择|值得一试|强烈推荐|最适合",

@@ -32,6 +32,7 @@ interface Compiled {
   than: RegExp;
   compared: RegExp;
   referent: RegExp;
+  nouns: RegExp;
   both: RegExp;
   warn: RegExp;
   recommend: RegExp;
@@ -111,6 +112,7 @@ function compile(language: Language): Compiled {
     concessive: bounded(rules.concessive),
     than: bounded(rules.than, "u"),
     compared: bounded(rules.compared, "u"),
+    nouns: bounded(rules.nouns, "u"),
     referent: new RegExp(`^[\\s*_"'(\\-]*(?:${alternatives(folded(rules.referents, cjk)).join("|")})${after}`, "u"),
     both: new RegExp(`^[\\s*_"'(\\-]*(?:${alternatives(folded(rules.both, cjk)).join("|")})${after}`, "u"),
     warn: bounded(rules.warn, "u"),
@@ -204,7 +206,8 @@ function within(occurrences: Occurrence[], span: Span): Occurrence[] {
 /** Clauses of a sentence: split at ";", ":", a dash between spaces, and before contrast words. */
 const NOT_ONLY = /\b(?:not only|not just|non seulement|nicht nur|no solo|no solamente)\b/u;
 
-const CUTS = /[;:；]|\s-\s|,\s/gu;
+// A comma before CJK needs no space (full-width commas are plain ones after NFKC).
+const CUTS = /[;:；]|\s-\s|,\s|,(?=[^\x00-\x7F])/gu;
 
 interface Clause extends Span {
   contrast: boolean;
@@ -256,7 +259,7 @@ function scoreClause(text: string, clause: Span, rules: Compiled, inverted: numb
     const index = match.index;
     const before = part.slice(Math.max(0, index - 40), index);
     const window = rules.negatesAfter
-      ? part.slice(index + match[0].length, index + match[0].length + 5)
+      ? part.slice(index + match[0].length, index + match[0].length + 8)
       : rules.cjk
         ? part.slice(Math.max(0, index - 3), index)
         : lastWords(before, 4);
@@ -392,7 +395,11 @@ export function brandTone(
       owner = "other";
     } else if (inOwnSection || ownItems.has(sentence.line)) {
       for (const clause of clauses(text, sentence, rules)) add(clause, 1, null);
-    } else if ((owner === "own" && rules.referent.test(body)) || (seen && rules.both.test(body))) {
+    } else if (
+      (owner === "own" &&
+        (rules.referent.test(body) || rules.nouns.test(body) || (rules.cjk && !paragraphBreak(text, sentence)))) ||
+      (seen && rules.both.test(body))
+    ) {
       for (const clause of clauses(text, sentence, rules)) add(clause, 0.8, null);
     } else if (sentence.line !== ownerLine || body.trim() === "") {
       owner = null;
@@ -413,6 +420,14 @@ export function brandTone(
       ? "recommended"
       : "mentioned";
   return { sentiment: rounded, stance };
+}
+
+/**
+ * Whether a blank line comes before the sentence. Japanese and Chinese drop the subject, so a
+ * sentence without a name right after one about the brand, in the same paragraph, is about it too.
+ */
+function paragraphBreak(text: string, sentence: Span): boolean {
+  return /\n\s*\n\s*$/.test(text.slice(Math.max(0, sentence.start - 8), sentence.start + 1));
 }
 
 /** Only "and", "or", "&" or a comma between two names: they share what is said next. */
