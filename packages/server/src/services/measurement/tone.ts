@@ -207,7 +207,7 @@ function within(occurrences: Occurrence[], span: Span): Occurrence[] {
 const NOT_ONLY = /\b(?:not only|not just|non seulement|nicht nur|no solo|no solamente)\b/u;
 
 // A comma before CJK needs no space (full-width commas are plain ones after NFKC).
-const CUTS = /[;:；]|\s-\s|,\s|,(?=[^\x00-\x7F])/gu;
+const CUTS = /[;:；]|\s-\s|,\s|,(?=[\u0080-\uFFFF])/gu;
 
 interface Clause extends Span {
   contrast: boolean;
