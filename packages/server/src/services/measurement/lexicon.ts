@@ -85,7 +85,7 @@ const FR: LanguageRules = {
       2,
     ],
     [
-      "bon(?:ne)?s?|bien|utiles?|pratiques?|simples?|facile(?:s|ment)?|rapides?|abordables?|economiques?|moins cher(?:e)?s?|flexibles?|efficaces?|performante?s?|securise(?:e)?s?|complete?s?|populaires?|appreciee?s?|apprecie|reconnue?s?|leader|ideale?s?|agreables?|savoureu(?:x|se)s?|delicieu(?:x|se)s?|fluides?|riches?|ergonomiques?|competiti(?:f|ve)s?|avantages?|atouts?|points? forts?|se distingue|brille|reussite|croissance|progresse|recommande|recommandee?s?|vaut le coup|rapport qualite-prix|difficile a battre|reduisent le risque|reduit le risque|confortables?|stricte?s?|salue(?:e|s)?|reference|numero un|leader mondial|plus grand|s'impose|imbattable",
+      "bon(?:ne)?s?|bien|utiles?|pratiques?|simples?|facile(?:s|ment)?|rapides?|abordables?|economiques?|moins cher(?:e)?s?|flexibles?|efficaces?|performante?s?|securise(?:e)?s?|complete?s?|populaires?|appreciee?s?|apprecie|reconnue?s?|leader|ideale?s?|agreables?|savoureu(?:x|se)s?|delicieu(?:x|se)s?|fluides?|riches?|ergonomiques?|competiti(?:f|ve)s?|avantages?|atouts?|points? forts?|se distingue|brille|reussite|croissance|progresse|recommande|recommandee?s?|vaut le coup|rapport qualite-prix|difficile a battre|reduisent le risque|reduit le risque|confortables?|stricte?s?|salue(?:e|s)?|reference|numero un|leader mondial|plus grand|s'impose|imbattable|rentables?|domine|dominent|fiabilite",
       1,
     ],
     [
@@ -103,7 +103,7 @@ const FR: LanguageRules = {
   referents:
     "il|elle|ils|elles|son|sa|ses|leur|leurs|la societe|l'entreprise|la marque|la banque|le groupe|l'application|l'outil|celle-ci|celui-ci|cette",
   nouns:
-    "la societe|l'entreprise|le groupe|la banque|la marque|l'action|l'enseigne|la compagnie|l'application|la plateforme",
+    "la societe|l'entreprise|le groupe|la chaine|la banque|la marque|l'action|l'enseigne|la compagnie|l'application|la plateforme",
   both: "les deux|tous les deux|toutes les deux|les trois",
   warn: "evitez|a eviter|eviter|je deconseille|deconseille|ne recommande pas|ne le recommande pas|ne la recommande pas|a fuir|mefiez-vous|passez votre chemin",
   recommend:
@@ -141,7 +141,7 @@ const DE: LanguageRules = {
   nouns:
     "das unternehmen|dem unternehmen|des unternehmens|der konzern|dem konzern|des konzerns|die aktie|die marke|die bank|der bank|die airline|die app|die plattform",
   both: "beide|alle drei|beide anbieter",
-  warn: "vermeiden|meiden sie|finger weg|nicht empfehlen|nicht empfehlenswert|rate (?:ich )?ab|abraten|abzuraten|vorsicht",
+  warn: "raten von|nicht die erste wahl|vermeiden|meiden sie|finger weg|nicht empfehlen|nicht empfehlenswert|rate (?:ich )?ab|abraten|abzuraten|vorsicht",
   recommend:
     "empfehle|empfehlen|empfehlenswert|empfohlen|beste wahl|die beste|der beste|das beste|erste wahl|testsieger|ideal fur|spitzenreiter|marktfuhrer|punktet|uberzeugt",
 };

@@ -460,7 +460,8 @@ function afterThan(text: string, clause: Span, o: Occurrence, rules: Compiled): 
 function comparedWith(text: string, clause: Span, o: Occurrence, rules: Compiled): boolean {
   if (afterThan(text, clause, o, rules)) return true;
   if (rules.cjk) return rules.compared.test(text.slice(Math.max(clause.start, o.start - 3), o.start));
-  return rules.compared.test(lastWords(text.slice(clause.start, o.start), 2));
+  // Four words back, so that "ahead of Unilever and Estée Lauder" covers both.
+  return rules.compared.test(lastWords(text.slice(clause.start, o.start), 4));
 }
 
 /** Where "than" comes right before one of the brand's occurrences in the clause, if it does. */
