@@ -20,7 +20,9 @@ const project: Project = {
   primary_domain: "acme.com",
   other_domains: ["acme.io"],
   aliases: ["AcmeCRM"],
-  competitors: [{ name: "HubSpot", domains: ["hubspot.com"], aliases: [] }],
+  case_sensitive_aliases: ["ACME"],
+  exclusions: ["acme of skill", "Wile E. Coyote"],
+  competitors: [{ name: "HubSpot", domains: ["hubspot.com"], aliases: [], case_sensitive_aliases: ["HS"] }],
   prompts: ["best crm", "cheap crm"],
   engines: ["sandbox"],
   country: "US",
@@ -41,13 +43,22 @@ describe("brand form", () => {
       primary_domain: "acme.com",
       other_domains: ["acme.io"],
       aliases: ["AcmeCRM"],
-      competitors: [{ name: "HubSpot", domains: ["hubspot.com"], aliases: [] }],
+      case_sensitive_aliases: ["ACME"],
+      exclusions: ["acme of skill", "Wile E. Coyote"],
+      competitors: [{ name: "HubSpot", domains: ["hubspot.com"], aliases: [], case_sensitive_aliases: ["HS"] }],
       prompts: ["best crm", "cheap crm"],
       engines: ["sandbox"],
       country: "US",
       language: "en",
     });
     expect(changesOf(project, draftOf(project))).toEqual({});
+    // A project read without the newer fields (an older server) is not "changed" by opening the form.
+    const { case_sensitive_aliases: _cs, exclusions: _ex, ...older } = project;
+    const olderProject = { ...older, competitors: [{ name: "HubSpot", domains: ["hubspot.com"], aliases: [] }] };
+    expect(changesOf(olderProject, draftOf(olderProject))).toEqual({});
+    expect(changesOf(project, { ...draftOf(project), exclusions: "acme of skill\n\n target audience " })).toEqual({
+      exclusions: ["acme of skill", "target audience"],
+    });
     expect(changesOf(project, { ...draftOf(project), country: "", prompts: "best crm" })).toEqual({
       country: null,
       prompts: ["best crm"],
@@ -78,6 +89,16 @@ describe("brand form", () => {
         "competitors.1.domains": "“nope” must be a domain name such as example.com",
         prompts: "Prompt 2: is too long",
       },
+    });
+    const newer = new ApiError(400, "VALIDATION_ERROR", "exclusions[1]: must not be empty", [
+      { field: "exclusions[1]", issue: "is too long" },
+      { field: "case_sensitive_aliases[0]", issue: "is also one of the brand's aliases" },
+      { field: "competitors[0].case_sensitive_aliases[0]", issue: "is too long" },
+    ]);
+    expect(serverErrors(newer, draftOf(project)).fields).toEqual({
+      exclusions: "“Wile E. Coyote” is too long",
+      case_sensitive_aliases: "“ACME” is also one of the brand's aliases",
+      "competitors.0.case_sensitive_aliases": "“HS” is too long",
     });
   });
 });
