@@ -2,6 +2,7 @@ import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { VENDOR_DESCRIPTORS, type VendorEngine } from "../src/services/engines/catalog.ts";
 import { EngineRegistry } from "../src/services/engines/registry.ts";
+import { cleanSearches } from "../src/services/engines/searches.ts";
 import { defaultEngineConfig, type EngineConfig } from "../src/services/engines/settings.ts";
 import type { EngineQuery } from "../src/services/engines/types.ts";
 import {
@@ -19,7 +20,12 @@ const ANSWER = {
     { url: "https://www.g2.com/categories/crm", title: "Best CRM Software" },
     { url: "https://acmecrm.com/pricing", title: "Acme CRM pricing" },
   ],
+  // Given to the vendors that report their searches; the second repeats the first but for case and spaces.
+  searches: ["best crm small agency", "  Best CRM   small agency ", "HubSpot vs Acme CRM pricing"],
 };
+
+/** What the adapters that read the vendor's searches keep of them: trimmed, without duplicates, in order. */
+const SEARCHES = ["best crm small agency", "HubSpot vs Acme CRM pricing"];
 
 const QUERY: EngineQuery = {
   prompt: "best CRM for a small agency",
@@ -41,6 +47,8 @@ interface Case {
   checkRequest(body: Record<string, unknown> | null, query: Record<string, string>): void;
   /** Domains the adapter must report for the answer's citations. */
   citedDomains: string[];
+  /** The searches the adapter must report: the vendor's own field, or none when the vendor has none. */
+  searches: string[];
 }
 
 const CASES: Case[] = [
@@ -55,6 +63,7 @@ const CASES: Case[] = [
       });
     },
     citedDomains: ["g2.com", "acmecrm.com"],
+    searches: SEARCHES,
   },
   {
     engine: "claude",
@@ -67,6 +76,7 @@ const CASES: Case[] = [
       });
     },
     citedDomains: ["g2.com", "acmecrm.com"],
+    searches: SEARCHES,
   },
   {
     engine: "gemini",
@@ -77,6 +87,7 @@ const CASES: Case[] = [
       expect(JSON.stringify(body)).toContain("googleSearch");
     },
     citedDomains: ["g2.com", "acmecrm.com"],
+    searches: SEARCHES,
   },
   {
     engine: "perplexity",
@@ -84,6 +95,7 @@ const CASES: Case[] = [
     path: /\/chat\/completions$/,
     checkRequest: (body) => expect(body).toMatchObject({ messages: [{ role: "user", content: QUERY.prompt }] }),
     citedDomains: ["g2.com", "acmecrm.com"],
+    searches: [],
   },
   {
     engine: "grok",
@@ -95,6 +107,7 @@ const CASES: Case[] = [
       expect(JSON.stringify(body)).not.toContain("user_location");
     },
     citedDomains: ["g2.com", "acmecrm.com"],
+    searches: SEARCHES,
   },
   {
     engine: "deepseek",
@@ -102,6 +115,7 @@ const CASES: Case[] = [
     path: /\/chat\/completions$/,
     checkRequest: (body) => expect(body).toMatchObject({ messages: [{ role: "user", content: QUERY.prompt }] }),
     citedDomains: [],
+    searches: [],
   },
   {
     engine: "google_ai_overview",
@@ -110,6 +124,7 @@ const CASES: Case[] = [
     checkRequest: (_body, query) =>
       expect(query).toMatchObject({ engine: "google", q: QUERY.prompt, gl: "us", hl: "en", api_key: "test-key" }),
     citedDomains: ["g2.com", "acmecrm.com"],
+    searches: [],
   },
 ];
 
@@ -148,6 +163,7 @@ for (const c of CASES) {
       expect(outcome.answer.text.replace(/\s*\[\d+\]/g, "")).toContain("HubSpot is the usual pick");
       const domains = outcome.answer.citations.map((citation) => domainOf(citation.url, citation.title));
       for (const domain of c.citedDomains) expect(domains).toContain(domain);
+      expect(outcome.answer.searches).toEqual(c.searches);
       const request = fake.requests.slice(before).find((r) => c.path.test(r.path));
       if (request === undefined) throw new Error("no request reached the fake");
       c.checkRequest(request.body as Record<string, unknown> | null, request.query as Record<string, string>);
@@ -308,11 +324,19 @@ describe("engine registry", () => {
         peak = Math.max(peak, inFlight);
         await new Promise((resolve) => setTimeout(resolve, 20));
         inFlight--;
-        return { ok: true, answer: { text: "ok", model: "m", citations: [] } };
+        return { ok: true, answer: { text: "ok", model: "m", citations: [], searches: [] } };
       },
     });
     const results = await Promise.all(Array.from({ length: 12 }, () => registry.ask("deepseek", QUERY)));
     expect(results.every((r) => r.outcome.ok)).toBe(true);
     expect(peak).toBe(3);
+  });
+});
+
+describe("the searches an answer keeps", () => {
+  it("are strings, trimmed, cut to 300 characters, without empty ones or duplicates ignoring case, at most 20", () => {
+    expect(cleanSearches([" a  b ", "A B", "", 3, null, "c"])).toEqual(["a b", "c"]);
+    expect(cleanSearches(["x".repeat(400)])).toEqual(["x".repeat(300)]);
+    expect(cleanSearches(Array.from({ length: 30 }, (_, i) => `q${i}`))).toHaveLength(20);
   });
 });

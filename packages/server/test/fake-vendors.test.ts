@@ -103,7 +103,7 @@ describe("fake OpenAI Responses API", () => {
       expect(response.model).toBe("gpt-5");
       expect(response.output_text.startsWith(ANSWER.text)).toBe(true);
       const search = response.output.find((item) => item.type === "web_search_call");
-      expect(search?.action).toEqual({ type: "search", query: "best widget maker?" });
+      expect(search?.action).toEqual({ type: "search", query: "best widget maker?", queries: ["best widget maker?"] });
       const message = response.output.find((item): item is ResponseOutputMessage => item.type === "message");
       const part = message?.content[0];
       expect(part?.type).toBe("output_text");
@@ -117,6 +117,18 @@ describe("fake OpenAI Responses API", () => {
         const span = response.output_text.slice(annotation.start_index, annotation.end_index);
         expect(span).toBe(`([${new URL(citation?.url ?? "").hostname.replace(/^www\./, "")}](${annotation.url}))`);
       }
+    });
+  });
+
+  it("reports each search it was given as its own web_search_call", async () => {
+    await withFake(startFakeOpenAIResponses, async (fake) => {
+      fake.setAnswer({ ...ANSWER, searches: ["widget makers", "widget maker reviews"] });
+      const response = await ask(client(fake.url));
+      const actions = response.output.flatMap((item) => (item.type === "web_search_call" ? [item.action] : []));
+      expect(actions.map((action) => (action.type === "search" ? action.queries : null))).toEqual([
+        ["widget makers"],
+        ["widget maker reviews"],
+      ]);
     });
   });
 
@@ -218,6 +230,22 @@ describe("fake Anthropic Messages API", () => {
         expect(citation.type).toBe("web_search_result_location");
         if (citation.type === "web_search_result_location") expect(citation.encrypted_index.length).toBeGreaterThan(0);
       }
+    });
+  });
+
+  it("reports each search it was given as a server_tool_use block, each followed by its results", async () => {
+    await withFake(startFakeAnthropic, async (fake) => {
+      fake.setAnswer({ ...ANSWER, searches: ["widget makers", "widget maker reviews"] });
+      const message = await ask(client(fake.url));
+      expect(message.usage.server_tool_use?.web_search_requests).toBe(2);
+      expect(message.content.slice(0, 4).map((block) => block.type)).toEqual([
+        "server_tool_use",
+        "web_search_tool_result",
+        "server_tool_use",
+        "web_search_tool_result",
+      ]);
+      const inputs = message.content.flatMap((block) => (block.type === "server_tool_use" ? [block.input] : []));
+      expect(inputs).toEqual([{ query: "widget makers" }, { query: "widget maker reviews" }]);
     });
   });
 

@@ -22,6 +22,11 @@ interface EngineAnswer {
   model: string;
   /** The engine's structured sources (empty when it has none: links in the text are found later). */
   citations: SourceCitation[];
+  /**
+   * The web searches the engine ran while answering, from its structured output (query fan-out),
+   * cleaned by `cleanSearches`: empty when the vendor reports none.
+   */
+  searches: string[];
 }
 
 /** A failure as a value: whether trying again may help, and what the vendor said. */

@@ -47,9 +47,9 @@ function pageAge(daysAgo: number): string {
 }
 
 /**
- * Builds a Messages API answer as the web search tool returns it: a `server_tool_use` block
- * (`name: "web_search"`, `input: { query }`), a `web_search_tool_result` with one
- * `web_search_result` per cited URL, then the text split into 2–3 `text` blocks whose texts
+ * Builds a Messages API answer as the web search tool returns it: per search, a `server_tool_use`
+ * block (`name: "web_search"`, `input: { query }`) and a `web_search_tool_result` with one
+ * `web_search_result` per cited URL; then the text split into 2–3 `text` blocks whose texts
  * concatenate to exactly the answer's text. The first text block has `citations: null`; the
  * citations are spread over the following blocks as `web_search_result_location` entries
  * (`cited_text` is the block's own text, at most 150 characters).
@@ -58,14 +58,6 @@ function buildMessageBody(answer: FakeAnswer, request: RecordedRequest): Message
   const model = answer.model ?? stringField(request.body, "model") ?? "claude-sonnet-4-6";
   const query = lastUserText(request.body);
   const cited = uniqueCitations(answer.citations);
-  const toolUseId = `srvtoolu_01${base62(22)}`;
-  const toolUse: ServerToolUseBlock = {
-    type: "server_tool_use",
-    id: toolUseId,
-    name: "web_search",
-    input: { query },
-    caller: { type: "direct" },
-  };
   const results: WebSearchResultBlock[] = cited.map((citation, index) => ({
     type: "web_search_result",
     url: citation.url,
@@ -73,12 +65,24 @@ function buildMessageBody(answer: FakeAnswer, request: RecordedRequest): Message
     encrypted_content: base64(192),
     page_age: index % 3 === 2 ? null : pageAge(index * 9 + 2),
   }));
-  const toolResult: WebSearchToolResultBlock = {
-    type: "web_search_tool_result",
-    tool_use_id: toolUseId,
-    content: results,
-    caller: { type: "direct" },
-  };
+  // Each search is a `server_tool_use` block followed by its `web_search_tool_result`.
+  const searches: ContentBlock[] = (answer.searches ?? [query]).flatMap((search) => {
+    const toolUseId = `srvtoolu_01${base62(22)}`;
+    const toolUse: ServerToolUseBlock = {
+      type: "server_tool_use",
+      id: toolUseId,
+      name: "web_search",
+      input: { query: search },
+      caller: { type: "direct" },
+    };
+    const toolResult: WebSearchToolResultBlock = {
+      type: "web_search_tool_result",
+      tool_use_id: toolUseId,
+      content: results,
+      caller: { type: "direct" },
+    };
+    return [toolUse, toolResult];
+  });
   const parts = splitInto(answer.text, cited.length > 1 ? 3 : 2);
   const texts: TextBlock[] = parts.map((text) => ({ type: "text", text, citations: null }));
   const carriers = texts.length > 1 ? texts.slice(1) : texts;
@@ -94,7 +98,7 @@ function buildMessageBody(answer: FakeAnswer, request: RecordedRequest): Message
       cited_text: block.text.trim().slice(0, 150),
     });
   });
-  const content: ContentBlock[] = [toolUse, toolResult, ...texts];
+  const content: ContentBlock[] = [...searches, ...texts];
   return {
     id: `msg_01${base62(22)}`,
     type: "message",
@@ -114,7 +118,7 @@ function buildMessageBody(answer: FakeAnswer, request: RecordedRequest): Message
       cache_read_input_tokens: 0,
       inference_geo: null,
       output_tokens_details: null,
-      server_tool_use: { web_search_requests: 1, web_fetch_requests: 0 },
+      server_tool_use: { web_search_requests: searches.length / 2, web_fetch_requests: 0 },
       service_tier: "standard",
       speed: null,
     },

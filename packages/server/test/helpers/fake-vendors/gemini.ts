@@ -135,7 +135,7 @@ function buildGenerateContentBody(
         finishReason: FinishReason.STOP,
         index: 0,
         groundingMetadata: {
-          webSearchQueries: [query],
+          webSearchQueries: answer.searches ?? [query],
           searchEntryPoint: { renderedContent: renderedContent(query) },
           ...(chunks.length > 0 ? { groundingChunks: chunks, groundingSupports: supports } : {}),
         },

@@ -88,7 +88,7 @@ function tagged(url: string): string {
 }
 
 /**
- * Builds a Responses API answer as the web search tool returns it: a `web_search_call` item, then
+ * Builds a Responses API answer as the web search tool returns it: `web_search_call` items, then
  * an assistant `message` whose `output_text` is the answer's text followed by one markdown link per
  * citation, ` ([domain](url))`, each covered by a `url_citation` annotation whose `start_index` /
  * `end_index` (JS string offsets) span the parenthesised link. `output_text` therefore starts with
@@ -121,16 +121,19 @@ function buildResponsesBody(
   }
   const include = field(request.body, "include");
   const withSources = Array.isArray(include) && include.includes("web_search_call.action.sources");
-  const search: ResponseFunctionWebSearch = {
+  // One `web_search_call` per search: `action.queries` lists its queries, and the deprecated
+  // `action.query` still carries the first.
+  const searches: ResponseFunctionWebSearch[] = (answer.searches ?? [query]).map((search) => ({
     type: "web_search_call",
     id: `ws_${hex(24)}`,
     status: "completed",
     action: {
       type: "search",
-      query,
+      query: search,
+      queries: [search],
       ...(withSources ? { sources: cited.map((citation) => ({ type: "url" as const, url: citation.url })) } : {}),
     },
-  };
+  }));
   const message: ResponseOutputMessage = {
     type: "message",
     id: `msg_${hex(24)}`,
@@ -154,7 +157,7 @@ function buildResponsesBody(
     instructions: null,
     max_output_tokens: null,
     model,
-    output: [search, message],
+    output: [...searches, message],
     parallel_tool_calls: true,
     previous_response_id: null,
     prompt_cache_key: null,

@@ -57,6 +57,11 @@ export interface FakeAnswer {
   citations: Citation[];
   /** The model the vendor reports; by default the one the request asked for. */
   model?: string;
+  /**
+   * The web searches the vendor reports it ran, in its own field, by those that report them; by
+   * default one search, the prompt as asked.
+   */
+  searches?: string[];
 }
 
 interface Reply {

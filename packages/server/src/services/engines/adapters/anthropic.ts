@@ -2,6 +2,7 @@ import Anthropic from "@anthropic-ai/sdk";
 import type { SourceCitation } from "../../measurement/types.ts";
 import type { CredentialedSettings } from "../descriptor.ts";
 import { toFailure } from "../errors.ts";
+import { cleanSearches } from "../searches.ts";
 import { type EngineAdapter, type EngineOutcome, type EngineQuery, failure } from "../types.ts";
 
 /** `claude`: Anthropic's Messages API with the web search tool; sources are its text blocks' citations. */
@@ -47,8 +48,13 @@ export class AnthropicAdapter implements EngineAdapter {
     if (!Array.isArray(message?.content)) return failure(`${this.name} answered without content`);
     const text: string[] = [];
     const citations: SourceCitation[] = [];
+    const searches: unknown[] = [];
     for (const block of message.content) {
-      if (block.type !== "text") continue;
+      if (block?.type === "server_tool_use" && block.name === "web_search") {
+        searches.push((block.input as { query?: unknown } | null)?.query);
+        continue;
+      }
+      if (block?.type !== "text") continue;
       text.push(block.text);
       for (const citation of block.citations ?? []) {
         if (citation.type === "web_search_result_location")
@@ -58,6 +64,14 @@ export class AnthropicAdapter implements EngineAdapter {
     if (text.length === 0)
       return failure(`${this.name} answered with no text (stop reason ${message.stop_reason ?? "unknown"})`);
     // Text blocks split around citations; joined without separators they read as written.
-    return { ok: true, answer: { text: text.join(""), model: message.model ?? this.#model, citations } };
+    return {
+      ok: true,
+      answer: {
+        text: text.join(""),
+        model: message.model ?? this.#model,
+        citations,
+        searches: cleanSearches(searches),
+      },
+    };
   }
 }

@@ -67,6 +67,10 @@ export class ChatCompletionsAdapter implements EngineAdapter {
     }
     const text = completion?.choices?.[0]?.message?.content;
     if (typeof text !== "string" || text === "") return failure(`${this.name} answered with no text`);
-    return { ok: true, answer: { text, model: completion.model ?? this.#model, citations: sources(completion) } };
+    // No chat completions vendor reports the searches it ran (Perplexity gives only their results).
+    return {
+      ok: true,
+      answer: { text, model: completion.model ?? this.#model, citations: sources(completion), searches: [] },
+    };
   }
 }

@@ -2,6 +2,7 @@ import { type GenerateContentResponse, GoogleGenAI } from "@google/genai";
 import type { SourceCitation } from "../../measurement/types.ts";
 import type { CredentialedSettings } from "../descriptor.ts";
 import { toFailure } from "../errors.ts";
+import { cleanSearches } from "../searches.ts";
 import { type EngineAdapter, type EngineOutcome, type EngineQuery, failure } from "../types.ts";
 
 /**
@@ -53,6 +54,8 @@ export class GeminiAdapter implements EngineAdapter {
     for (const chunk of candidate.groundingMetadata?.groundingChunks ?? []) {
       if (chunk.web?.uri !== undefined) citations.push({ url: chunk.web.uri, title: chunk.web.title ?? null });
     }
-    return { ok: true, answer: { text, model: response.modelVersion ?? this.#model, citations } };
+    const queries = candidate.groundingMetadata?.webSearchQueries;
+    const searches = cleanSearches(Array.isArray(queries) ? queries : []);
+    return { ok: true, answer: { text, model: response.modelVersion ?? this.#model, citations, searches } };
   }
 }

@@ -2,6 +2,7 @@ import OpenAI from "openai";
 import type { SourceCitation } from "../../measurement/types.ts";
 import type { CredentialedSettings } from "../descriptor.ts";
 import { toFailure } from "../errors.ts";
+import { cleanSearches } from "../searches.ts";
 import { type EngineAdapter, type EngineOutcome, type EngineQuery, failure } from "../types.ts";
 
 export interface ResponsesFlavour {
@@ -62,8 +63,18 @@ export class OpenAIResponsesAdapter implements EngineAdapter {
     if (!Array.isArray(response?.output)) return failure(`${this.name} answered without output`);
     const texts: string[] = [];
     const citations: SourceCitation[] = [];
+    const searches: unknown[] = [];
     for (const item of response.output) {
-      if (item.type !== "message") continue;
+      if (item?.type === "web_search_call") {
+        // `action.queries` is the current field; `action.query` (deprecated) is what older answers carry.
+        const action: { type?: unknown; query?: unknown; queries?: unknown } | undefined = item.action;
+        if (action?.type === "search") {
+          if (Array.isArray(action.queries)) searches.push(...action.queries);
+          searches.push(action.query);
+        }
+        continue;
+      }
+      if (item?.type !== "message") continue;
       for (const part of item.content) {
         if (part.type !== "output_text") continue;
         texts.push(part.text);
@@ -80,6 +91,14 @@ export class OpenAIResponsesAdapter implements EngineAdapter {
     }
     if (texts.length === 0)
       return failure(`${this.name} answered with no text (status ${response.status ?? "unknown"})`);
-    return { ok: true, answer: { text: texts.join("\n\n"), model: response.model ?? this.#model, citations } };
+    return {
+      ok: true,
+      answer: {
+        text: texts.join("\n\n"),
+        model: response.model ?? this.#model,
+        citations,
+        searches: cleanSearches(searches),
+      },
+    };
   }
 }

@@ -1,4 +1,5 @@
 import type { BrandSpec, SourceCitation } from "../../measurement/types.ts";
+import { cleanSearches } from "../searches.ts";
 import { type EngineAdapter, type EngineOutcome, type EngineQuery, failure } from "../types.ts";
 
 /** A small seeded PRNG (mulberry32) over an FNV-1a hash: same inputs, same answer, everywhere. */
@@ -94,7 +95,12 @@ export class SandboxAdapter implements EngineAdapter {
   }
 }
 
-export function answer(query: EngineQuery): { text: string; model: string; citations: SourceCitation[] } {
+export function answer(query: EngineQuery): {
+  text: string;
+  model: string;
+  citations: SourceCitation[];
+  searches: string[];
+} {
   const rng = random(`${query.seed}|${query.prompt}|${query.sample}`);
   const market = query.simulation;
   const brands: BrandSpec[] = [];
@@ -171,5 +177,19 @@ export function answer(query: EngineQuery): { text: string; model: string; citat
     const first = citations[0] as SourceCitation;
     lines.push("", `Sources: [${first.title ?? first.url}](${first.url})`);
   }
-  return { text: lines.join("\n"), model: "sandbox-1", citations };
+  return { text: lines.join("\n"), model: "sandbox-1", citations, searches: searchesFor(topic, named) };
+}
+
+/**
+ * The searches a real engine would run for the prompt: the prompt itself, its reviews and, when
+ * the answer compares brands, the first two by name. Drawn from no randomness, so that adding them
+ * left every earlier answer as it was.
+ */
+function searchesFor(topic: string, named: BrandSpec[]): string[] {
+  const [a, b] = named;
+  return cleanSearches([
+    topic.toLowerCase(),
+    `${topic.toLowerCase()} reviews`,
+    a !== undefined && b !== undefined ? `${a.name} vs ${b.name}` : null,
+  ]);
 }

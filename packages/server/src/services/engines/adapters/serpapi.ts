@@ -109,14 +109,14 @@ export class SerpApiAdapter implements EngineAdapter {
       return failure(`${this.name}: ${overview.error}`, { retryable: true });
     }
     if (overview === undefined || overview.text_blocks === undefined) {
-      return { ok: true, answer: { text: "", model: "google-ai-overview (none shown)", citations: [] } };
+      return { ok: true, answer: { text: "", model: "google-ai-overview (none shown)", citations: [], searches: [] } };
     }
     const citations: SourceCitation[] = (overview.references ?? [])
       .filter((r): r is { link: string; title?: string } => typeof r.link === "string")
       .map((r) => ({ url: r.link, title: r.title ?? null }));
     return {
       ok: true,
-      answer: { text: render(overview.text_blocks).join("\n"), model: "google-ai-overview", citations },
+      answer: { text: render(overview.text_blocks).join("\n"), model: "google-ai-overview", citations, searches: [] },
     };
   }
 }
