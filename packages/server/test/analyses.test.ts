@@ -140,6 +140,9 @@ describeEachDialect(
           },
         });
         expect(again.text).toBe(result.text);
+        // The searches the sandbox ran are stored on the result as it reported them.
+        expect(result.searches).toEqual(again.searches);
+        expect(result.searches[0]).toBe(result.prompt.replace(/[?.!]+$/, "").toLowerCase());
       }
     });
 

@@ -371,6 +371,8 @@ export interface Result {
     /** How sure the rules are that the brand is meant, at its best occurrence (0 when never named). */
     confidence?: number;
   }>;
+  /** The web searches the engine ran while answering, from its structured output (query fan-out), in order, without duplicates; empty when the engine reports none. */
+  searches: string[];
   brand_cited: boolean;
   /** The answer's visibility score. */
   score: number | null;

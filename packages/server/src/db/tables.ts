@@ -235,6 +235,8 @@ export interface ResultsTable {
   created_at: string;
   /** Counted in the rollups (answers stored before they existed are counted by a job). */
   rolled_up: Generated<DbBool>;
+  /** The web searches the engine ran (JSON list of strings; '[]' for older answers and failures). */
+  searches: Generated<string>;
 }
 
 export interface MonitoringSchedulesTable {

@@ -8,6 +8,7 @@ import * as accounts from "./2026-11-23-01-accounts.ts";
 import * as rollups from "./2026-11-23-02-rollups.ts";
 import * as projectMatching from "./2026-11-24-01-project-matching.ts";
 import * as remeasures from "./2026-11-24-02-remeasures.ts";
+import * as searches from "./2026-11-24-04-searches.ts";
 import * as judgeVerdicts from "./2026-11-24-03-judge-verdicts.ts";
 
 /** A migration: frozen in time, it is typed against no particular schema and imports nothing of the app. */
@@ -29,4 +30,5 @@ export const MIGRATIONS: Migration[] = [
   { name: "2026-11-24-01-project-matching", up: projectMatching.up },
   { name: "2026-11-24-02-remeasures", up: remeasures.up },
   { name: "2026-11-24-03-judge-verdicts", up: judgeVerdicts.up },
+  { name: "2026-11-24-04-searches", up: searches.up },
 ];

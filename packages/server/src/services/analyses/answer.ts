@@ -61,6 +61,7 @@ export function answerToResult(
     status: "succeeded",
     error: null,
     text: outcome.answer.text,
+    searches: toJson(outcome.answer.searches),
     ...measureColumns(measure),
   };
 }

@@ -9,4 +9,5 @@ export const resultColumns = {
     "results.error",
     Type.Object({ code: Type.Literal("ENGINE_FAILURE"), message: Type.String() }, { additionalProperties: false }),
   ),
+  searches: storedAs("results.searches", Type.Array(Type.String())),
 };

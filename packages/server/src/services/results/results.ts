@@ -30,6 +30,7 @@ function rowToResult(row: Selectable<ResultsTable>): Result {
     citation_source: measure?.citation_source ?? "none",
     brand: measure?.brand ?? null,
     competitors: measure?.competitors ?? [],
+    searches: resultColumns.searches.read(row.searches),
     brand_cited: row.brand_cited,
     score: row.score,
     score_version: row.score_version,

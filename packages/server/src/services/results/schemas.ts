@@ -29,6 +29,10 @@ export const ResultSchema = component(
       citation_source: CitationSourceSchema,
       brand: Nullable(OwnBrandMeasureSchema),
       competitors: Type.Array(BrandMeasureSchema),
+      searches: Type.Array(Type.String(), {
+        description:
+          "The web searches the engine ran while answering, from its structured output (query fan-out), in order, without duplicates; empty when the engine reports none.",
+      }),
       brand_cited: Type.Boolean(),
       score: Nullable(Type.Number({ minimum: 0, maximum: 100, description: "The answer's visibility score." })),
       score_version: Type.String(),
