@@ -8,8 +8,8 @@ import * as accounts from "./2026-11-23-01-accounts.ts";
 import * as rollups from "./2026-11-23-02-rollups.ts";
 import * as projectMatching from "./2026-11-24-01-project-matching.ts";
 import * as remeasures from "./2026-11-24-02-remeasures.ts";
-import * as searches from "./2026-11-24-04-searches.ts";
 import * as judgeVerdicts from "./2026-11-24-03-judge-verdicts.ts";
+import * as searches from "./2026-11-24-04-searches.ts";
 
 /** A migration: frozen in time, it is typed against no particular schema and imports nothing of the app. */
 export interface Migration {
