@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "../src/config/config.ts";
 import { defaultEngineConfig } from "../src/config/engines.ts";
-import { measuredProject } from "../src/services/analyses/plan.ts";
 import { JUDGE_PROMPT_VERSION, parseVerdict } from "../src/services/judge/prompt.ts";
 import { ambiguousNames, compileProject, measureAnswer } from "../src/services/measurement/measure.ts";
+import { measuredProject } from "../src/services/projects/measured.ts";
 import { startFakeChatCompletions, startFakeOpenAIResponses } from "./helpers/fake-vendors/index.ts";
 import { describeEachDialect, type Harness, type Tenant } from "./helpers/harness.ts";
 

@@ -79,6 +79,11 @@ describeEachDialect("SDK against a real server", (h) => {
       expect(sources.object).toBe("project_sources");
       return sources;
     },
+    getProjectSearches: async (s, p) => {
+      const searches = await s.projects.searches(p.id, { limit: 5 });
+      expect(searches.object).toBe("project_searches");
+      return searches;
+    },
     getCompetitorLeaderboard: async (s, p) => {
       const leaderboard = await s.projects.competitors(p.id);
       expect(leaderboard.object).toBe("competitor_leaderboard");

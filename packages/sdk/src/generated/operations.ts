@@ -90,6 +90,17 @@ export interface GetCompetitorLeaderboardQuery {
   engine?: string;
 }
 
+export interface GetProjectSearchesQuery {
+  /** Start (ISO 8601), its UTC day included; 30 days before `to` by default. */
+  from?: string;
+  /** End (ISO 8601), exclusive at midnight; now by default. */
+  to?: string;
+  /** Only this engine's answers. */
+  engine?: string;
+  /** How many searches (most run first). */
+  limit?: number;
+}
+
 export interface ListMonitoringQuery {
   /** Page size, 1 to 100. */
   limit?: number;
@@ -245,6 +256,12 @@ export interface Operations {
     body: undefined;
     response: S.CompetitorLeaderboard;
   };
+  getProjectSearches: {
+    params: { id: string };
+    query: GetProjectSearchesQuery;
+    body: undefined;
+    response: S.ProjectSearches;
+  };
   listMonitoring: {
     params: undefined;
     query: ListMonitoringQuery;
@@ -372,6 +389,7 @@ export const OPERATIONS = {
   getPromptMetrics: { method: "GET", path: "/projects/{id}/prompts/metrics" },
   getProjectSources: { method: "GET", path: "/projects/{id}/sources" },
   getCompetitorLeaderboard: { method: "GET", path: "/projects/{id}/competitors" },
+  getProjectSearches: { method: "GET", path: "/projects/{id}/searches" },
   listMonitoring: { method: "GET", path: "/monitoring" },
   createMonitoring: { method: "POST", path: "/monitoring" },
   getMonitoring: { method: "GET", path: "/monitoring/{id}" },

@@ -585,6 +585,38 @@ export interface CompetitorLeaderboard {
   }>;
 }
 
+/** The web searches engines ran while answering the brand's prompts (query fan-out). */
+export interface ProjectSearches {
+  object: "project_searches";
+  /** ISO 8601 UTC timestamp. */
+  from: string;
+  /** ISO 8601 UTC timestamp. */
+  to: string;
+  totals: {
+    /** Successful answers in the period. */
+    answers: number;
+    /** Those that reported searches. */
+    answers_with_searches: number;
+    /** Distinct searches (ignoring case). */
+    searches: number;
+  };
+  /** The most run searches first. */
+  data: Array<{
+    /** The search, in its most common spelling. */
+    search: string;
+    /** Answers that ran it (case and spacing ignored). */
+    answers: number;
+    /** Answers that ran it, per engine. */
+    engines: {
+      [key: string]: number;
+    };
+    /** Whether it names the brand (its name or an alias). */
+    brand: boolean;
+    /** The competitors it names. */
+    competitors: string[];
+  }>;
+}
+
 export interface MonitoringScheduleList {
   data: MonitoringSchedule[];
   /** Whether another page follows this one. */

@@ -2,6 +2,7 @@ import type { Sightline } from "../client.ts";
 import type {
   GetCompetitorLeaderboardQuery,
   GetProjectMetricsQuery,
+  GetProjectSearchesQuery,
   GetProjectSourcesQuery,
   GetPromptMetricsQuery,
   ListProjectsQuery,
@@ -13,6 +14,7 @@ import type {
   ProjectCreate,
   ProjectList,
   ProjectMetrics,
+  ProjectSearches,
   ProjectSources,
   ProjectUpdate,
   PromptMetrics,
@@ -85,6 +87,15 @@ export class Projects {
    */
   sources(id: string, query: GetProjectSourcesQuery = {}): Promise<ProjectSources> {
     return this.client.request("getProjectSources", { params: { id }, query });
+  }
+
+  /**
+   * The web searches engines ran while answering the brand's prompts (query fan-out): how often, on
+   * which engines, and whether each names the brand or a competitor.
+   * @example const { data } = await sightline.projects.searches("prj_…", { engine: "chatgpt", limit: 20 });
+   */
+  searches(id: string, query: GetProjectSearchesQuery = {}): Promise<ProjectSearches> {
+    return this.client.request("getProjectSearches", { params: { id }, query });
   }
 
   /**

@@ -118,6 +118,7 @@ export const ROUTE_FIXTURES: Record<string, (h: Harness, tenant: Tenant) => Prom
   getProjectMetrics: async (h, t) => ({ params: { id: await project(h, t) }, query: { interval: "week" } }),
   getPromptMetrics: async (h, t) => ({ params: { id: await project(h, t) } }),
   getProjectSources: async (h, t) => ({ params: { id: await project(h, t) }, query: { limit: 5 } }),
+  getProjectSearches: async (h, t) => ({ params: { id: await project(h, t) }, query: { limit: 5 } }),
   getCompetitorLeaderboard: async (h, t) => ({ params: { id: await project(h, t) } }),
   analyze: async (h, t) => ({
     body: { project_id: await project(h, t), engines: ["sandbox"], prompts: ["best tool?"] },

@@ -1,6 +1,12 @@
 import type { Route } from "../route.ts";
 import { analyzeRoute, getAnalysisRoute, listAnalysesRoute } from "./analyses/routes.ts";
-import { competitorsRoute, projectMetricsRoute, projectSourcesRoute, promptMetricsRoute } from "./analytics/routes.ts";
+import {
+  competitorsRoute,
+  projectMetricsRoute,
+  projectSearchesRoute,
+  projectSourcesRoute,
+  promptMetricsRoute,
+} from "./analytics/routes.ts";
 import {
   createMonitoringRoute,
   deleteMonitoringRoute,
@@ -44,6 +50,7 @@ export const V1_ROUTES: Route[] = [
   promptMetricsRoute,
   projectSourcesRoute,
   competitorsRoute,
+  projectSearchesRoute,
   listMonitoringRoute,
   createMonitoringRoute,
   getMonitoringRoute,

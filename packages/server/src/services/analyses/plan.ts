@@ -3,6 +3,7 @@ import type { AnalysesTable } from "../../db/tables.ts";
 import type { ServiceContext } from "../context.ts";
 import { type CompiledProject, compileProject } from "../measurement/measure.ts";
 import type { MeasuredProject } from "../measurement/types.ts";
+import { measuredProject } from "../projects/measured.ts";
 import { getProject } from "../projects/projects.ts";
 import type { Project } from "../projects/types.ts";
 import { analysisColumns } from "./columns.ts";
@@ -23,21 +24,6 @@ export interface AnalysisPlan {
   engines: string[];
   prompts: string[];
   work: WorkItem[];
-}
-
-/** The brand as the measurement sees it: its names, domains, competitors and exclusion phrases. */
-export function measuredProject(project: Project): MeasuredProject {
-  return {
-    brand: {
-      name: project.name,
-      aliases: project.aliases,
-      case_sensitive_aliases: project.case_sensitive_aliases,
-      domains: [project.primary_domain, ...project.other_domains],
-    },
-    competitors: project.competitors,
-    exclusions: project.exclusions,
-    language: project.language,
-  };
 }
 
 /**

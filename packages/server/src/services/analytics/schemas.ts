@@ -248,3 +248,49 @@ export const SourcesQuery = Type.Object(
 );
 
 export const LeaderboardQuery = Type.Object(periodQuery, { additionalProperties: false });
+
+export const SearchesQuery = Type.Object(
+  {
+    ...periodQuery,
+    limit: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 100, default: 50, description: "How many searches (most run first)." }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const ProjectSearchesSchema = component(
+  "ProjectSearches",
+  Type.Object(
+    {
+      object: Type.Literal("project_searches"),
+      from: Timestamp,
+      to: Timestamp,
+      totals: Type.Object(
+        {
+          answers: Type.Integer({ minimum: 0, description: "Successful answers in the period." }),
+          answers_with_searches: Type.Integer({ minimum: 0, description: "Those that reported searches." }),
+          searches: Type.Integer({ minimum: 0, description: "Distinct searches (ignoring case)." }),
+        },
+        { additionalProperties: false },
+      ),
+      data: Type.Array(
+        Type.Object(
+          {
+            search: Type.String({ description: "The search, in its most common spelling." }),
+            answers: Type.Integer({ minimum: 1, description: "Answers that ran it (case and spacing ignored)." }),
+            engines: Dictionary(Type.Integer({ minimum: 1 }), { description: "Answers that ran it, per engine." }),
+            brand: Type.Boolean({ description: "Whether it names the brand (its name or an alias)." }),
+            competitors: Type.Array(Type.String(), { description: "The competitors it names." }),
+          },
+          { additionalProperties: false },
+        ),
+        { description: "The most run searches first." },
+      ),
+    },
+    {
+      additionalProperties: false,
+      description: "The web searches engines ran while answering the brand's prompts (query fan-out).",
+    },
+  ),
+);

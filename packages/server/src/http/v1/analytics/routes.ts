@@ -6,11 +6,14 @@ import {
   LeaderboardSchema,
   MetricsQuery,
   ProjectMetricsSchema,
+  ProjectSearchesSchema,
   ProjectSourcesSchema,
   PromptMetricsQuery,
   PromptMetricsSchema,
+  SearchesQuery,
   SourcesQuery,
 } from "../../../services/analytics/schemas.ts";
+import { projectSearches } from "../../../services/analytics/searches.ts";
 import { projectSources } from "../../../services/analytics/sources.ts";
 import { defineRoute } from "../../route.ts";
 import { IdParams } from "../../schema.ts";
@@ -83,4 +86,21 @@ export const competitorsRoute = defineRoute({
   success: { status: 200, description: "The leaderboard.", schema: LeaderboardSchema },
   errors: [...errors],
   handler: ({ ctx, params, query }) => competitorLeaderboard(ctx, params.id, query),
+});
+
+export const projectSearchesRoute = defineRoute({
+  operationId: "getProjectSearches",
+  method: "GET",
+  path: "/projects/:id/searches",
+  tag,
+  summary: "The web searches engines ran for a brand's prompts",
+  description:
+    "Query fan-out: the searches engines ran while answering in the period, read from each vendor's structured output, with how many answers ran each (case and spacing ignored, the most common spelling shown), per engine, and whether each names the brand or which competitors. Most run first.",
+  scope: "results",
+  extension: true,
+  params: IdParams,
+  query: SearchesQuery,
+  success: { status: 200, description: "The searches.", schema: ProjectSearchesSchema },
+  errors: [...errors],
+  handler: ({ ctx, params, query }) => projectSearches(ctx, params.id, query),
 });
