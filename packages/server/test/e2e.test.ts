@@ -62,6 +62,13 @@ describe.each(DIALECTS)("a fresh install, end to end [%s]", (dialect) => {
     expect(done).toMatchObject({ status: "completed", progress: { total: 2, succeeded: 2 } });
     const results = await sightline.results.list({ analysis_id: done.id });
     expect(results.data).toHaveLength(2);
+    // Each answer carries the web searches the engine ran, and the brand's searches add them up.
+    for (const result of results.data) expect(result.searches.length).toBeGreaterThan(0);
+    const searches = await sightline.projects.searches(project.id);
+    expect(searches.data.find((row) => row.search === "best crm for a small agency")).toMatchObject({
+      answers: 1,
+      engines: { sandbox: 1 },
+    });
     await receiver.waitFor(1, "/events", 15_000);
     const delivery = receiver.on("/events")[0] ?? expect.fail("no delivery");
     const event = verifyWebhook(delivery.body, delivery.headers, hook.secret);
