@@ -586,6 +586,22 @@ describe.each(DIALECTS)("brand dashboards in a browser [%s]", (dialect) => {
       ).toBeGreaterThan(2);
     }
 
+    // The searches the engines ran (the sandbox runs each prompt as a search), with their CSV.
+    const searches = page.locator('section[aria-labelledby="searches-title"]');
+    await searches
+      .getByText(BRAND.prompts[0]?.toLowerCase() ?? "", { exact: true })
+      .first()
+      .waitFor();
+    const searchesCsv = await download(page, () =>
+      searches.getByRole("button", { name: "Download the searches as CSV" }).click(),
+    );
+    const searchLines = searchesCsv.bytes
+      .toString("utf8")
+      .replace(/^\uFEFF/, "")
+      .split(/\r?\n/);
+    expect(searchLines[0]).toMatch(/^Search,Answers,Engines/);
+    expect(searchLines.length).toBeGreaterThan(2);
+
     // The ten most cited pages first, the rest one click away.
     const urls = page.locator('section[aria-labelledby="urls-title"]');
     expect(await urls.getByRole("row").count()).toBe(1 + 10);

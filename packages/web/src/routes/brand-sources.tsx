@@ -1,6 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { ErrorState, LoadingState } from "../components/page-states.tsx";
-import { sourcesQuery } from "../features/analytics/analytics-api.ts";
+import { searchesQuery, sourcesQuery } from "../features/analytics/analytics-api.ts";
+import { SearchesTable } from "../features/analytics/searches-table.tsx";
 import { SourcesChart } from "../features/analytics/sources-chart.tsx";
 import { SourcesTables } from "../features/analytics/sources-tables.tsx";
 import { scopeLine, useBrand } from "../features/brand/brand-context.tsx";
@@ -17,6 +18,7 @@ export function BrandSourcesPage() {
   const { workspaceId, project, period, search } = brand;
   useTitle(`Sources · ${project.name}`);
   const sources = useQuery(sourcesQuery(workspaceId, project.id, period, search.engine));
+  const searches = useQuery(searchesQuery(workspaceId, project.id, period, search.engine));
   const totals = sources.data?.totals;
   const share = (n: number) =>
     totals && totals.citations > 0 ? `${percent(n / totals.citations)} of all citations` : "";
@@ -53,6 +55,14 @@ export function BrandSourcesPage() {
           <SourcesTables sources={sources.data} />
         </>
       )}
+      {searches.isError && (
+        <ErrorState
+          error={searches.error}
+          title="The searches could not be loaded"
+          onRetry={() => searches.refetch()}
+        />
+      )}
+      {searches.data && searches.data.totals.answers > 0 && <SearchesTable searches={searches.data} />}
     </div>
   );
 }

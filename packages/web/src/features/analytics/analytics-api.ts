@@ -1,10 +1,16 @@
-import type { CompetitorLeaderboard, ProjectMetrics, ProjectSources, PromptMetrics } from "@sightline/sdk";
+import type {
+  CompetitorLeaderboard,
+  ProjectMetrics,
+  ProjectSearches,
+  ProjectSources,
+  PromptMetrics,
+} from "@sightline/sdk";
 import { queryOptions } from "@tanstack/react-query";
 import { api, v1 } from "../../lib/api.ts";
 import { type Period, periodQuery } from "../../lib/period.ts";
 import { keys } from "../../lib/queries.ts";
 
-/** The four analytics reads of one brand (docs/analytics-api.md), each for a period and an engine. */
+/** The analytics reads of one brand (docs/analytics-api.md), each for a period and an engine. */
 
 function path(projectId: string, part: string, period: Period, engine: string | undefined, extra = {}) {
   return `/projects/${encodeURIComponent(projectId)}/${part}?${periodQuery(period, engine, extra)}`;
@@ -45,5 +51,13 @@ export function competitorsQuery(workspaceId: string, projectId: string, period:
     queryKey: key(workspaceId, projectId, "competitors", period, engine),
     queryFn: ({ signal }) =>
       api<CompetitorLeaderboard>(v1(workspaceId, path(projectId, "competitors", period, engine)), { signal }),
+  });
+}
+
+export function searchesQuery(workspaceId: string, projectId: string, period: Period, engine?: string) {
+  return queryOptions({
+    queryKey: key(workspaceId, projectId, "searches", period, engine),
+    queryFn: ({ signal }) =>
+      api<ProjectSearches>(v1(workspaceId, path(projectId, "searches", period, engine, { limit: "100" })), { signal }),
   });
 }
