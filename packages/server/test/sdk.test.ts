@@ -84,6 +84,16 @@ describeEachDialect("SDK against a real server", (h) => {
       expect(searches.object).toBe("project_searches");
       return searches;
     },
+    getCompetitorSuggestions: async (s, p) => {
+      const suggestions = await s.projects.competitorSuggestions(p.id, { limit: 5 });
+      expect(suggestions.object).toBe("competitor_suggestions");
+      return suggestions;
+    },
+    trackCompetitor: async (s, p) => {
+      const project = await s.projects.trackCompetitor(p.id, { name: "SDK Rival", domains: ["sdkrival.example"] });
+      expect(project.competitors.map((c) => c.name)).toContain("SDK Rival");
+      return project;
+    },
     getCompetitorLeaderboard: async (s, p) => {
       const leaderboard = await s.projects.competitors(p.id);
       expect(leaderboard.object).toBe("competitor_leaderboard");

@@ -101,6 +101,17 @@ export interface GetProjectSearchesQuery {
   limit?: number;
 }
 
+export interface GetCompetitorSuggestionsQuery {
+  /** Start (ISO 8601), its UTC day included; 30 days before `to` by default. */
+  from?: string;
+  /** End (ISO 8601), exclusive at midnight; now by default. */
+  to?: string;
+  /** Only this engine's answers. */
+  engine?: string;
+  /** How many brands (most named first). */
+  limit?: number;
+}
+
 export interface ListMonitoringQuery {
   /** Page size, 1 to 100. */
   limit?: number;
@@ -262,6 +273,18 @@ export interface Operations {
     body: undefined;
     response: S.ProjectSearches;
   };
+  getCompetitorSuggestions: {
+    params: { id: string };
+    query: GetCompetitorSuggestionsQuery;
+    body: undefined;
+    response: S.CompetitorSuggestions;
+  };
+  trackCompetitor: {
+    params: { id: string };
+    query: undefined;
+    body: S.CompetitorInput;
+    response: S.Project;
+  };
   listMonitoring: {
     params: undefined;
     query: ListMonitoringQuery;
@@ -390,6 +413,8 @@ export const OPERATIONS = {
   getProjectSources: { method: "GET", path: "/projects/{id}/sources" },
   getCompetitorLeaderboard: { method: "GET", path: "/projects/{id}/competitors" },
   getProjectSearches: { method: "GET", path: "/projects/{id}/searches" },
+  getCompetitorSuggestions: { method: "GET", path: "/projects/{id}/competitor-suggestions" },
+  trackCompetitor: { method: "POST", path: "/projects/{id}/competitor-suggestions/track" },
   listMonitoring: { method: "GET", path: "/monitoring" },
   createMonitoring: { method: "POST", path: "/monitoring" },
   getMonitoring: { method: "GET", path: "/monitoring/{id}" },

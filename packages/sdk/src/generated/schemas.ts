@@ -617,6 +617,37 @@ export interface ProjectSearches {
   }>;
 }
 
+/** Brands the period's answers name that the project does not track yet. */
+export interface CompetitorSuggestions {
+  object: "competitor_suggestions";
+  /** ISO 8601 UTC timestamp. */
+  from: string;
+  /** ISO 8601 UTC timestamp. */
+  to: string;
+  /** Successful answers read: the period's, the most recent 5000 at most. */
+  scanned: number;
+  /** Whether the period had more answers than were read. */
+  capped: boolean;
+  /** The most named first. */
+  data: Array<{
+    /** The brand, in its most common spelling. */
+    name: string;
+    /** Answers naming it (case and typography ignored). */
+    answers: number;
+    visibility: Proportion;
+    /** Answers naming it, per engine. */
+    engines: {
+      [key: string]: number;
+    };
+    /** Its average place in the lists that name it. */
+    average_position: number | null;
+    /** Where answers named it. */
+    found_in: Array<"list" | "table" | "bold" | "comparison">;
+    /** Results naming it, most recent first. */
+    examples: string[];
+  }>;
+}
+
 export interface MonitoringScheduleList {
   data: MonitoringSchedule[];
   /** Whether another page follows this one. */

@@ -1,6 +1,7 @@
 import type { Sightline } from "../client.ts";
 import type {
   GetCompetitorLeaderboardQuery,
+  GetCompetitorSuggestionsQuery,
   GetProjectMetricsQuery,
   GetProjectSearchesQuery,
   GetProjectSourcesQuery,
@@ -9,7 +10,9 @@ import type {
   ListRemeasuresQuery,
 } from "../generated/operations.ts";
 import type {
+  CompetitorInput,
   CompetitorLeaderboard,
+  CompetitorSuggestions,
   Project,
   ProjectCreate,
   ProjectList,
@@ -96,6 +99,23 @@ export class Projects {
    */
   searches(id: string, query: GetProjectSearchesQuery = {}): Promise<ProjectSearches> {
     return this.client.request("getProjectSearches", { params: { id }, query });
+  }
+
+  /**
+   * Brands the period's answers name that the project does not track yet (list items, table rows,
+   * bold names, "X vs Y"), with how many answers name each, their visibility and list position.
+   * @example const { data } = await sightline.projects.competitorSuggestions("prj_…", { limit: 10 });
+   */
+  competitorSuggestions(id: string, query: GetCompetitorSuggestionsQuery = {}): Promise<CompetitorSuggestions> {
+    return this.client.request("getCompetitorSuggestions", { params: { id }, query });
+  }
+
+  /**
+   * Starts tracking a brand as a competitor (emits `project.updated`); a name already tracked is refused.
+   * @example await sightline.projects.trackCompetitor("prj_…", { name: "Zoho CRM", domains: ["zoho.com"] });
+   */
+  trackCompetitor(id: string, body: CompetitorInput): Promise<Project> {
+    return this.client.request("trackCompetitor", { params: { id }, body });
   }
 
   /**

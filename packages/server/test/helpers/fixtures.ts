@@ -119,6 +119,8 @@ export const ROUTE_FIXTURES: Record<string, (h: Harness, tenant: Tenant) => Prom
   getPromptMetrics: async (h, t) => ({ params: { id: await project(h, t) } }),
   getProjectSources: async (h, t) => ({ params: { id: await project(h, t) }, query: { limit: 5 } }),
   getProjectSearches: async (h, t) => ({ params: { id: await project(h, t) }, query: { limit: 5 } }),
+  getCompetitorSuggestions: async (h, t) => ({ params: { id: await project(h, t) }, query: { limit: 5 } }),
+  trackCompetitor: async (h, t) => ({ params: { id: await project(h, t) }, body: { name: "Fixture Rival" } }),
   getCompetitorLeaderboard: async (h, t) => ({ params: { id: await project(h, t) } }),
   analyze: async (h, t) => ({
     body: { project_id: await project(h, t), engines: ["sandbox"], prompts: ["best tool?"] },

@@ -7,6 +7,7 @@ import {
   projectSourcesRoute,
   promptMetricsRoute,
 } from "./analytics/routes.ts";
+import { competitorSuggestionsRoute, trackCompetitorRoute } from "./analytics/suggestions.ts";
 import {
   createMonitoringRoute,
   deleteMonitoringRoute,
@@ -51,6 +52,8 @@ export const V1_ROUTES: Route[] = [
   projectSourcesRoute,
   competitorsRoute,
   projectSearchesRoute,
+  competitorSuggestionsRoute,
+  trackCompetitorRoute,
   listMonitoringRoute,
   createMonitoringRoute,
   getMonitoringRoute,

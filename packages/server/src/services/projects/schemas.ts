@@ -42,7 +42,7 @@ export const CompetitorSchema = component(
   ),
 );
 
-const CompetitorInputSchema = component(
+export const CompetitorInputSchema = component(
   "CompetitorInput",
   Type.Object(
     {
