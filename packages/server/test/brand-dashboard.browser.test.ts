@@ -653,6 +653,44 @@ describe.each(DIALECTS)("brand dashboards in a browser [%s]", (dialect) => {
     expect(project.body.language).toBe("en-US");
   }, 30_000);
 
+  it("suggests a brand the answers name but the brand does not track, and tracks it in one click", async () => {
+    const { page } = desk;
+    const competitorBody = (c: (typeof BRAND.competitors)[number]) => ({
+      name: c.name,
+      domains: [c.domains],
+      aliases: [c.aliases],
+      case_sensitive_aliases: c.caseSensitiveAliases === "" ? [] : [c.caseSensitiveAliases],
+    });
+    const setCompetitors = (competitors: ReturnType<typeof competitorBody>[]) =>
+      page.evaluate(
+        async ({ url, body }) => {
+          const response = await fetch(url, {
+            method: "PATCH",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify(body),
+          });
+          return response.status;
+        },
+        { url: `/app/api/workspaces/${workspaceId}/v1/projects/${brandId}`, body: { competitors } },
+      );
+    const [kept, dropped] = BRAND.competitors;
+    if (kept === undefined || dropped === undefined) throw new Error("the brand has two competitors");
+    // Stop tracking a competitor the sandbox's answers name: its name becomes a suggestion.
+    expect(await setCompetitors([competitorBody(kept)])).toBe(200);
+    await page.goto(brandUrl("/competitors"));
+    const card = page.locator('section[aria-labelledby="suggestions-title"]');
+    await card.getByText(dropped.name, { exact: true }).waitFor();
+    await expectAccessible(page, "competitor suggestions");
+    await shot(page, "flow-9-competitor-suggestions", 1280);
+    await card.getByRole("button", { name: `Track ${dropped.name} as a competitor` }).click();
+    await page.getByText(`${dropped.name} is tracked as a competitor`).first().waitFor();
+    await expect.poll(async () => (await card.getByText(dropped.name, { exact: true }).count()) === 0).toBe(true);
+    const project = await appApi<{ competitors: { name: string }[] }>(page, `/projects/${brandId}`);
+    expect(project.body.competitors.map((c) => c.name)).toEqual([kept.name, dropped.name]);
+    // Back to the competitors as they were added (domains and aliases too) for the screens that follow.
+    expect(await setCompetitors(BRAND.competitors.map(competitorBody))).toBe(200);
+  }, 30_000);
+
   it("shows every screen filled, accessible and fitting at 1280 and 390 px, with no console error", async () => {
     // A screen's dialog, opened by the button named `opener`, is checked and saved as well.
     const screens: { name: string; path: string; ready: (page: Page) => Promise<void>; dialog?: string }[] = [

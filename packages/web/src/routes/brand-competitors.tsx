@@ -1,6 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { ErrorState, LoadingState } from "../components/page-states.tsx";
-import { competitorsQuery } from "../features/analytics/analytics-api.ts";
+import { competitorsQuery, suggestionsQuery } from "../features/analytics/analytics-api.ts";
+import { CompetitorSuggestionsCard } from "../features/analytics/competitor-suggestions.tsx";
 import { Leaderboard } from "../features/analytics/leaderboard.tsx";
 import { LeaderboardChart } from "../features/analytics/leaderboard-chart.tsx";
 import { SignificanceNote } from "../features/analytics/significance.tsx";
@@ -15,6 +16,7 @@ export function BrandCompetitorsPage() {
   const { workspaceId, project, period, search } = brand;
   useTitle(`Competitors · ${project.name}`);
   const board = useQuery(competitorsQuery(workspaceId, project.id, period, search.engine));
+  const suggestions = useQuery(suggestionsQuery(workspaceId, project.id, period, search.engine));
   const answered = board.data?.data.some((row) => row.visibility.n > 0) ?? false;
   return (
     <div className="grid gap-6">
@@ -32,6 +34,14 @@ export function BrandCompetitorsPage() {
           <LeaderboardChart board={board.data} subtitle={scopeLine(brand, engineName)} />
         </>
       )}
+      {suggestions.isError && (
+        <ErrorState
+          error={suggestions.error}
+          title="The suggested competitors could not be loaded"
+          onRetry={() => suggestions.refetch()}
+        />
+      )}
+      {suggestions.data && suggestions.data.scanned > 0 && <CompetitorSuggestionsCard suggestions={suggestions.data} />}
     </div>
   );
 }

@@ -1,5 +1,7 @@
 import type {
   CompetitorLeaderboard,
+  CompetitorSuggestions,
+  Project,
   ProjectMetrics,
   ProjectSearches,
   ProjectSources,
@@ -59,5 +61,23 @@ export function searchesQuery(workspaceId: string, projectId: string, period: Pe
     queryKey: key(workspaceId, projectId, "searches", period, engine),
     queryFn: ({ signal }) =>
       api<ProjectSearches>(v1(workspaceId, path(projectId, "searches", period, engine, { limit: "100" })), { signal }),
+  });
+}
+
+export function suggestionsQuery(workspaceId: string, projectId: string, period: Period, engine?: string) {
+  return queryOptions({
+    queryKey: key(workspaceId, projectId, "competitor-suggestions", period, engine),
+    queryFn: ({ signal }) =>
+      api<CompetitorSuggestions>(v1(workspaceId, path(projectId, "competitor-suggestions", period, engine)), {
+        signal,
+      }),
+  });
+}
+
+/** Starts tracking a suggested brand as a competitor; answers the brand as saved. */
+export function trackCompetitor(workspaceId: string, projectId: string, name: string): Promise<Project> {
+  return api<Project>(v1(workspaceId, `/projects/${encodeURIComponent(projectId)}/competitor-suggestions/track`), {
+    method: "POST",
+    body: { name },
   });
 }
