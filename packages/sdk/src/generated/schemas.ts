@@ -345,6 +345,8 @@ export interface Result {
     brand: boolean;
     /** The competitor whose domain it is on. */
     competitor: string | null;
+    /** What kind of source it is (classifier version 1): the brand's own, a competitor's, social/UGC, reference, news/editorial, review/marketplace, or other. */
+    category?: "owned" | "competitor" | "social" | "reference" | "news" | "review" | "other";
   }>;
   /** Whether the engine gave structured sources, or links were read from the text. */
   citation_source: "engine" | "text" | "none";

@@ -1,4 +1,5 @@
 import { hostIsOnDomain, normalizeDomain } from "../../lib/domains.ts";
+import { type CategoryOverride, type CitationCategory, categorizeDomain } from "./citation-category.ts";
 import type { BrandSpec, CitationFound, SourceCitation } from "./types.ts";
 
 const MARKDOWN_LINK = /\[([^\]]{0,300})\]\((https?:\/\/[^\s)]+)\)/g;
@@ -40,7 +41,13 @@ export function classifyCitations(
   sources: SourceCitation[],
   brand: BrandSpec,
   competitors: BrandSpec[],
+  overrides: readonly CategoryOverride[] = [],
 ): CitationFound[] {
+  const context = {
+    brandDomains: brand.domains,
+    competitorDomains: competitors.flatMap((c) => c.domains),
+    overrides,
+  };
   const seen = new Set<string>();
   const out: CitationFound[] = [];
   for (const source of sources) {
@@ -55,7 +62,19 @@ export function classifyCitations(
       title: source.title,
       brand: brand.domains.some((d) => hostIsOnDomain(domain, d)),
       competitor: competitor?.name ?? null,
+      category: categorizeDomain(domain, context),
     });
   }
   return out;
+}
+
+/**
+ * A stored citation's category. Results measured before categories existed have none: derive it from
+ * what they do have (brand, competitor) and the built-in list.
+ */
+export function citationCategory(citation: CitationFound): CitationCategory {
+  if (citation.category !== undefined) return citation.category;
+  if (citation.brand) return "owned";
+  if (citation.competitor !== null) return "competitor";
+  return categorizeDomain(citation.domain, { brandDomains: [], competitorDomains: [] });
 }

@@ -129,7 +129,12 @@ export function measureAnswer(
   const sentiment = tone === null ? null : (options.tone ?? tone.sentiment);
 
   const fromText = linksInText(answer.text);
-  const citations = classifyCitations([...answer.citations, ...fromText], project.brand, project.competitors);
+  const citations = classifyCitations(
+    [...answer.citations, ...fromText],
+    project.brand,
+    project.competitors,
+    project.citation_categories,
+  );
   const brandCited = citations.some((c) => c.brand);
   const brand = { ...own, sentiment, stance: tone === null ? null : tone.stance };
   return {

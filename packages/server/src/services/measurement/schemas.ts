@@ -1,5 +1,6 @@
 import Type from "typebox";
 import { component, Nullable, StringEnum } from "../../lib/schema.ts";
+import { CATEGORY_VERSION, CITATION_CATEGORIES } from "./citation-category.ts";
 
 /**
  * What the measurement reads out of an answer and how it aggregates answers. Stored with each
@@ -49,6 +50,12 @@ export const CitationFoundSchema = Type.Object(
     title: Nullable(Type.String()),
     brand: Type.Boolean({ description: "On one of the brand's domains." }),
     competitor: Nullable(Type.String({ description: "The competitor whose domain it is on." })),
+    // Optional: results measured before citation categories were stored without it; readers derive it.
+    category: Type.Optional(
+      StringEnum(CITATION_CATEGORIES, {
+        description: `What kind of source it is (classifier version ${CATEGORY_VERSION}): the brand's own, a competitor's, social/UGC, reference, news/editorial, review/marketplace, or other.`,
+      }),
+    ),
   },
   { additionalProperties: false },
 );

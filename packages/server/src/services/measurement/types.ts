@@ -1,4 +1,5 @@
 import type { Static } from "typebox";
+import type { CategoryOverride } from "./citation-category.ts";
 import type { AnswerMeasureSchema, BrandMeasureSchema, CitationFoundSchema } from "./schemas.ts";
 
 /** A tracked brand as the measurement sees it: the project's own, or a competitor. */
@@ -17,6 +18,8 @@ export interface MeasuredProject {
   exclusions?: string[];
   /** The language the project's prompts are written in (BCP 47), when known. */
   language?: string | null;
+  /** The project's own categories for cited domains, applied before the built-in list. */
+  citation_categories?: CategoryOverride[];
 }
 
 /** An answer to measure; `prompt` is evidence for what kind of product is being asked about. */

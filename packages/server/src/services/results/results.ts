@@ -3,6 +3,7 @@ import type { Static } from "typebox";
 import type { ResultsTable } from "../../db/tables.ts";
 import { notFound, validationError } from "../../errors/api-error.ts";
 import type { ServiceContext } from "../context.ts";
+import { citationCategory } from "../measurement/citations.ts";
 import { fetchPage, type Page, type PageParams } from "../pagination.ts";
 import { checkEnginesInPlan } from "../plans/engines.ts";
 import { timeRange } from "../time-range.ts";
@@ -26,7 +27,7 @@ function rowToResult(row: Selectable<ResultsTable>): Result {
     status: row.status === "succeeded" ? "succeeded" : "failed",
     error: resultColumns.error.readNullable(row.error),
     text: row.text,
-    citations: measure?.citations ?? [],
+    citations: (measure?.citations ?? []).map((c) => ({ ...c, category: citationCategory(c) })),
     citation_source: measure?.citation_source ?? "none",
     brand: measure?.brand ?? null,
     competitors: measure?.competitors ?? [],
