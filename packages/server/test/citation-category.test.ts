@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { CATEGORY_VERSION, categorizeDomain } from "../src/services/measurement/citation-category.ts";
 import { citationCategory } from "../src/services/measurement/citations.ts";
 import { compileProject, measureAnswer } from "../src/services/measurement/measure.ts";
+import { measuredProject } from "../src/services/projects/measured.ts";
 
 const none = { brandDomains: [], competitorDomains: [] };
 
@@ -116,5 +117,31 @@ describe("measured citations carry their category", () => {
     expect(citationCategory({ ...old, domain: "rival.io", competitor: "Rival" })).toBe("competitor");
     expect(citationCategory({ ...old, domain: "example.org" })).toBe("other");
     expect(citationCategory({ ...old, domain: "example.org", category: "news" })).toBe("news");
+  });
+});
+
+describe("a project's citation categories reach the measurement", () => {
+  it("passes them into the measured project", () => {
+    const measured = measuredProject({
+      id: "prj_x",
+      object: "project",
+      name: "Acme",
+      primary_domain: "acme.com",
+      other_domains: [],
+      aliases: [],
+      citation_categories: [{ domain: "reddit.com", category: "review" }],
+      competitors: [],
+      prompts: [],
+      engines: ["sandbox"],
+      country: null,
+      language: null,
+      created_at: "2026-11-21T12:00:00.000Z",
+      updated_at: "2026-11-21T12:00:00.000Z",
+    });
+    const m = measureAnswer(compileProject(measured), {
+      text: "",
+      citations: [{ url: "https://www.reddit.com/r/x", title: null }],
+    });
+    expect(m.citations[0]?.category).toBe("review");
   });
 });

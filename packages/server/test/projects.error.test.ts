@@ -58,6 +58,43 @@ describeEachDialect("projects API, bad input", (h) => {
     ]);
   });
 
+  it("refuses citation categories that are not domains, unknown or reserved categories, contradictions and too many", async () => {
+    const error = await expectValidationError(
+      {
+        ...valid,
+        citation_categories: [
+          { domain: "not a domain", category: "news" },
+          { domain: "news.example", category: "gossip" },
+          { domain: "acme-blog.com", category: "owned" },
+          { domain: "weekly.com", category: "news" },
+          { domain: "https://www.weekly.com/", category: "review" },
+        ],
+      },
+      ["citation_categories[0].domain", "citation_categories[1].category", "citation_categories[2].category"],
+    );
+    expect(error.details[1].issue).toMatch(/social/);
+    await expectValidationError(
+      {
+        ...valid,
+        citation_categories: [
+          { domain: "weekly.com", category: "news" },
+          { domain: "https://www.weekly.com/", category: "review" },
+        ],
+      },
+      ["citation_categories[1].domain"],
+    );
+    await expectValidationError(
+      {
+        ...valid,
+        citation_categories: Array.from({ length: 101 }, (_, i) => ({ domain: `d${i}.com`, category: "news" })),
+      },
+      ["citation_categories"],
+    );
+    await expectValidationError({ ...valid, citation_categories: [{ domain: "a.com" }] }, [
+      "citation_categories[0].category",
+    ]);
+  });
+
   it("explains a nullable field with the wrong type", async () => {
     const error = await expectValidationError({ ...valid, country: 12 }, ["country"]);
     expect(error.details[0].issue).toBe("must be of type string or null");

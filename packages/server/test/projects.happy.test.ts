@@ -61,12 +61,44 @@ describeEachDialect("projects API, happy paths", (h) => {
       aliases: [],
       case_sensitive_aliases: [],
       exclusions: [],
+      citation_categories: [],
       competitors: [],
       prompts: [],
       engines: ["sandbox"],
       country: null,
       language: null,
     });
+  });
+
+  it("keeps the project's citation categories, normalised, and replaces them on update", async () => {
+    const t = await h.tenant();
+    const res = await h.call("createProject", {
+      key: t.key,
+      body: {
+        name: "Acme",
+        primary_domain: "acme.com",
+        citation_categories: [
+          { domain: "https://www.Industry-Weekly.com/", category: "news" },
+          { domain: "industry-weekly.com", category: "news" },
+          { domain: "forum.example.org", category: "social" },
+        ],
+      },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const project = res.json();
+    expect(project.citation_categories).toEqual([
+      { domain: "industry-weekly.com", category: "news" },
+      { domain: "forum.example.org", category: "social" },
+    ]);
+    const updated = await h.call("updateProject", {
+      key: t.key,
+      params: { id: project.id },
+      body: { citation_categories: [{ domain: "reddit.com", category: "review" }] },
+    });
+    expect(updated.statusCode, updated.body).toBe(200);
+    expect(updated.json().citation_categories).toEqual([{ domain: "reddit.com", category: "review" }]);
+    const read = await h.call("getProject", { key: t.key, params: { id: project.id } });
+    expect(read.json().citation_categories).toEqual([{ domain: "reddit.com", category: "review" }]);
   });
 
   it("reads one project by id", async () => {

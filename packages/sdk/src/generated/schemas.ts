@@ -21,6 +21,7 @@ export interface Project {
   aliases: string[];
   case_sensitive_aliases?: string[];
   exclusions?: string[];
+  citation_categories?: CitationCategoryOverride[];
   competitors: Competitor[];
   prompts: string[];
   engines: string[];
@@ -30,6 +31,14 @@ export interface Project {
   created_at: string;
   /** ISO 8601 UTC timestamp. */
   updated_at: string;
+}
+
+/** A cited domain (and its subdomains) put in a category. */
+export interface CitationCategoryOverride {
+  /** A domain such as `acme.com`; URLs are accepted and reduced to their host, `www.` is dropped. */
+  domain: string;
+  /** The category its citations get (owned and competitor come from the project's domains). */
+  category: "social" | "reference" | "news" | "review" | "other";
 }
 
 /** A brand measured against this one. */
@@ -78,6 +87,8 @@ export interface ProjectCreate {
   case_sensitive_aliases?: string[];
   /** Phrases in which the brand's or a competitor's name does not count, e.g. `target audience` or `Delta variant` (matched case-insensitively). */
   exclusions?: string[];
+  /** The project's own categories for cited domains, applied before the built-in list; the brand's and competitors' domains are always owned and competitor. */
+  citation_categories?: CitationCategoryOverride[];
   /** Competing brands. */
   competitors?: CompetitorInput[];
   /** Tracked prompts, asked as a user would ask them; they never name the brand to the engine. */
@@ -118,6 +129,8 @@ export interface ProjectUpdate {
   case_sensitive_aliases?: string[];
   /** Phrases in which the brand's or a competitor's name does not count, e.g. `target audience` or `Delta variant` (matched case-insensitively). */
   exclusions?: string[];
+  /** The project's own categories for cited domains, applied before the built-in list; the brand's and competitors' domains are always owned and competitor. */
+  citation_categories?: CitationCategoryOverride[];
   /** Replaces the whole list of competitors. */
   competitors?: CompetitorInput[];
   /** Tracked prompts, asked as a user would ask them; they never name the brand to the engine. */

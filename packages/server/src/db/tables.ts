@@ -80,6 +80,8 @@ export interface ProjectsTable {
   case_sensitive_aliases: string;
   /** JSON array; [] in rows from before it existed. */
   exclusions: string;
+  /** JSON array of { domain, category }; [] in rows from before it existed. */
+  citation_categories: string;
   competitors: string;
   prompts: string;
   engines: string;

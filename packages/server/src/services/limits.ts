@@ -9,6 +9,7 @@ export const PROJECT_LIMITS = {
   promptLength: 2_000,
   exclusions: 50,
   exclusionLength: 100,
+  citationCategories: 100,
 } as const;
 
 export const ANALYSIS_LIMITS = { samples: 10, prompts: 200, answers: 2_000 } as const;

@@ -10,6 +10,7 @@ import * as projectMatching from "./2026-11-24-01-project-matching.ts";
 import * as remeasures from "./2026-11-24-02-remeasures.ts";
 import * as judgeVerdicts from "./2026-11-24-03-judge-verdicts.ts";
 import * as searches from "./2026-11-24-04-searches.ts";
+import * as citationCategories from "./2026-11-24-05-citation-categories.ts";
 
 /** A migration: frozen in time, it is typed against no particular schema and imports nothing of the app. */
 export interface Migration {
@@ -31,4 +32,5 @@ export const MIGRATIONS: Migration[] = [
   { name: "2026-11-24-02-remeasures", up: remeasures.up },
   { name: "2026-11-24-03-judge-verdicts", up: judgeVerdicts.up },
   { name: "2026-11-24-04-searches", up: searches.up },
+  { name: "2026-11-24-05-citation-categories", up: citationCategories.up },
 ];

@@ -21,7 +21,7 @@ export const CITATION_CATEGORIES = ["owned", "competitor", "social", "reference"
 export type CitationCategory = (typeof CITATION_CATEGORIES)[number];
 
 /** The categories a project may assign to a domain: owned and competitor come from its brands. */
-const OVERRIDABLE_CATEGORIES = ["social", "reference", "news", "review", "other"] as const;
+export const OVERRIDABLE_CATEGORIES = ["social", "reference", "news", "review", "other"] as const;
 type OverridableCategory = (typeof OVERRIDABLE_CATEGORIES)[number];
 
 export interface CategoryOverride {

@@ -12,6 +12,7 @@ export function measuredProject(project: Project): MeasuredProject {
     },
     competitors: project.competitors,
     exclusions: project.exclusions,
+    citation_categories: project.citation_categories ?? [],
     language: project.language,
   };
 }

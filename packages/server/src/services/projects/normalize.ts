@@ -1,6 +1,7 @@
 import { type ErrorDetail, validationError } from "../../errors/api-error.ts";
 import { normalizeDomain } from "../../lib/domains.ts";
 import { checkCountry, checkLanguage } from "../../lib/locale.ts";
+import type { CategoryOverride } from "../measurement/citation-category.ts";
 import type { Competitor, ProjectInput, ProjectSettings } from "./types.ts";
 
 /** How two texts are compared for duplicates: width-, case- and spacing-insensitive. */
@@ -96,6 +97,21 @@ export function normalizeSettings(input: Required<ProjectInput>, knownEngines: r
   // Case-insensitive when matched, so "Target audience" and "target audience" are one phrase.
   const exclusions = texts(input.exclusions, "exclusions", new Set());
 
+  // A domain named twice with the same category is a duplicate (dropped); with two categories, a contradiction.
+  const citationCategories: CategoryOverride[] = [];
+  for (const [index, entry] of input.citation_categories.entries()) {
+    const domain = normalizeDomain(entry.domain);
+    const field = `citation_categories[${index}]`;
+    if (domain === null) {
+      problem(`${field}.domain`, "must be a domain name such as example.com");
+      continue;
+    }
+    const earlier = citationCategories.find((o) => o.domain === domain);
+    if (earlier === undefined) citationCategories.push({ domain, category: entry.category });
+    else if (earlier.category !== entry.category)
+      problem(`${field}.domain`, `${domain} is already put in the category ${earlier.category}`);
+  }
+
   const engines: string[] = [];
   for (const [index, engine] of input.engines.entries()) {
     if (!knownEngines.includes(engine))
@@ -125,6 +141,7 @@ export function normalizeSettings(input: Required<ProjectInput>, knownEngines: r
     aliases,
     case_sensitive_aliases: caseSensitiveAliases,
     exclusions,
+    citation_categories: citationCategories,
     competitors,
     prompts,
     engines,

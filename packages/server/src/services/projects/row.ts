@@ -13,6 +13,7 @@ export function rowToProject(row: ProjectsTable): Project {
     aliases: projectColumns.aliases.read(row.aliases),
     case_sensitive_aliases: projectColumns.caseSensitiveAliases.read(row.case_sensitive_aliases),
     exclusions: projectColumns.exclusions.read(row.exclusions),
+    citation_categories: projectColumns.citationCategories.read(row.citation_categories),
     competitors: projectColumns.competitors
       .read(row.competitors)
       .map((competitor) => ({ ...competitor, case_sensitive_aliases: competitor.case_sensitive_aliases ?? [] })),
@@ -33,6 +34,7 @@ export function settingsToColumns(settings: ProjectSettings) {
     aliases: toJson(settings.aliases),
     case_sensitive_aliases: toJson(settings.case_sensitive_aliases),
     exclusions: toJson(settings.exclusions),
+    citation_categories: toJson(settings.citation_categories),
     competitors: toJson(settings.competitors),
     prompts: toJson(settings.prompts),
     engines: toJson(settings.engines),

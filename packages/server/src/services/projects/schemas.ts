@@ -1,7 +1,8 @@
 import Type from "typebox";
-import { component, ListOf, Nullable, Timestamp } from "../../lib/schema.ts";
+import { component, ListOf, Nullable, StringEnum, Timestamp } from "../../lib/schema.ts";
 import { ENGINES } from "../engines/catalog.ts";
 import { PROJECT_LIMITS } from "../limits.ts";
+import { OVERRIDABLE_CATEGORIES } from "../measurement/citation-category.ts";
 import { DomainName, EngineName, PageQuery } from "../schemas.ts";
 
 const limits = PROJECT_LIMITS;
@@ -22,6 +23,19 @@ const Language = Type.String({
   maxLength: 35,
   description: "BCP 47 language of the prompts, e.g. `en` or `pt-BR`.",
 });
+
+export const CitationCategoryOverrideSchema = component(
+  "CitationCategoryOverride",
+  Type.Object(
+    {
+      domain: Domain,
+      category: StringEnum(OVERRIDABLE_CATEGORIES, {
+        description: "The category its citations get (owned and competitor come from the project's domains).",
+      }),
+    },
+    { additionalProperties: false, description: "A cited domain (and its subdomains) put in a category." },
+  ),
+);
 
 const CompetitorFields = {
   name: Type.String({ minLength: 1, maxLength: limits.nameLength, description: "The competitor's name." }),
@@ -72,6 +86,11 @@ const settings = {
     description:
       "Phrases in which the brand's or a competitor's name does not count, e.g. `target audience` or `Delta variant` (matched case-insensitively).",
   }),
+  citation_categories: Type.Array(CitationCategoryOverrideSchema, {
+    maxItems: limits.citationCategories,
+    description:
+      "The project's own categories for cited domains, applied before the built-in list; the brand's and competitors' domains are always owned and competitor.",
+  }),
   prompts: Type.Array(Type.String({ minLength: 1, maxLength: limits.promptLength }), {
     maxItems: limits.prompts,
     description: "Tracked prompts, asked as a user would ask them; they never name the brand to the engine.",
@@ -98,6 +117,7 @@ export const ProjectSchema = component(
       // Always sent; optional in the type so that clients' code from before they existed still compiles.
       case_sensitive_aliases: Type.Optional(Type.Array(Type.String())),
       exclusions: Type.Optional(Type.Array(Type.String())),
+      citation_categories: Type.Optional(Type.Array(CitationCategoryOverrideSchema)),
       competitors: Type.Array(CompetitorSchema),
       prompts: Type.Array(Type.String()),
       engines: Type.Array(Type.String()),
@@ -120,6 +140,7 @@ export const ProjectCreateSchema = component(
       aliases: Type.Optional(settings.aliases),
       case_sensitive_aliases: Type.Optional(settings.case_sensitive_aliases),
       exclusions: Type.Optional(settings.exclusions),
+      citation_categories: Type.Optional(settings.citation_categories),
       competitors: Type.Optional(
         Type.Array(CompetitorInputSchema, { maxItems: limits.competitors, description: "Competing brands." }),
       ),
@@ -142,6 +163,7 @@ export const ProjectUpdateSchema = component(
       aliases: Type.Optional(settings.aliases),
       case_sensitive_aliases: Type.Optional(settings.case_sensitive_aliases),
       exclusions: Type.Optional(settings.exclusions),
+      citation_categories: Type.Optional(settings.citation_categories),
       competitors: Type.Optional(
         Type.Array(CompetitorInputSchema, {
           maxItems: limits.competitors,

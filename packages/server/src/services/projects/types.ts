@@ -19,6 +19,7 @@ export const PROJECT_SETTINGS = [
   "aliases",
   "case_sensitive_aliases",
   "exclusions",
+  "citation_categories",
   "competitors",
   "prompts",
   "engines",
