@@ -24,7 +24,7 @@ interface Result {
   brand: { mentioned: boolean; position: number | null; sentiment: number | null } | null;
   brand_cited: boolean;
   score: number | null;
-  citations: { url: string; domain: string; brand: boolean; competitor: string | null }[];
+  citations: { url: string; domain: string; brand: boolean; competitor: string | null; category: string }[];
   competitors: { name: string; mentioned: boolean; position: number | null }[];
 }
 
@@ -192,7 +192,48 @@ describeEachDialect("the analytics API", (h) => {
       expect(domain.series.reduce((sum: number, point: { citations: number }) => sum + point.citations, 0)).toBe(
         domain.citations,
       );
+      expect(domain.category).toBe(citations.find((c) => c.domain === domain.domain)?.category);
     }
+    // Citation categories: each citation counted once, as the results class it, and a filter by category.
+    const byCategory: Record<string, number> = {};
+    for (const c of citations) byCategory[c.category] = (byCategory[c.category] ?? 0) + 1;
+    for (const [category, n] of Object.entries(sources.categories)) expect(n, category).toBe(byCategory[category] ?? 0);
+    expect(byCategory.owned ?? 0).toBe(sources.totals.brand);
+    for (const category of ["owned", "other"]) {
+      const only = (
+        await h.call("getProjectSources", {
+          key: t.key,
+          params: { id: projectId },
+          query: { ...period(), limit: 100, category },
+        })
+      ).json();
+      expect(only.categories).toEqual(sources.categories);
+      expect(only.domains.every((d: { category: string }) => d.category === category)).toBe(true);
+      expect(only.urls.every((u: { category: string }) => u.category === category)).toBe(true);
+      expect(only.domains.reduce((sum: number, d: { citations: number }) => sum + d.citations, 0)).toBe(
+        byCategory[category] ?? 0,
+      );
+    }
+    const bad = await h.call("getProjectSources", {
+      key: t.key,
+      params: { id: projectId },
+      query: { ...period(), category: "gossip" },
+    });
+    expect(bad.statusCode).toBe(400);
+
+    // The project's own categories apply at once, without re-measuring.
+    const set = (citation_categories: { domain: string; category: string }[]) =>
+      h.call("updateProject", { key: t.key, params: { id: projectId }, body: { citation_categories } });
+    expect((await set([{ domain: "reddit.com", category: "news" }])).statusCode).toBe(200);
+    const overridden = (
+      await h.call("getProjectSources", { key: t.key, params: { id: projectId }, query: { ...period(), limit: 100 } })
+    ).json();
+    const reddit = citations.filter((c) => c.domain === "reddit.com").length;
+    expect(overridden.categories.news).toBe((byCategory.news ?? 0) + reddit);
+    expect(overridden.categories.social).toBe((byCategory.social ?? 0) - reddit);
+    for (const d of overridden.domains.filter((d: { domain: string }) => d.domain === "reddit.com"))
+      expect(d.category).toBe("news");
+    expect((await set([])).statusCode).toBe(200);
   });
 
   it("counts a period that cuts weeks in parts exactly: its whole weeks and the days around them", async () => {

@@ -22,6 +22,7 @@ describe("citation categories", () => {
     expect(categorizeDomain("nytimes.com", none)).toBe("news");
     expect(categorizeDomain("www.theverge.com", none)).toBe("news");
     expect(categorizeDomain("lemonde.fr", none)).toBe("news");
+    expect(categorizeDomain("techradar.com", none)).toBe("news");
     expect(categorizeDomain("g2.com", none)).toBe("review");
     expect(categorizeDomain("capterra.com", none)).toBe("review");
     expect(categorizeDomain("apps.apple.com", none)).toBe("review");

@@ -79,6 +79,8 @@ export interface GetProjectSourcesQuery {
   /** Only this engine's answers. */
   engine?: string;
   limit?: number;
+  /** Only domains and URLs of this category (totals stay whole). */
+  category?: "owned" | "competitor" | "social" | "reference" | "news" | "review" | "other";
 }
 
 export interface GetCompetitorLeaderboardQuery {

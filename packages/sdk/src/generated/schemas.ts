@@ -545,9 +545,21 @@ export interface ProjectSources {
     competitor: number;
     other: number;
   };
+  /** Citations in the period per category, whatever the `category` filter. */
+  categories: {
+    owned: number;
+    competitor: number;
+    social: number;
+    reference: number;
+    news: number;
+    review: number;
+    other: number;
+  };
   domains: Array<{
     domain: string;
     kind: "brand" | "competitor" | "other";
+    /** What kind of source (classifier version 1, with the project's own categories). */
+    category: "owned" | "competitor" | "social" | "reference" | "news" | "review" | "other";
     competitor: string | null;
     citations: number;
     answers: number;
@@ -562,6 +574,8 @@ export interface ProjectSources {
     url: string;
     domain: string;
     kind: "brand" | "competitor" | "other";
+    /** What kind of source (classifier version 1, with the project's own categories). */
+    category: "owned" | "competitor" | "social" | "reference" | "news" | "review" | "other";
     competitor: string | null;
     citations: number;
   }>;

@@ -1,5 +1,6 @@
 import Type from "typebox";
 import { component, Dictionary, Nullable, StringEnum, Timestamp } from "../../lib/schema.ts";
+import { CATEGORY_VERSION, CITATION_CATEGORIES } from "../measurement/citation-category.ts";
 import { ProportionSchema } from "../measurement/schemas.ts";
 
 /** The analytics API (docs/analytics-api.md): figures recomputed from stored counts. */
@@ -123,6 +124,10 @@ export const PromptMetricsSchema = component(
 );
 
 const SourceKind = StringEnum(["brand", "competitor", "other"] as const);
+const SourceCategory = StringEnum(CITATION_CATEGORIES, {
+  description: `What kind of source (classifier version ${CATEGORY_VERSION}, with the project's own categories).`,
+});
+const count = Type.Integer({ minimum: 0 });
 
 export const ProjectSourcesSchema = component(
   "ProjectSources",
@@ -140,11 +145,27 @@ export const ProjectSourcesSchema = component(
         },
         { additionalProperties: false },
       ),
+      categories: Type.Object(
+        {
+          owned: count,
+          competitor: count,
+          social: count,
+          reference: count,
+          news: count,
+          review: count,
+          other: count,
+        },
+        {
+          additionalProperties: false,
+          description: "Citations in the period per category, whatever the `category` filter.",
+        },
+      ),
       domains: Type.Array(
         Type.Object(
           {
             domain: Type.String(),
             kind: SourceKind,
+            category: SourceCategory,
             competitor: Nullable(Type.String()),
             citations: Type.Integer({ minimum: 0 }),
             answers: Type.Integer({ minimum: 0 }),
@@ -165,6 +186,7 @@ export const ProjectSourcesSchema = component(
             url: Type.String(),
             domain: Type.String(),
             kind: SourceKind,
+            category: SourceCategory,
             competitor: Nullable(Type.String()),
             citations: Type.Integer({ minimum: 0 }),
           },
@@ -243,7 +265,13 @@ export const MetricsQuery = Type.Object(
 export const PromptMetricsQuery = Type.Object(periodQuery, { additionalProperties: false });
 
 export const SourcesQuery = Type.Object(
-  { ...periodQuery, limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })) },
+  {
+    ...periodQuery,
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+    category: Type.Optional(
+      StringEnum(CITATION_CATEGORIES, { description: "Only domains and URLs of this category (totals stay whole)." }),
+    ),
+  },
   { additionalProperties: false },
 );
 

@@ -5,6 +5,7 @@ import type { ProjectSourcesSchema } from "./schemas.ts";
 type ProjectSources = Static<typeof ProjectSourcesSchema>;
 type SourceDomain = ProjectSources["domains"][number];
 
+import { type CitationCategory, categorizeDomain } from "../measurement/citation-category.ts";
 import { getProject } from "../projects/projects.ts";
 import { bucketOf, bucketsOf, type Interval, periodOf, previousOf, type Span, spansOf } from "./period.ts";
 import { checkFilters, type Filters, inSpans } from "./tally.ts";
@@ -18,10 +19,19 @@ const kindOf = (kind: string): SourceDomain["kind"] => (kind === "brand" || kind
 export async function projectSources(
   ctx: ServiceContext,
   projectId: string,
-  input: Omit<Filters, "prompt"> & { from?: string; to?: string; limit?: number },
+  input: Omit<Filters, "prompt"> & { from?: string; to?: string; limit?: number; category?: CitationCategory },
 ): Promise<ProjectSources> {
   checkFilters(ctx, input);
-  await getProject(ctx, projectId);
+  const project = await getProject(ctx, projectId);
+  // Categories are given at read time from the rollups' kind and the project's current overrides, so a
+  // changed override shows at once, without re-measuring or rebuilding the rollups.
+  const overrides = project.citation_categories ?? [];
+  const categoryOf = (kind: SourceDomain["kind"], domain: string): CitationCategory =>
+    kind === "brand"
+      ? "owned"
+      : kind === "competitor"
+        ? "competitor"
+        : categorizeDomain(domain, { brandDomains: [], competitorDomains: [], overrides });
   const period = periodOf(input, ctx.clock);
   const previous = previousOf(period);
   const limit = input.limit ?? 20;
@@ -45,17 +55,38 @@ export async function projectSources(
       ])
       .groupBy("url_key")
       .execute()
-  ).map((row) => ({ ...row, kind: kindOf(row.kind), citations: Number(row.citations), answers: Number(row.answers) }));
+  ).map((row) => {
+    const kind = kindOf(row.kind);
+    return {
+      ...row,
+      kind,
+      category: categoryOf(kind, row.domain),
+      citations: Number(row.citations),
+      answers: Number(row.answers),
+    };
+  });
   const totals = { citations: 0, brand: 0, competitor: 0, other: 0 };
+  const categories: Record<CitationCategory, number> = {
+    owned: 0,
+    competitor: 0,
+    social: 0,
+    reference: 0,
+    news: 0,
+    review: 0,
+    other: 0,
+  };
   const byDomain = new Map<string, Omit<SourceDomain, "previous_citations" | "series">>();
   for (const row of byUrl) {
     totals.citations += row.citations;
     totals[row.kind] += row.citations;
+    categories[row.category] += row.citations;
+    if (input.category !== undefined && row.category !== input.category) continue;
     const domain = byDomain.get(row.domain);
     if (domain === undefined) {
       byDomain.set(row.domain, {
         domain: row.domain,
         kind: row.kind,
+        category: row.category,
         competitor: row.competitor,
         citations: row.citations,
         answers: row.answers,
@@ -95,6 +126,7 @@ export async function projectSources(
     series.set(row.domain, points);
   }
   const urls = byUrl
+    .filter((row) => input.category === undefined || row.category === input.category)
     .sort((a, b) => b.citations - a.citations || (a.url < b.url ? -1 : a.url > b.url ? 1 : 0))
     .slice(0, limit);
   return {
@@ -102,6 +134,7 @@ export async function projectSources(
     from: period.from,
     to: period.to,
     totals,
+    categories,
     domains: top.map((row) => ({
       ...row,
       previous_citations: before.get(row.domain) ?? 0,
@@ -114,6 +147,7 @@ export async function projectSources(
       url: row.url,
       domain: row.domain,
       kind: row.kind,
+      category: row.category,
       competitor: row.competitor,
       citations: row.citations,
     })),

@@ -62,7 +62,7 @@ export const projectSourcesRoute = defineRoute({
   tag,
   summary: "What engines cite for a brand's prompts",
   description:
-    "The most cited domains (the brand's own, a competitor's, or other) with their counts, the period before and a series over time, and the most cited URLs.",
+    "The most cited domains (the brand's own, a competitor's, or other) with their counts, the period before and a series over time, and the most cited URLs; each with its citation category (owned, competitor, social, reference, news, review, other), citations per category, and `category` to keep one.",
   scope: "results",
   extension: true,
   params: IdParams,
