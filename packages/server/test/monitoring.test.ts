@@ -386,9 +386,14 @@ describeEachDialect(
       expect(csv.headers["content-type"]).toContain("text/csv");
       const lines = csv.body.trim().split("\r\n");
       expect(lines[0]).toBe(
-        "result_id,created_at,engine,model,prompt,sample,status,mentioned,position,sentiment,brand_cited,score,cited_domains,competitors_mentioned",
+        "result_id,created_at,engine,model,prompt,sample,status,mentioned,position,sentiment,brand_cited,score,cited_domains,competitors_mentioned,cited_domain_categories",
       );
       expect(lines).toHaveLength(3);
+      for (const row of full.data.results) {
+        expect(row.cited_domain_categories).toHaveLength(row.cited_domains.length);
+        for (const category of row.cited_domain_categories)
+          expect(["owned", "competitor", "social", "reference", "news", "review", "other"]).toContain(category);
+      }
       const html = await h.call("getReport", {
         key: t.key,
         params: { id: analysisReport.id },

@@ -1027,6 +1027,8 @@ export interface Report {
       score: number | null;
       cited_domains: string[];
       competitors_mentioned: string[];
+      /** The category of each of `cited_domains`, in the same order. */
+      cited_domain_categories?: string[];
     }>;
   };
 }

@@ -6,6 +6,7 @@ import { analysisColumns } from "../analyses/columns.ts";
 import type { AnalysisFinishedHook } from "../analyses/finish.ts";
 import { summarizeResults } from "../analyses/summary.ts";
 import type { Deps, ServiceContext } from "../context.ts";
+import { citationCategory } from "../measurement/citations.ts";
 import { rowToAlert } from "../monitoring/runs.ts";
 import { rowToProject } from "../projects/row.ts";
 import { resultColumns } from "../results/columns.ts";
@@ -16,6 +17,9 @@ const HISTORY_POINTS = 30;
 
 function resultRow(row: Selectable<ResultsTable>): ResultRow {
   const measure = resultColumns.measure.readNullable(row.measure);
+  // Each cited domain once, with the category of its first citation.
+  const domains = new Map<string, string>();
+  for (const c of measure?.citations ?? []) if (!domains.has(c.domain)) domains.set(c.domain, citationCategory(c));
   return {
     id: row.id,
     created_at: row.created_at,
@@ -29,8 +33,9 @@ function resultRow(row: Selectable<ResultsTable>): ResultRow {
     sentiment: row.sentiment,
     brand_cited: row.brand_cited,
     score: row.score,
-    cited_domains: [...new Set((measure?.citations ?? []).map((c) => c.domain))],
+    cited_domains: [...domains.keys()],
     competitors_mentioned: (measure?.competitors ?? []).filter((c) => c.mentioned).map((c) => c.name),
+    cited_domain_categories: [...domains.values()],
   };
 }
 

@@ -57,6 +57,10 @@ export const ResultRowSchema = Type.Object(
     score: Nullable(Type.Number()),
     cited_domains: Type.Array(Type.String()),
     competitors_mentioned: Type.Array(Type.String()),
+    // Optional: reports generated before citation categories were stored without it.
+    cited_domain_categories: Type.Optional(
+      Type.Array(Type.String(), { description: "The category of each of `cited_domains`, in the same order." }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -15,6 +15,8 @@ const COLUMNS = [
   "score",
   "cited_domains",
   "competitors_mentioned",
+  // Last, so that readers of the columns before it by position keep working.
+  "cited_domain_categories",
 ] as const;
 
 /**
@@ -47,6 +49,7 @@ export function reportCsv(report: Report): string {
       r.score,
       r.cited_domains,
       r.competitors_mentioned,
+      r.cited_domain_categories ?? [],
     ]
       .map(field)
       .join(","),
