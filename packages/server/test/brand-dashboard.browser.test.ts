@@ -27,6 +27,7 @@ const BRAND = {
   aliases: "Northwind",
   caseSensitiveAliases: "NWC",
   exclusions: ["Northwind Traders", "northwind passage"],
+  citationCategories: [{ domain: "crmforum.example", category: "social" }],
   competitors: [
     { name: "Contoso Sales", domains: "contoso.example", aliases: "Contoso", caseSensitiveAliases: "CS" },
     { name: "Fabrikam Desk", domains: "fabrikam.example", aliases: "Fabrikam", caseSensitiveAliases: "" },
@@ -203,6 +204,9 @@ describe.each(DIALECTS)("brand dashboards in a browser [%s]", (dialect) => {
     // The brand's own field comes first; each competitor row has one too.
     await page.getByLabel("Case-sensitive aliases").first().fill(BRAND.caseSensitiveAliases);
     await page.getByLabel("Phrases that are not the brand, one per line").fill(BRAND.exclusions.join("\n"));
+    await page
+      .getByLabel("Kinds of cited sites, one per line")
+      .fill(BRAND.citationCategories.map((c) => `${c.domain}: ${c.category}`).join("\n"));
     for (const [index, competitor] of BRAND.competitors.entries()) {
       if (index > 0) await page.getByRole("button", { name: "Add competitor" }).click();
       const row = page.getByRole("group", { name: `Competitor ${index + 1}` });
@@ -235,6 +239,7 @@ describe.each(DIALECTS)("brand dashboards in a browser [%s]", (dialect) => {
       aliases: [BRAND.aliases],
       case_sensitive_aliases: [BRAND.caseSensitiveAliases],
       exclusions: BRAND.exclusions,
+      citation_categories: BRAND.citationCategories,
       competitors: BRAND.competitors.map((c) => ({
         name: c.name,
         domains: [c.domains],
@@ -586,6 +591,11 @@ describe.each(DIALECTS)("brand dashboards in a browser [%s]", (dialect) => {
       ).toBeGreaterThan(2);
     }
 
+    // Citations by kind of source, and each domain's kind in the table and its CSV.
+    const kinds = page.locator('section[aria-labelledby="categories-title"]');
+    expect(await kinds.getByRole("listitem").count()).toBe(7);
+    expect(await kinds.textContent()).toMatch(/Owned\s*\d+/);
+
     // The searches the engines ran (the sandbox runs each prompt as a search), with their CSV.
     const searches = page.locator('section[aria-labelledby="searches-title"]');
     await searches
@@ -640,6 +650,9 @@ describe.each(DIALECTS)("brand dashboards in a browser [%s]", (dialect) => {
     expect(
       await page.getByRole("group", { name: "Competitor 1" }).getByLabel("Case-sensitive aliases").inputValue(),
     ).toBe(BRAND.competitors[0]?.caseSensitiveAliases);
+    expect(await page.getByLabel("Kinds of cited sites, one per line").inputValue()).toBe(
+      BRAND.citationCategories.map((c) => `${c.domain}: ${c.category}`).join("\n"),
+    );
     expect(await page.getByLabel("Phrases that are not the brand, one per line").inputValue()).toBe(
       BRAND.exclusions.join("\n"),
     );

@@ -22,6 +22,7 @@ const project: Project = {
   aliases: ["AcmeCRM"],
   case_sensitive_aliases: ["ACME"],
   exclusions: ["acme of skill", "Wile E. Coyote"],
+  citation_categories: [{ domain: "crmforum.example", category: "social" }],
   competitors: [{ name: "HubSpot", domains: ["hubspot.com"], aliases: [], case_sensitive_aliases: ["HS"] }],
   prompts: ["best crm", "cheap crm"],
   engines: ["sandbox"],
@@ -45,6 +46,7 @@ describe("brand form", () => {
       aliases: ["AcmeCRM"],
       case_sensitive_aliases: ["ACME"],
       exclusions: ["acme of skill", "Wile E. Coyote"],
+      citation_categories: [{ domain: "crmforum.example", category: "social" }],
       competitors: [{ name: "HubSpot", domains: ["hubspot.com"], aliases: [], case_sensitive_aliases: ["HS"] }],
       prompts: ["best crm", "cheap crm"],
       engines: ["sandbox"],
@@ -53,7 +55,7 @@ describe("brand form", () => {
     });
     expect(changesOf(project, draftOf(project))).toEqual({});
     // A project read without the newer fields (an older server) is not "changed" by opening the form.
-    const { case_sensitive_aliases: _cs, exclusions: _ex, ...older } = project;
+    const { case_sensitive_aliases: _cs, exclusions: _ex, citation_categories: _cc, ...older } = project;
     const olderProject = { ...older, competitors: [{ name: "HubSpot", domains: ["hubspot.com"], aliases: [] }] };
     expect(changesOf(olderProject, draftOf(olderProject))).toEqual({});
     expect(changesOf(project, { ...draftOf(project), exclusions: "acme of skill\n\n target audience " })).toEqual({
@@ -68,6 +70,14 @@ describe("brand form", () => {
   it("checks what the browser can", () => {
     const draft = { ...draftOf(project), name: " ", engines: [], country: "USA", language: "e_n" };
     expect(Object.keys(checkDraft(draft)).sort()).toEqual(["country", "engines", "language", "name"]);
+    const categories = { ...draftOf(project), citationCategories: "g2.com: review\nforum.example = Social\nbad line" };
+    expect(checkDraft(categories).citation_categories).toMatch(/^Line 3: write it as domain: category/);
+    expect(
+      bodyOf({ ...categories, citationCategories: "g2.com: review\nforum.example = Social" }).citation_categories,
+    ).toEqual([
+      { domain: "g2.com", category: "review" },
+      { domain: "forum.example", category: "social" },
+    ]);
   });
 
   it("puts the server's field issues next to the right field, naming the item", () => {

@@ -2,6 +2,7 @@ import { useQuery } from "@tanstack/react-query";
 import { ErrorState, LoadingState } from "../components/page-states.tsx";
 import { searchesQuery, sourcesQuery } from "../features/analytics/analytics-api.ts";
 import { SearchesTable } from "../features/analytics/searches-table.tsx";
+import { CATEGORY_LABEL, type SourceCategory } from "../features/analytics/source-kind.tsx";
 import { SourcesChart } from "../features/analytics/sources-chart.tsx";
 import { SourcesTables } from "../features/analytics/sources-tables.tsx";
 import { scopeLine, useBrand } from "../features/brand/brand-context.tsx";
@@ -12,6 +13,8 @@ import { percent } from "../lib/figures.ts";
 import { engineName, formatNumber } from "../lib/format.ts";
 import { periodPhrase } from "../lib/period.ts";
 import { useTitle } from "../lib/use-title.ts";
+
+const CATEGORIES: SourceCategory[] = ["owned", "competitor", "review", "reference", "news", "social", "other"];
 
 export function BrandSourcesPage() {
   const brand = useBrand();
@@ -51,6 +54,19 @@ export function BrandSourcesPage() {
             />
             <Stat label="Other sites" value={formatNumber(totals.other)} detail={share(totals.other)} />
           </dl>
+          <section aria-labelledby="categories-title" className="grid gap-2">
+            <h3 id="categories-title" className="text-sm font-medium">
+              Citations by kind of source
+            </h3>
+            <ul className="flex flex-wrap gap-2">
+              {CATEGORIES.map((category) => (
+                <li key={category} className="rounded-md border bg-card px-3 py-1.5 text-sm">
+                  {CATEGORY_LABEL[category]}{" "}
+                  <span className="font-medium tabular-nums">{formatNumber(sources.data.categories[category])}</span>
+                </li>
+              ))}
+            </ul>
+          </section>
           <SourcesChart sources={sources.data} subtitle={scopeLine(brand, engineName)} />
           <SourcesTables sources={sources.data} />
         </>

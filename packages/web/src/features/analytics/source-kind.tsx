@@ -11,3 +11,22 @@ export function SourceKindBadge({ kind, competitor }: { kind: SourceKind; compet
     return <Badge variant="warning">{competitor ? `Competitor: ${competitor}` : "Competitor"}</Badge>;
   return <Badge variant="muted">Other</Badge>;
 }
+
+export type SourceCategory = "owned" | "competitor" | "social" | "reference" | "news" | "review" | "other";
+
+/** The classifier's categories (docs/analytics-api.md) as people read them. */
+export const CATEGORY_LABEL: Record<SourceCategory, string> = {
+  owned: "Owned",
+  competitor: "Competitor",
+  social: "Social & forums",
+  reference: "Reference",
+  news: "News & editorial",
+  review: "Reviews & marketplaces",
+  other: "Other",
+};
+
+/** What kind of source a cited domain is; owned and competitor are already said by its kind badge. */
+export function SourceCategoryBadge({ category }: { category: SourceCategory }) {
+  if (category === "owned" || category === "competitor") return null;
+  return <Badge variant="outline">{CATEGORY_LABEL[category]}</Badge>;
+}

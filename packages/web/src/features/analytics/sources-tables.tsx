@@ -8,7 +8,7 @@ import { downloadCsv, fileSlug } from "../../lib/csv.ts";
 import { formatNumber } from "../../lib/format.ts";
 import { useBrand } from "../brand/brand-context.tsx";
 import { Sparkline } from "../charts/sparkline.tsx";
-import { SourceKindBadge } from "./source-kind.tsx";
+import { CATEGORY_LABEL, SourceCategoryBadge, SourceKindBadge } from "./source-kind.tsx";
 
 const WIDE = "hidden md:table-cell";
 /** Pages shown before "Show all": the long tail is in the CSV, or one click away. */
@@ -52,6 +52,7 @@ export function SourcesTables({ sources }: { sources: ProjectSources }) {
                   [
                     "Domain",
                     "Whose",
+                    "Category",
                     "Competitor",
                     "Citations",
                     "Answers citing it",
@@ -60,6 +61,7 @@ export function SourcesTables({ sources }: { sources: ProjectSources }) {
                   ...sources.domains.map((d) => [
                     d.domain,
                     d.kind,
+                    CATEGORY_LABEL[d.category],
                     d.competitor,
                     d.citations,
                     d.answers,
@@ -92,6 +94,7 @@ export function SourcesTables({ sources }: { sources: ProjectSources }) {
                     <span className="block font-medium wrap-anywhere">{d.domain}</span>
                     <span className="mt-1 flex flex-wrap gap-1">
                       <SourceKindBadge kind={d.kind} competitor={d.competitor} />
+                      <SourceCategoryBadge category={d.category} />
                     </span>
                     <span className="mt-1 block text-xs text-muted-foreground md:hidden">
                       {formatNumber(d.answers)} answers ·{" "}
@@ -134,8 +137,15 @@ export function SourcesTables({ sources }: { sources: ProjectSources }) {
             onClick={() =>
               downloadCsv(
                 [
-                  ["URL", "Domain", "Whose", "Competitor", "Citations"],
-                  ...sources.urls.map((u) => [u.url, u.domain, u.kind, u.competitor, u.citations]),
+                  ["URL", "Domain", "Whose", "Category", "Competitor", "Citations"],
+                  ...sources.urls.map((u) => [
+                    u.url,
+                    u.domain,
+                    u.kind,
+                    CATEGORY_LABEL[u.category],
+                    u.competitor,
+                    u.citations,
+                  ]),
                 ],
                 `${fileSlug(project.name, "pages", ...span)}.csv`,
               )
@@ -167,8 +177,9 @@ export function SourcesTables({ sources }: { sources: ProjectSources }) {
                       <ExternalLinkIcon className="mt-0.5 size-3.5 shrink-0" aria-hidden="true" />
                       <span className="sr-only">(opens in a new tab)</span>
                     </a>
-                    <span className="mt-1 flex">
+                    <span className="mt-1 flex flex-wrap gap-1">
                       <SourceKindBadge kind={u.kind} competitor={u.competitor} />
+                      <SourceCategoryBadge category={u.category} />
                     </span>
                   </TableCell>
                   <TableCell className="text-right tabular-nums">{formatNumber(u.citations)}</TableCell>

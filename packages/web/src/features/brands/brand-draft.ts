@@ -1,4 +1,4 @@
-import type { EngineName, Project, ProjectCreate, ProjectUpdate } from "@sightline/sdk";
+import type { CitationCategoryOverride, EngineName, Project, ProjectCreate, ProjectUpdate } from "@sightline/sdk";
 import { ApiError, errorMessage } from "../../lib/api.ts";
 
 /** The brand form's state: lists as the text a person types, turned into the API's body on save. */
@@ -20,6 +20,8 @@ export interface BrandDraft {
   caseSensitiveAliases: string;
   /** Phrases in which a tracked name does not count, one per line. */
   exclusions: string;
+  /** The brand's own categories for cited domains, one `domain: category` per line. */
+  citationCategories: string;
   competitors: CompetitorDraft[];
   prompts: string;
   engines: string[];
@@ -41,6 +43,7 @@ export function emptyDraft(engines: readonly string[]): BrandDraft {
     aliases: "",
     caseSensitiveAliases: "",
     exclusions: "",
+    citationCategories: "",
     competitors: [newCompetitor()],
     prompts: "",
     // The offline sandbox answers at once and costs nothing outside; vendors need keys on the server.
@@ -58,6 +61,7 @@ export function draftOf(project: Project): BrandDraft {
     aliases: project.aliases.join(", "),
     caseSensitiveAliases: (project.case_sensitive_aliases ?? []).join(", "),
     exclusions: (project.exclusions ?? []).join("\n"),
+    citationCategories: (project.citation_categories ?? []).map((c) => `${c.domain}: ${c.category}`).join("\n"),
     competitors: project.competitors.map((competitor) =>
       newCompetitor({
         name: competitor.name,
@@ -108,6 +112,23 @@ function splitLines(text: string): string[] {
     .filter((line) => line !== "");
 }
 
+const CATEGORIES = ["social", "reference", "news", "review", "other"] as const;
+
+/** "g2.com: review" → {domain, category}; null when the line is not written that way. */
+function parseCategoryLine(line: string): CitationCategoryOverride | null {
+  const match = /^(.+?)\s*[:=]\s*([a-z]+)$/i.exec(line.trim());
+  const category = match?.[2]?.toLowerCase();
+  const domain = match?.[1]?.trim();
+  if (!domain || !CATEGORIES.includes(category as (typeof CATEGORIES)[number])) return null;
+  return { domain, category: category as CitationCategoryOverride["category"] };
+}
+
+function categoriesOf(text: string): CitationCategoryOverride[] {
+  return splitLines(text)
+    .map(parseCategoryLine)
+    .filter((c): c is CitationCategoryOverride => c !== null);
+}
+
 export function bodyOf(draft: BrandDraft): ProjectCreate {
   return {
     name: draft.name.trim(),
@@ -116,6 +137,7 @@ export function bodyOf(draft: BrandDraft): ProjectCreate {
     aliases: splitList(draft.aliases),
     case_sensitive_aliases: splitList(draft.caseSensitiveAliases),
     exclusions: splitLines(draft.exclusions),
+    citation_categories: categoriesOf(draft.citationCategories),
     competitors: draft.competitors.filter(isFilled).map((row) => ({
       name: row.name.trim(),
       domains: splitList(row.domains),
@@ -139,6 +161,7 @@ export function changesOf(project: Project, draft: BrandDraft): ProjectUpdate {
     aliases: project.aliases,
     case_sensitive_aliases: project.case_sensitive_aliases ?? [],
     exclusions: project.exclusions ?? [],
+    citation_categories: project.citation_categories ?? [],
     competitors: project.competitors.map((competitor) => ({
       name: competitor.name,
       domains: competitor.domains,
@@ -168,6 +191,10 @@ export function checkDraft(draft: BrandDraft): Record<string, string> {
       errors[`competitors.${index}.name`] = "Enter the competitor's name, or remove the row.";
     }
   });
+  const badLine = splitLines(draft.citationCategories).findIndex((line) => parseCategoryLine(line) === null);
+  if (badLine >= 0) {
+    errors.citation_categories = `Line ${badLine + 1}: write it as domain: category, the category one of ${CATEGORIES.join(", ")}.`;
+  }
   const country = draft.country.trim();
   if (country !== "" && !/^[A-Za-z]{2}$/.test(country)) {
     errors.country = "Use the two-letter code, e.g. US, GB or DE.";
@@ -218,6 +245,8 @@ export function serverErrors(error: unknown, draft: BrandDraft): { fields: Recor
         top === "aliases" ? body.aliases : top === "other_domains" ? body.other_domains : body.case_sensitive_aliases;
       const item = typeof index === "number" ? list?.[index] : undefined;
       put(top, item !== undefined ? `“${item}” ${issue}` : issue);
+    } else if (top === "citation_categories") {
+      put("citation_categories", typeof index === "number" ? `Line ${index + 1}: ${issue}` : issue);
     } else if (top === "exclusions") {
       const item = typeof index === "number" ? body.exclusions?.[index] : undefined;
       put("exclusions", item !== undefined ? `“${item}” ${issue}` : issue);

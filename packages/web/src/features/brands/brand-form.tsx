@@ -164,6 +164,15 @@ export function BrandForm({
           onChange={(event) => set("exclusions", event.target.value)}
           error={errors.exclusions}
         />
+        <TextareaField
+          label="Kinds of cited sites, one per line"
+          rows={3}
+          placeholder={"g2.com: review\ncommunity.acme-fans.org: social"}
+          hint="Overrides the built-in list: domain: category, the category one of social, reference, news, review or other. The brand's and competitors' own domains are always theirs."
+          value={draft.citationCategories}
+          onChange={(event) => set("citationCategories", event.target.value)}
+          error={errors.citation_categories}
+        />
       </Section>
       <Section
         id="brand-competitors"
