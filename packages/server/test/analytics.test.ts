@@ -1,72 +1,16 @@
 import { beforeAll, expect, it } from "vitest";
 import { REBUILD_ROLLUPS_JOB, rebuildRollupsHandler } from "../src/services/analytics/rebuild.ts";
-import { proportion } from "../src/services/measurement/aggregate.ts";
-import { describeEachDialect, type Harness, type Tenant } from "./helpers/harness.ts";
+import { describeEachDialect, type Tenant } from "./helpers/harness.ts";
+import { ANALYTICS_BRAND, allResults, type StoredResult as Result, recomputeFigures } from "./helpers/recompute.ts";
 
 const DAY = 86_400_000;
 
-const brand = {
-  name: "Acme CRM",
-  aliases: ["Acme"],
-  primary_domain: "acmecrm.com",
-  competitors: [
-    { name: "HubSpot", domains: ["hubspot.com"] },
-    { name: "Pipedrive", domains: ["pipedrive.com"] },
-  ],
-  prompts: ["best CRM for a small agency", "CRM with a good Slack integration", "cheapest CRM for startups"],
-};
-
-interface Result {
-  engine: string;
-  prompt: string;
-  status: string;
-  created_at: string;
-  brand: { mentioned: boolean; position: number | null; sentiment: number | null } | null;
-  brand_cited: boolean;
-  score: number | null;
-  citations: { url: string; domain: string; brand: boolean; competitor: string | null; category: string }[];
-  competitors: { name: string; mentioned: boolean; position: number | null }[];
-}
-
-async function allResults(h: Harness, t: Tenant, projectId: string): Promise<Result[]> {
-  const out: Result[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = (
-      await h.call("listResults", {
-        key: t.key,
-        query: { project_id: projectId, limit: 100, ...(cursor === undefined ? {} : { cursor }) },
-      })
-    ).json();
-    out.push(...page.data);
-    cursor = page.next_cursor ?? undefined;
-  } while (cursor !== undefined);
-  return out;
-}
-
-/** The figures of a set of answers, recomputed the long way from the results API. */
-function recompute(results: Result[]) {
-  const ok = results.filter((r) => r.status === "succeeded");
-  const mentioned = ok.filter((r) => r.brand?.mentioned === true);
-  const competitor = (name: string) => ok.filter((r) => r.competitors.some((c) => c.name === name && c.mentioned));
-  const all = mentioned.length + brand.competitors.reduce((sum, c) => sum + competitor(c.name).length, 0);
-  const positions = mentioned.map((r) => r.brand?.position).filter((p): p is number => typeof p === "number");
-  const sentiments = mentioned.map((r) => r.brand?.sentiment).filter((s): s is number => typeof s === "number");
-  const withCitations = ok.filter((r) => r.citations.length > 0);
-  const round = (v: number, d = 4) => Math.round(v * 10 ** d) / 10 ** d;
-  return {
-    visibility: proportion(mentioned.length, ok.length),
-    share_of_voice: all === 0 ? null : round(mentioned.length / all),
-    average_position: positions.length === 0 ? null : round(positions.reduce((a, b) => a + b, 0) / positions.length),
-    sentiment_score:
-      sentiments.length === 0
-        ? null
-        : round((sentiments.reduce((a, b) => a + b, 0) / sentiments.length / 2 + 0.5) * 100, 2),
-    citation_rate: proportion(withCitations.filter((r) => r.brand_cited).length, withCitations.length),
-    visibility_score: ok.length === 0 ? null : round(ok.reduce((sum, r) => sum + (r.score ?? 0), 0) / ok.length, 2),
-    competitors: brand.competitors.map((c) => ({ name: c.name, mentioned: competitor(c.name).length })),
-  };
-}
+const brand = ANALYTICS_BRAND;
+const recompute = (results: Result[]) =>
+  recomputeFigures(
+    results,
+    brand.competitors.map((c) => c.name),
+  );
 
 describeEachDialect("the analytics API", (h) => {
   let t: Tenant;
