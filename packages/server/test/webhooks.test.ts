@@ -194,9 +194,12 @@ describeEachDialect(
       receiver.answer({ status: 503 });
       try {
         await addProject(h, t);
+        // The attempt is logged before its retry is scheduled: wait for the schedule, not the log
+        // (until then next_attempt_at still holds the fan-out's "now").
         const [first] = await eventually(
           () => deliveries(h, t, hook.id),
-          (list) => list[0]?.attempts.length === 1 && list[0]?.next_attempt_at !== null,
+          (list) =>
+            list[0]?.attempts.length === 1 && Date.parse(list[0].next_attempt_at ?? "") > h.clock.now().getTime(),
         );
         for (let resend = 1; resend <= 3; resend++) {
           await h.call("redeliverWebhook", { key: t.key, params: { id: hook.id, delivery_id: first?.id ?? "" } });
