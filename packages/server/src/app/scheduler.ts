@@ -1,22 +1,38 @@
 import type { Deps } from "../services/context.ts";
 import { runDueSchedules } from "../services/monitoring/scheduler.ts";
+import { queueDigestEmails } from "../services/notifications/digest-mail.ts";
 import { generateWeeklyDigests } from "../services/reports/generate.ts";
+import { prune, type RetentionConfig } from "../services/retention/prune.ts";
 
-/** One tick of a worker's clockwork: the monitoring runs that are due, then the weekly digests owed. */
+/** Retention runs at most this often per worker (and twice at once deletes nothing more). */
+const PRUNE_EVERY_MS = 3_600_000;
+
+/**
+ * One tick of a worker's clockwork: the monitoring runs that are due, then the weekly digests owed,
+ * then the digest e-mails owed to the members who asked for them.
+ */
 export async function schedulerTick(deps: Deps): Promise<number> {
   const started = await runDueSchedules(deps);
   await generateWeeklyDigests(deps, deps.clock.now());
+  await queueDigestEmails(deps, deps.clock.now());
   return started;
 }
 
-/** Ticks in a worker process, never two ticks at once. */
-export function startScheduler(deps: Deps, intervalMs: number): { stop(): void } {
+/** Ticks in a worker process, never two ticks at once; retention once an hour, from the first tick. */
+export function startScheduler(deps: Deps, intervalMs: number, retention: RetentionConfig): { stop(): void } {
   let running = false;
+  let prunedAt = Number.NEGATIVE_INFINITY;
   const tick = async () => {
     if (running) return;
     running = true;
     try {
       await schedulerTick(deps);
+      const now = deps.clock.now();
+      if (now.getTime() - prunedAt >= PRUNE_EVERY_MS) {
+        prunedAt = now.getTime();
+        const pruned = await prune(deps, now, retention);
+        if (Object.values(pruned).some((n) => n > 0)) deps.logger.info({ pruned }, "retention");
+      }
     } catch (error) {
       deps.logger.error({ err: error }, "scheduler tick failed");
     } finally {

@@ -1,0 +1,122 @@
+import type { Deps } from "../context.ts";
+
+/** How long finished work is kept, in days; `answerTextDays` null keeps answers' texts forever. */
+export interface RetentionConfig {
+  jobsDays: number;
+  deliveriesDays: number;
+  answerTextDays: number | null;
+}
+
+export const DEFAULT_RETENTION: RetentionConfig = { jobsDays: 7, deliveriesDays: 30, answerTextDays: null };
+
+/** Rows per statement, and statements per table per pass: small, so no pass holds a lock for long. */
+const BATCH = 500;
+const MAX_BATCHES = 20;
+const DAY_MS = 86_400_000;
+
+export interface PruneCounts {
+  jobs: number;
+  deliveries: number;
+  notifications: number;
+  answerTexts: number;
+}
+
+/** Runs `step` (which handles at most BATCH rows and says how many) until a short batch or the cap. */
+async function inBatches(step: () => Promise<number>): Promise<number> {
+  let total = 0;
+  for (let i = 0; i < MAX_BATCHES; i++) {
+    const n = await step();
+    total += n;
+    if (n < BATCH) break;
+  }
+  return total;
+}
+
+const before = (now: Date, days: number) => new Date(now.getTime() - days * DAY_MS).toISOString();
+
+/**
+ * One pass of retention: finished jobs, webhook deliveries and alert notifications in a final state,
+ * and (when configured) the texts of old answers, older than their retention, in batches of 500.
+ * What figures are computed from survives: the rollups are separate tables, and an answer keeps its
+ * measure, counts and citations when its text goes (`text` becomes null; re-measuring skips it).
+ * Running it twice, or in two workers at once, deletes nothing more.
+ */
+export async function prune(deps: Deps, now: Date, retention: RetentionConfig): Promise<PruneCounts> {
+  const db = deps.db;
+  const jobsCutoff = before(now, retention.jobsDays);
+  const jobs = await inBatches(async () => {
+    const result = await db
+      .deleteFrom("jobs")
+      .where(
+        "id",
+        "in",
+        db
+          .selectFrom("jobs")
+          .select("id")
+          .where("status", "in", ["succeeded", "dead"])
+          .where("finished_at", "<", jobsCutoff)
+          .limit(BATCH),
+      )
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  });
+
+  const deliveriesCutoff = before(now, retention.deliveriesDays);
+  const deliveries = await inBatches(() =>
+    db.transaction().execute(async (tx) => {
+      const ids = (
+        await tx
+          .selectFrom("webhook_deliveries")
+          .select("id")
+          .where("status", "in", ["succeeded", "failed", "canceled"])
+          .where("updated_at", "<", deliveriesCutoff)
+          .limit(BATCH)
+          .execute()
+      ).map((row) => row.id);
+      if (ids.length === 0) return 0;
+      await tx.deleteFrom("webhook_attempts").where("delivery_id", "in", ids).execute();
+      await tx.deleteFrom("webhook_deliveries").where("id", "in", ids).execute();
+      return ids.length;
+    }),
+  );
+
+  const notifications = await inBatches(async () => {
+    const result = await db
+      .deleteFrom("notifications")
+      .where(
+        "id",
+        "in",
+        db
+          .selectFrom("notifications")
+          .select("id")
+          .where("status", "in", ["sent", "failed", "canceled"])
+          .where("updated_at", "<", deliveriesCutoff)
+          .limit(BATCH),
+      )
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  });
+
+  let answerTexts = 0;
+  if (retention.answerTextDays !== null) {
+    const textCutoff = before(now, retention.answerTextDays);
+    answerTexts = await inBatches(async () => {
+      const result = await db
+        .updateTable("results")
+        .set({ text: null })
+        .where(
+          "id",
+          "in",
+          db
+            .selectFrom("results")
+            .select("id")
+            .where("created_at", "<", textCutoff)
+            .where("text", "is not", null)
+            .limit(BATCH),
+        )
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows);
+    });
+  }
+  return { jobs, deliveries, notifications, answerTexts };
+}
