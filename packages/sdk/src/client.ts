@@ -106,9 +106,12 @@ export class Sightline {
         });
       }
       if (response.ok) {
-        // Some operations answer other formats on request (a report as CSV or HTML): those are text.
-        const json = (response.headers.get("content-type") ?? "").includes("json");
-        return (json ? await response.json() : await response.text()) as Operations[K]["response"];
+        // Some operations answer other formats on request: a report as CSV or HTML is text, as a PDF bytes.
+        const type = response.headers.get("content-type") ?? "";
+        if (type.includes("json")) return (await response.json()) as Operations[K]["response"];
+        if (type.startsWith("application/pdf"))
+          return new Uint8Array(await response.arrayBuffer()) as unknown as Operations[K]["response"];
+        return (await response.text()) as unknown as Operations[K]["response"];
       }
       const retryAfter = parseRetryAfter(response.headers.get("retry-after"));
       if (attempt < retries && RETRYABLE.has(response.status)) {

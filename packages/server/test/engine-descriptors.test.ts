@@ -3,7 +3,7 @@ import { join, resolve } from "node:path";
 import pino from "pino";
 import { describe, expect, it } from "vitest";
 import { CONFIG_VARIABLES, loadConfig } from "../src/config/config.ts";
-import { ENGINE_DESCRIPTORS, ENGINES, VENDOR_DESCRIPTORS } from "../src/services/engines/catalog.ts";
+import { ENGINE_DESCRIPTORS, ENGINES, surfacePairs, VENDOR_DESCRIPTORS } from "../src/services/engines/catalog.ts";
 import { ENGINE_TABLE_HEADER, engineTableRows } from "../src/services/engines/readme-table.ts";
 import { EngineRegistry } from "../src/services/engines/registry.ts";
 import { defaultEngineConfig } from "../src/services/engines/settings.ts";
@@ -36,6 +36,14 @@ function readmeSection(heading: string): string {
   return readme.slice(start, end < 0 ? undefined : end);
 }
 
+/** The vendor descriptors by prefix, in the descriptors' order (Map.groupBy is Node 21+). */
+function byPrefix(): Map<string, (typeof VENDOR_DESCRIPTORS)[number][]> {
+  const groups = new Map<string, (typeof VENDOR_DESCRIPTORS)[number][]>();
+  for (const descriptor of VENDOR_DESCRIPTORS)
+    groups.set(descriptor.prefix, [...(groups.get(descriptor.prefix) ?? []), descriptor]);
+  return groups;
+}
+
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
     entry.isDirectory()
@@ -47,14 +55,38 @@ function sourceFiles(dir: string): string[] {
 }
 
 describe("engine descriptors", () => {
-  it("name each engine once, reach every one through an API, and give each vendor its own prefix", () => {
+  it("name each engine once, and give each web engine an API engine as its counterpart", () => {
     const names = ENGINE_DESCRIPTORS.map((d) => d.name);
     expect(new Set(names).size).toBe(names.length);
     for (const name of names) expect(name).toMatch(/^[a-z][a-z0-9_]{0,39}$/);
-    for (const descriptor of ENGINE_DESCRIPTORS) expect(descriptor.surface, descriptor.name).toBe("api");
-    const prefixes = VENDOR_DESCRIPTORS.map((d) => d.prefix);
-    expect(new Set(prefixes).size).toBe(prefixes.length);
+    for (const descriptor of ENGINE_DESCRIPTORS) {
+      if (descriptor.surface === "api") {
+        expect(descriptor.counterpart, descriptor.name).toBeUndefined();
+        continue;
+      }
+      // A web engine's counterpart is optional (Google AI Mode and Copilot have no API of their
+      // own); when named, it is a built-in engine reached through its vendor's API.
+      if (descriptor.counterpart === undefined) continue;
+      const counterpart = ENGINE_DESCRIPTORS.find((d) => d.name === descriptor.counterpart);
+      expect(counterpart?.surface, `${descriptor.name} → ${descriptor.counterpart}`).toBe("api");
+    }
+    expect(surfacePairs()).toEqual([
+      { api: "sandbox", web: "sandbox_web" },
+      { api: "chatgpt", web: "chatgpt_web" },
+      { api: "perplexity", web: "perplexity_web" },
+      { api: "gemini", web: "gemini_web" },
+    ]);
     expect(ENGINE_DESCRIPTORS.find((d) => d.name === "sandbox")).toMatchObject({ credentials: "none" });
+  });
+
+  it("let one provider serve several engines under one prefix, the engines agreeing on its variables", () => {
+    const providers = byPrefix();
+    for (const [prefix, descriptors] of providers) {
+      // One <PREFIX>_MODEL either serves every engine of the provider or none of them.
+      expect(new Set(descriptors.map((d) => d.modelVariable)).size, prefix).toBe(1);
+    }
+    expect(providers.get("SERPAPI")?.map((d) => d.name)).toEqual(["google_ai_overview", "google_ai_mode", "copilot"]);
+    expect(providers.get("DATAFORSEO")?.map((d) => d.name)).toEqual(["chatgpt_web", "perplexity_web", "gemini_web"]);
   });
 
   it("make the engine list, keeping the published engines first and in their order", () => {
@@ -76,6 +108,11 @@ describe("engine descriptors", () => {
     expect(published("starter")).toEqual(["sandbox", "chatgpt", "perplexity"]);
     expect(published("growth")).toEqual(["sandbox", "chatgpt", "perplexity", "gemini", "google_ai_overview"]);
     expect(DEFAULT_PLANS.agency).toMatchObject({ engines: ENGINES, allEngines: true });
+    // The web surfaces: Growth gets Google AI Mode, Agency every one of them.
+    const web = ["google_ai_mode", "copilot", "chatgpt_web", "perplexity_web", "gemini_web"];
+    expect(DEFAULT_PLANS.growth.engines.filter((engine) => web.includes(engine))).toEqual(["google_ai_mode"]);
+    expect(DEFAULT_PLANS.starter.engines.filter((engine) => web.includes(engine))).toEqual([]);
+    expect(DEFAULT_PLANS.agency.engines.filter((engine) => web.includes(engine))).toEqual(web);
   });
 
   it("give each vendor engine its documented variables, which the configuration reads", () => {
@@ -91,6 +128,42 @@ describe("engine descriptors", () => {
         model: names.model === null ? descriptor.defaultModel : "model-1",
       });
       expect(loadConfig({}, "/").engines.vendors[descriptor.name].model).toBe(descriptor.defaultModel);
+    }
+  });
+
+  it("read a provider's shared variables once, and build every engine of the provider from them", () => {
+    const names = CONFIG_VARIABLES.map((variable) => variable.name);
+    expect(new Set(names).size).toBe(names.length);
+    for (const [prefix, descriptors] of byPrefix()) {
+      const config = loadConfig(
+        { [`${prefix}_API_KEY`]: "login:secret", [`${prefix}_BASE_URL`]: "http://p.test/" },
+        "/",
+      );
+      for (const descriptor of descriptors) {
+        expect(config.engines.vendors[descriptor.name], descriptor.name).toMatchObject({
+          apiKey: "login:secret",
+          baseUrl: "http://p.test",
+        });
+      }
+      if (descriptors.length > 1) {
+        // Documented once, naming every engine it serves.
+        const key = CONFIG_VARIABLES.find((variable) => variable.name === `${prefix}_API_KEY`);
+        for (const descriptor of descriptors) expect(key?.description).toContain(`\`${descriptor.name}\``);
+      }
+    }
+    const keyed = new EngineRegistry(
+      loadConfig({ SERPAPI_API_KEY: "serp", DATAFORSEO_API_KEY: "login:secret" }, "/").engines,
+      pino({ level: "silent" }),
+    );
+    for (const name of [
+      "google_ai_overview",
+      "google_ai_mode",
+      "copilot",
+      "chatgpt_web",
+      "perplexity_web",
+      "gemini_web",
+    ]) {
+      expect(keyed.isConfigured(name), name).toBe(true);
     }
   });
 

@@ -140,8 +140,13 @@ function domainOf(url: string, title: string | null): string {
 }
 
 describe("engine adapter tests", () => {
-  it("cover every engine that has a vendor: a new descriptor needs its case here, against its fake vendor", () => {
-    expect(CASES.map((c) => c.engine).sort()).toEqual(VENDOR_DESCRIPTORS.map((d) => d.name).sort());
+  it("cover every API engine that has a vendor: a new descriptor needs its case here, against its fake vendor", () => {
+    // Web engines (surface "web") have theirs in web-engines.test.ts.
+    expect(CASES.map((c) => c.engine).sort()).toEqual(
+      VENDOR_DESCRIPTORS.filter((d) => d.surface === "api")
+        .map((d) => d.name)
+        .sort(),
+    );
   });
 });
 
@@ -282,6 +287,11 @@ describe("engine registry", () => {
       ["grok", "XAI_API_KEY"],
       ["deepseek", "DEEPSEEK_API_KEY"],
       ["google_ai_overview", "SERPAPI_API_KEY"],
+      ["google_ai_mode", "SERPAPI_API_KEY"],
+      ["copilot", "SERPAPI_API_KEY"],
+      ["chatgpt_web", "DATAFORSEO_API_KEY"],
+      ["perplexity_web", "DATAFORSEO_API_KEY"],
+      ["gemini_web", "DATAFORSEO_API_KEY"],
     ] as const) {
       const { outcome, attempts } = await registry.ask(engine, QUERY);
       expect(attempts).toBe(0);

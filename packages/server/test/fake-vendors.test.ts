@@ -5,7 +5,9 @@ import type { ChatCompletion } from "openai/resources/chat/completions/completio
 import type { ResponseOutputMessage, ResponseOutputText } from "openai/resources/responses/responses";
 import { describe, expect, it, vi } from "vitest";
 import {
+  type AiModeBody,
   type ChatFlavour,
+  type CopilotBody,
   DEFAULT_ANSWER,
   type FakeAnswer,
   type FakeVendor,
@@ -13,6 +15,7 @@ import {
   type SerpApiAiOverview,
   startFakeAnthropic,
   startFakeChatCompletions,
+  startFakeDataForSeo,
   startFakeGemini,
   startFakeOpenAIResponses,
   startFakeSerpApi,
@@ -637,6 +640,200 @@ describe("fake SerpApi", () => {
       const response = await search(fake.url, { engine: "google", q: "widgets" });
       expect(response.status).toBe(200);
       await expect(response.json()).rejects.toThrow(SyntaxError);
+    });
+  });
+});
+
+describe("fake SerpApi answer engines (Google AI Mode, Bing Copilot)", () => {
+  type AnswerBody = Partial<AiModeBody & CopilotBody> & {
+    search_metadata?: { status: string };
+    search_parameters?: Record<string, string>;
+    error?: string;
+  };
+  const search = async (url: string, params: Record<string, string>): Promise<AnswerBody> => {
+    const response = await fetch(`${url}/search.json?${new URLSearchParams({ api_key: "serp-test", ...params })}`);
+    expect(response.status).toBe(200);
+    return (await response.json()) as AnswerBody;
+  };
+  /** The snippets of the paragraphs and list items, in order. */
+  const snippets = (body: AnswerBody): string[] =>
+    (body.text_blocks ?? []).flatMap((block) =>
+      block.type === "list" ? (block.list ?? []).map((item) => item.snippet) : [block.snippet ?? ""],
+    );
+
+  it("answers engine=google_ai_mode with top-level text blocks, references and reconstructed markdown", async () => {
+    await withFake(startFakeSerpApi, async (fake) => {
+      fake.setAnswer(ANSWER);
+      const body = await search(fake.url, { engine: "google_ai_mode", q: "best widget maker", gl: "us", hl: "en" });
+      expect(body.search_metadata?.status).toBe("Success");
+      expect(body.search_parameters).toMatchObject({ engine: "google_ai_mode", q: "best widget maker", gl: "us" });
+      expect(snippets(body).join(" ")).toBe(ANSWER.text);
+      expect(body.reconstructed_markdown).toContain(ANSWER.text.split(". ")[0]);
+      expect(body.references?.map((reference) => [reference.index, reference.link, reference.title])).toEqual(
+        ANSWER.citations.map((citation, index) => [index, citation.url, citation.title]),
+      );
+      expect(body.header).toBeUndefined();
+    });
+  });
+
+  it("answers engine=bing_copilot with a header, text blocks and references", async () => {
+    await withFake(startFakeSerpApi, async (fake) => {
+      fake.setAnswer(ANSWER);
+      const body = await search(fake.url, { engine: "bing_copilot", q: "best widget maker" });
+      expect(body.header).toBe("Acme Widgets is the");
+      expect(snippets(body).join(" ")).toBe(ANSWER.text);
+      expect(body.references?.map((reference) => reference.source)).toEqual(["Widgetreview", "Example", "Example"]);
+      expect(body.reconstructed_markdown).toBeUndefined();
+    });
+  });
+
+  it("answers only markdown, or no answer with SerpApi's error, when told to", async () => {
+    await withFake(startFakeSerpApi, async (fake) => {
+      fake.setAnswer(ANSWER);
+      fake.script("markdown_only", "no_answer");
+      const markdownOnly = await search(fake.url, { engine: "google_ai_mode", q: "widgets" });
+      expect(markdownOnly.text_blocks).toBeUndefined();
+      expect(markdownOnly.reconstructed_markdown).toContain("Reviewers praise its durability.");
+      const none = await search(fake.url, { engine: "bing_copilot", q: "widgets" });
+      expect(none.error).toBe("Google hasn't returned any results for this query.");
+      expect(none.text_blocks).toBeUndefined();
+      const missing = await fetch(`${fake.url}/search.json?engine=google_ai_mode&api_key=serp-test`);
+      expect(missing.status).toBe(400);
+    });
+  });
+});
+
+describe("fake DataForSEO LLM Scraper", () => {
+  interface Envelope {
+    status_code: number;
+    status_message: string;
+    tasks_count: number;
+    tasks_error: number;
+    tasks: {
+      id: string;
+      status_code: number;
+      status_message: string;
+      path: string[];
+      data: Record<string, unknown>;
+      result:
+        | {
+            keyword: string;
+            location_code: number;
+            language_code: string;
+            model: string;
+            markdown: string;
+            sources: { url: string; title: string; domain: string }[];
+            search_results?: { url: string; title: string }[];
+            fan_out_queries?: string[];
+            items: { type: string; markdown: string }[];
+          }[]
+        | null;
+    }[];
+  }
+  const credentials = `Basic ${Buffer.from("login:password").toString("base64")}`;
+  const live = (url: string, product: string, body: unknown, authorization: string | null = credentials) =>
+    fetch(`${url}/v3/ai_optimization/${product}/llm_scraper/live/advanced`, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...(authorization === null ? {} : { authorization }) },
+      body: JSON.stringify(body),
+    });
+  const task = { keyword: "best widget maker", location_code: 2840, language_code: "en" };
+
+  it("answers a live task in DataForSEO's envelope: markdown, sources, and ChatGPT's search results and fan-out", async () => {
+    await withFake(startFakeDataForSeo, async (fake) => {
+      fake.setAnswer({ ...ANSWER, searches: ["widget makers", "widget maker reviews"] });
+      const response = await live(fake.url, "chat_gpt", [task]);
+      expect(response.status).toBe(200);
+      const body = (await response.json()) as Envelope;
+      expect(body).toMatchObject({ status_code: 20000, status_message: "Ok.", tasks_count: 1, tasks_error: 0 });
+      const [first] = body.tasks;
+      expect(first?.status_code).toBe(20000);
+      expect(first?.path).toEqual(["v3", "ai_optimization", "chat_gpt", "llm_scraper", "live", "advanced"]);
+      expect(first?.data).toMatchObject(task);
+      const result = first?.result?.[0];
+      expect(result).toMatchObject({ keyword: "best widget maker", location_code: 2840, language_code: "en" });
+      expect(result?.markdown.startsWith(ANSWER.text)).toBe(true);
+      expect(result?.sources.map((source) => [source.url, source.title])).toEqual(
+        ANSWER.citations.map((citation) => [citation.url, citation.title]),
+      );
+      expect(result?.search_results?.map((r) => r.url)).toEqual(ANSWER.citations.map((c) => c.url));
+      expect(result?.fan_out_queries).toEqual(["widget makers", "widget maker reviews"]);
+      expect(result?.items[0]?.type).toBe("chat_gpt_text");
+    });
+  });
+
+  it("gives Perplexity search results without fan-out, and Gemini neither", async () => {
+    await withFake(startFakeDataForSeo, async (fake) => {
+      fake.setAnswer(ANSWER);
+      const perplexity = ((await (await live(fake.url, "perplexity", [task])).json()) as Envelope).tasks[0]
+        ?.result?.[0];
+      expect(perplexity?.search_results).toHaveLength(3);
+      expect(perplexity?.fan_out_queries).toBeUndefined();
+      const gemini = ((await (await live(fake.url, "gemini", [task])).json()) as Envelope).tasks[0]?.result?.[0];
+      expect(gemini?.search_results).toBeUndefined();
+      expect(gemini?.fan_out_queries).toBeUndefined();
+      expect(gemini?.items[0]?.type).toBe("gemini_text");
+    });
+  });
+
+  it("decodes %## and + in the keyword, as DataForSEO does", async () => {
+    await withFake(startFakeDataForSeo, async (fake) => {
+      const response = await live(fake.url, "chat_gpt", [{ ...task, keyword: "C%2B%2B for 100%25 of us" }]);
+      expect(((await response.json()) as Envelope).tasks[0]?.result?.[0]?.keyword).toBe("C++ for 100% of us");
+    });
+  });
+
+  it("reports errors in the body of an HTTP 200, at the request and at the task level", async () => {
+    await withFake(startFakeDataForSeo, async (fake) => {
+      fake.script("in_body_rate_limit", "in_body_internal_error", "in_body_invalid_field");
+      const limited = await live(fake.url, "chat_gpt", [task]);
+      expect(limited.status).toBe(200);
+      expect(await limited.json()).toMatchObject({ status_code: 40202, tasks: null });
+      const internal = (await (await live(fake.url, "chat_gpt", [task])).json()) as Envelope;
+      expect(internal).toMatchObject({ status_code: 20000, tasks_error: 1 });
+      expect(internal.tasks[0]).toMatchObject({ status_code: 50000, status_message: "Internal Error.", result: null });
+      const invalid = (await (await live(fake.url, "chat_gpt", [task])).json()) as Envelope;
+      expect(invalid.tasks[0]?.status_code).toBe(40501);
+    });
+  });
+
+  it("refuses what DataForSEO refuses: no credentials, several tasks, no keyword, an unknown path", async () => {
+    await withFake(startFakeDataForSeo, async (fake) => {
+      const unauthorised = await live(fake.url, "chat_gpt", [task], null);
+      expect(unauthorised.status).toBe(401);
+      expect(await unauthorised.json()).toMatchObject({ status_code: 40100 });
+      expect(await (await live(fake.url, "chat_gpt", [task, task])).json()).toMatchObject({ status_code: 40000 });
+      const noKeyword = (await (await live(fake.url, "gemini", [{ location_code: 2840 }])).json()) as Envelope;
+      expect(noKeyword.tasks[0]?.status_code).toBe(40501);
+      const claude = (await (await live(fake.url, "claude", [task])).json()) as Envelope;
+      expect(claude.tasks[0]).toMatchObject({ status_code: 40402, status_message: "Invalid Path." });
+      const other = await fetch(`${fake.url}/v3/serp/google/organic/live/advanced`, { method: "POST" });
+      expect(other.status).toBe(404);
+      // None of these consumed a behaviour: the next task is answered.
+      expect(((await (await live(fake.url, "chat_gpt", [task])).json()) as Envelope).status_code).toBe(20000);
+    });
+  });
+
+  it("answers 429 with retry-after and 500 with its envelope, hangs, and sends malformed JSON", async () => {
+    await withFake(startFakeDataForSeo, async (fake) => {
+      fake.script("rate_limited", "server_error", "hang", "malformed");
+      const limited = await live(fake.url, "chat_gpt", [task]);
+      expect(limited.status).toBe(429);
+      expect(limited.headers.get("retry-after")).toBe("1");
+      expect(await limited.json()).toMatchObject({ status_code: 40202 });
+      const failed = await live(fake.url, "chat_gpt", [task]);
+      expect(failed.status).toBe(500);
+      expect(await failed.json()).toMatchObject({ status_code: 50000 });
+      await expect(
+        fetch(`${fake.url}/v3/ai_optimization/chat_gpt/llm_scraper/live/advanced`, {
+          method: "POST",
+          headers: { authorization: credentials },
+          body: JSON.stringify([task]),
+          signal: AbortSignal.timeout(SHORT_TIMEOUT_MS),
+        }),
+      ).rejects.toThrow();
+      const malformed = await live(fake.url, "chat_gpt", [task]);
+      await expect(malformed.json()).rejects.toThrow(SyntaxError);
     });
   });
 });

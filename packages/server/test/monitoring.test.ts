@@ -2,46 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { schedulerTick } from "../src/app/scheduler.ts";
 import type { RunningWorker } from "../src/app/worker.ts";
 import { defaultEngineConfig } from "../src/config/engines.ts";
-import { ChatCompletionsAdapter } from "../src/services/engines/adapters/chat-completions.ts";
 import { latestSlot, nextSlot } from "../src/services/monitoring/schedule-spec.ts";
 import { DEFAULT_PLANS } from "../src/services/plans/catalog.ts";
 import { weekStart } from "../src/services/reports/generate.ts";
-import { type FakeChatCompletions, startFakeChatCompletions } from "./helpers/fake-vendors/index.ts";
 import { describeEachDialect, type Harness } from "./helpers/harness.ts";
 import { Receiver } from "./helpers/receiver.ts";
-
-/**
- * An OpenAI-compatible engine ("scripted", a custom engine) answering from a local fake vendor,
- * through our real adapter and the official SDK; the test decides whether answers name the brand.
- */
-class ScriptedVendor {
-  #fake: FakeChatCompletions | undefined;
-  async start(h: Harness) {
-    this.#fake = await startFakeChatCompletions({ flavour: "plain" });
-    h.deps.engines.use(
-      new ChatCompletionsAdapter(
-        { name: "scripted", apiKey: "test-key", baseUrl: this.#fake.url, model: "scripted-1" },
-        5_000,
-      ),
-      8,
-    );
-    this.mentionBrand = true;
-  }
-  set mentionBrand(mention: boolean) {
-    this.say(
-      mention
-        ? "The best options are Acme CRM and HubSpot. See https://acmecrm.com/pricing."
-        : "Most teams pick HubSpot; Pipedrive is also good.",
-    );
-  }
-  /** Every answer from now on is this text. */
-  say(text: string) {
-    this.#fake?.setAnswer({ text, citations: [] });
-  }
-  async stop() {
-    await this.#fake?.stop();
-  }
-}
+import { ScriptedVendor } from "./helpers/scripted-vendor.ts";
 
 const DAY = 86_400_000;
 
@@ -386,7 +352,7 @@ describeEachDialect(
       expect(csv.headers["content-type"]).toContain("text/csv");
       const lines = csv.body.trim().split("\r\n");
       expect(lines[0]).toBe(
-        "result_id,created_at,engine,model,prompt,sample,status,mentioned,position,sentiment,brand_cited,score,cited_domains,competitors_mentioned,cited_domain_categories",
+        "result_id,created_at,engine,model,prompt,sample,status,mentioned,position,sentiment,brand_cited,score,cited_domains,competitors_mentioned,cited_domain_categories,surface,searches",
       );
       expect(lines).toHaveLength(3);
       for (const row of full.data.results) {

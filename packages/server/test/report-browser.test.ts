@@ -94,7 +94,11 @@ it("renders a monitoring report's HTML in Chromium, charts included, without con
         problems.push(`external request: ${request.url()}`);
     });
     await page.setContent(html, { waitUntil: "load" });
-    expect(await page.locator("svg.chart").count()).toBe(4);
+    // Over time, share of voice, positions, top cited domains and cited sites by kind.
+    expect(await page.locator("svg.chart").count()).toBe(5);
+    expect(
+      await page.locator('svg[aria-label="Cited sites by kind (once per answer)"] rect.bar').count(),
+    ).toBeGreaterThan(0);
     // Six points per line in the visibility chart, and visible bars elsewhere.
     const lines = page.locator("svg.line-chart path");
     expect(await lines.count()).toBeGreaterThanOrEqual(2);

@@ -44,6 +44,15 @@ describeEachDialect("SDK against a real server", (h) => {
     }
   }
 
+  /** The id of the report of a finished analysis of `project`. */
+  async function someReport(s: Sightline, project: Project): Promise<string> {
+    const analysis = await finishedAnalysis(s, project);
+    const reports = (await s.reports.list({ project_id: project.id, type: "analysis", limit: 100 })).data;
+    const item = reports.find((r) => r.analysis_id === analysis.id);
+    if (item === undefined) return expect.fail("no report for a completed analysis");
+    return item.id;
+  }
+
   /** One SDK call per operation: a route without an SDK method fails here. */
   const calls: Record<string, (sdk: Sightline, project: Project) => Promise<unknown>> = {
     listProjects: (s) => s.projects.list({ limit: 2 }),
@@ -62,6 +71,12 @@ describeEachDialect("SDK against a real server", (h) => {
       const { data } = await s.projects.listRemeasures(p.id);
       const first = data[0] ?? (await s.projects.remeasure(p.id));
       return s.projects.retrieveRemeasure(p.id, first.id);
+    },
+    suggestPrompts: async (s, p) => {
+      await s.projects.update(p.id, { category: "CRM for small agencies" });
+      const list = await s.projects.suggestPrompts(p.id, { count: 2 });
+      expect(list.data).toHaveLength(2);
+      return list;
     },
     getUsage: (s) => s.usage.retrieve(),
     getProjectMetrics: async (s, p) => {
@@ -83,6 +98,11 @@ describeEachDialect("SDK against a real server", (h) => {
       const searches = await s.projects.searches(p.id, { limit: 5 });
       expect(searches.object).toBe("project_searches");
       return searches;
+    },
+    listOpportunities: async (s, p) => {
+      const opportunities = await s.projects.opportunities(p.id, { limit: 5 });
+      expect(opportunities.object).toBe("opportunities");
+      return opportunities;
     },
     getCompetitorSuggestions: async (s, p) => {
       const suggestions = await s.projects.competitorSuggestions(p.id, { limit: 5 });
@@ -141,7 +161,29 @@ describeEachDialect("SDK against a real server", (h) => {
       expect(report).toMatchObject({ object: "report", analysis_id: analysis.id });
       expect(await s.reports.download(item.id, "csv")).toMatch(/^result_id,created_at,engine,/);
       expect(await s.reports.download(item.id, "html")).toMatch(/^<!doctype html>/);
+      const pdf = await s.reports.pdf(item.id);
+      expect(new TextDecoder().decode(pdf.subarray(0, 5))).toBe("%PDF-");
       return report;
+    },
+    createReportShare: async (s, p) => {
+      const report = await someReport(s, p);
+      const share = await s.reports.share(report, { expires_in_days: 3 });
+      expect(share).toMatchObject({ object: "report_share", report_id: report, active: true });
+      return share;
+    },
+    listReportShares: async (s, p) => {
+      const report = await someReport(s, p);
+      await s.reports.share(report);
+      const list = await s.reports.shares(report);
+      expect(list.data).toHaveLength(1);
+      return list;
+    },
+    revokeReportShare: async (s, p) => {
+      const report = await someReport(s, p);
+      const share = await s.reports.share(report);
+      const revoked = await s.reports.revokeShare(report, share.id);
+      expect(revoked).toMatchObject({ id: share.id, active: false });
+      return revoked;
     },
     getResult: async (s, p) => {
       const analysis = await finishedAnalysis(s, p);

@@ -173,6 +173,12 @@ const brandCompetitorsRoute = createRoute({
   component: lazyRouteComponent(() => import("./routes/brand-competitors.tsx"), "BrandCompetitorsPage"),
 });
 
+const brandOpportunitiesRoute = createRoute({
+  getParentRoute: () => brandRoute,
+  path: "/opportunities",
+  component: lazyRouteComponent(() => import("./routes/brand-opportunities.tsx"), "BrandOpportunitiesPage"),
+});
+
 const brandMonitoringRoute = createRoute({
   getParentRoute: () => brandRoute,
   path: "/monitoring",
@@ -251,6 +257,7 @@ const routeTree = rootRoute.addChildren([
         brandAnswerRoute,
         brandSourcesRoute,
         brandCompetitorsRoute,
+        brandOpportunitiesRoute,
         brandMonitoringRoute,
         brandAnalysesRoute,
         brandAnalysisRoute,

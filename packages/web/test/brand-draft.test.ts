@@ -18,6 +18,7 @@ const project: Project = {
   object: "project",
   name: "Acme",
   primary_domain: "acme.com",
+  category: "CRM for small agencies",
   other_domains: ["acme.io"],
   aliases: ["AcmeCRM"],
   case_sensitive_aliases: ["ACME"],
@@ -25,6 +26,15 @@ const project: Project = {
   citation_categories: [{ domain: "crmforum.example", category: "social" }],
   competitors: [{ name: "HubSpot", domains: ["hubspot.com"], aliases: [], case_sensitive_aliases: ["HS"] }],
   prompts: ["best crm", "cheap crm"],
+  prompt_tags: { "best crm": ["funnel:decision"] },
+  paused_prompts: ["cheap crm"],
+  facts: {
+    founded_year: 2015,
+    headquarters: "Austin, Texas",
+    starting_price: { amount: 29, currency: "USD", period: "month" },
+    free_plan: true,
+    features: ["Slack integration", "mobile app"],
+  },
   engines: ["sandbox"],
   country: "US",
   language: "en",
@@ -42,6 +52,7 @@ describe("brand form", () => {
     expect(bodyOf(draftOf(project))).toEqual({
       name: "Acme",
       primary_domain: "acme.com",
+      category: "CRM for small agencies",
       other_domains: ["acme.io"],
       aliases: ["AcmeCRM"],
       case_sensitive_aliases: ["ACME"],
@@ -52,10 +63,20 @@ describe("brand form", () => {
       engines: ["sandbox"],
       country: "US",
       language: "en",
+      facts: project.facts,
     });
     expect(changesOf(project, draftOf(project))).toEqual({});
     // A project read without the newer fields (an older server) is not "changed" by opening the form.
-    const { case_sensitive_aliases: _cs, exclusions: _ex, citation_categories: _cc, ...older } = project;
+    const {
+      case_sensitive_aliases: _cs,
+      exclusions: _ex,
+      citation_categories: _cc,
+      category: _ca,
+      prompt_tags: _pt,
+      paused_prompts: _pp,
+      facts: _fa,
+      ...older
+    } = project;
     const olderProject = { ...older, competitors: [{ name: "HubSpot", domains: ["hubspot.com"], aliases: [] }] };
     expect(changesOf(olderProject, draftOf(olderProject))).toEqual({});
     expect(changesOf(project, { ...draftOf(project), exclusions: "acme of skill\n\n target audience " })).toEqual({
@@ -65,6 +86,42 @@ describe("brand form", () => {
       country: null,
       prompts: ["best crm"],
     });
+    // The category: trimmed, and cleared as null; tags and switches are the Prompts page's, never sent from here.
+    expect(changesOf(project, { ...draftOf(project), category: "  " })).toEqual({ category: null });
+    expect(changesOf(project, { ...draftOf(project), category: " CRM for agencies " })).toEqual({
+      category: "CRM for agencies",
+    });
+    expect(Object.keys(bodyOf(draftOf(project)))).not.toContain("prompt_tags");
+  });
+
+  it("edits the fact sheet: only what is filled in is sent, and the numbers are checked", () => {
+    const draft = draftOf(project);
+    expect(
+      changesOf(project, {
+        ...draft,
+        facts: { ...draft.facts, foundedYear: "", priceAmount: "19,99", freePlan: "", features: "Slack integration\n" },
+      }),
+    ).toEqual({
+      facts: {
+        headquarters: "Austin, Texas",
+        starting_price: { amount: 19.99, currency: "USD", period: "month" },
+        features: ["Slack integration"],
+      },
+    });
+    const wrong = { ...draft, facts: { ...draft.facts, foundedYear: "15", priceAmount: "cheap" } };
+    expect(checkDraft(wrong)).toMatchObject({
+      "facts.founded_year": "Enter the year as four digits, e.g. 2015.",
+      "facts.starting_price": "Enter the price as a number, e.g. 29 or 19.99.",
+    });
+    const currency = { ...draft, facts: { ...draft.facts, priceCurrency: "dollars" } };
+    expect(checkDraft(currency)["facts.starting_price"]).toBe(
+      "Use a three-letter currency code, e.g. USD, EUR or GBP.",
+    );
+    // The server's issues land on the fact sheet's fields.
+    const error = new ApiError(400, "VALIDATION_ERROR", "facts.founded_year: must be at least 1600", [
+      { field: "facts.founded_year", issue: "must be at least 1600" },
+    ]);
+    expect(serverErrors(error, draft).fields).toEqual({ "facts.founded_year": "must be at least 1600" });
   });
 
   it("checks what the browser can", () => {

@@ -13,6 +13,10 @@ describe("period", () => {
     });
     expect(parseBrandSearch({ from: "2026-11-15", to: "2026-11-01" })).toEqual({});
     expect(parseBrandSearch({ from: "2020-01-01", to: "2026-01-01" })).toEqual({});
+    // A prompt tag as the API stores it: lower-case and trimmed; a malformed one is dropped.
+    expect(parseBrandSearch({ tag: " Persona:CTO " })).toEqual({ tag: "persona:cto" });
+    expect(parseBrandSearch({ tag: "no!" })).toEqual({});
+    expect(parseBrandSearch({ tag: "x".repeat(41) })).toEqual({});
   });
 
   it("counts the last N days with today included, as whole UTC days [from, to)", () => {
@@ -37,6 +41,10 @@ describe("period", () => {
 
   it("carries only the shared filters between pages, and sends them to the API", () => {
     expect(sharedFilters({ days: 7, engine: "claude", prompt: "x" } as never)).toEqual({ days: 7, engine: "claude" });
+    expect(sharedFilters({ tag: "funnel:awareness", prompt: "x" } as never)).toEqual({ tag: "funnel:awareness" });
+    const tagged = new URLSearchParams(periodQuery(resolvePeriod({ days: 7, tag: "persona:cto" }, now), undefined));
+    expect(tagged.get("tag")).toBe("persona:cto");
+    expect(resolvePeriod({ days: 7 }, now)).not.toHaveProperty("tag");
     const query = new URLSearchParams(periodQuery(resolvePeriod({ days: 7 }, now), "claude", { interval: "day" }));
     expect(Object.fromEntries(query)).toEqual({
       from: "2026-11-17T00:00:00.000Z",

@@ -87,4 +87,60 @@ describe("schedule form", () => {
       "rules.0.competitor": "is not one of the project's competitors",
     });
   });
+
+  it("sends a rule's e-mail and Slack channels, reads the masked Slack URL back and sends it unchanged", () => {
+    const masked = "https://hooks.slack.com/services/T…/…abcd";
+    const draft = {
+      ...emptySchedule(),
+      rules: [
+        { ...newRule("brand_disappeared"), emails: " ops@example.com,cmo@example.com\nceo@example.com ", slack: "" },
+        { ...newRule("domain_not_cited"), slack: ` ${masked} ` },
+        newRule("brand_disappeared"),
+      ],
+    };
+    expect(scheduleBodyOf(draft).alert_rules).toEqual([
+      {
+        type: "brand_disappeared",
+        channels: { email: ["ops@example.com", "cmo@example.com", "ceo@example.com"] },
+      },
+      { type: "domain_not_cited", channels: { slack: masked } },
+      { type: "brand_disappeared" },
+    ]);
+    const read = scheduleDraftOf({
+      schedule: { every: "day" },
+      timezone: "UTC",
+      engines: null,
+      prompts: null,
+      samples: 1,
+      active: true,
+      alert_rules: [
+        { id: "rule_1", type: "brand_disappeared", channels: { email: ["ops@example.com"], slack: masked } },
+      ],
+    } as unknown as MonitoringSchedule);
+    expect(read.rules[0]).toMatchObject({ emails: "ops@example.com", slack: masked });
+    expect(scheduleBodyOf(read).alert_rules?.[0]?.channels).toEqual({ email: ["ops@example.com"], slack: masked });
+    expect(
+      describeRule({
+        type: "brand_disappeared",
+        channels: { email: ["a@example.com", "b@example.com"], slack: masked },
+      }),
+    ).toBe("The brand disappears from the answers · e-mail to 2 addresses · Slack");
+
+    const errors = checkSchedule({
+      ...emptySchedule(),
+      rules: [{ ...newRule("brand_disappeared"), emails: "ops@example.com nope", slack: "hooks.slack.com/x" }],
+    });
+    expect(errors).toMatchObject({
+      "rules.0.emails": "“nope” is not an e-mail address.",
+      "rules.0.slack": expect.any(String),
+    });
+    const error = new ApiError(400, "VALIDATION_ERROR", "bad", [
+      { field: "alert_rules[1].channels.slack", issue: "points to 10.0.0.1, which is not a public address" },
+      { field: "alert_rules[0].channels.email[2]", issue: "must be an e-mail address" },
+    ]);
+    expect(scheduleServerErrors(error).fields).toEqual({
+      "rules.1.slack": "points to 10.0.0.1, which is not a public address",
+      "rules.0.emails": "must be an e-mail address",
+    });
+  });
 });

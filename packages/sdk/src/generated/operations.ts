@@ -43,6 +43,8 @@ export interface ListResultsQuery {
   to?: string;
   /** Only the answers to this prompt (its exact text). */
   prompt?: string;
+  /** Only the answers to the prompts of `project_id` that carry this tag now (its `prompt_tags`, case ignored). Needs `project_id`. */
+  tag?: string;
   /** Only the answers that name the brand (`true`) or do not (`false`). */
   mentioned?: boolean;
   /** Only answers that succeeded, or failed. */
@@ -56,6 +58,8 @@ export interface GetProjectMetricsQuery {
   to?: string;
   /** Only this engine's answers. */
   engine?: string;
+  /** Only the answers to the prompts that carry this tag now (the project's `prompt_tags`, case ignored); a tag no prompt carries keeps no answer. */
+  tag?: string;
   /** Only this prompt's answers. */
   prompt?: string;
   /** Bucket size (UTC days, Monday weeks, months). */
@@ -69,6 +73,8 @@ export interface GetPromptMetricsQuery {
   to?: string;
   /** Only this engine's answers. */
   engine?: string;
+  /** Only the answers to the prompts that carry this tag now (the project's `prompt_tags`, case ignored); a tag no prompt carries keeps no answer. */
+  tag?: string;
 }
 
 export interface GetProjectSourcesQuery {
@@ -78,6 +84,8 @@ export interface GetProjectSourcesQuery {
   to?: string;
   /** Only this engine's answers. */
   engine?: string;
+  /** Only the answers to the prompts that carry this tag now (the project's `prompt_tags`, case ignored); a tag no prompt carries keeps no answer. */
+  tag?: string;
   limit?: number;
   /** Only domains and URLs of this category (totals stay whole). */
   category?: "owned" | "competitor" | "social" | "reference" | "news" | "review" | "other";
@@ -90,6 +98,8 @@ export interface GetCompetitorLeaderboardQuery {
   to?: string;
   /** Only this engine's answers. */
   engine?: string;
+  /** Only the answers to the prompts that carry this tag now (the project's `prompt_tags`, case ignored); a tag no prompt carries keeps no answer. */
+  tag?: string;
 }
 
 export interface GetProjectSearchesQuery {
@@ -99,6 +109,8 @@ export interface GetProjectSearchesQuery {
   to?: string;
   /** Only this engine's answers. */
   engine?: string;
+  /** Only the answers to the prompts that carry this tag now (the project's `prompt_tags`, case ignored); a tag no prompt carries keeps no answer. */
+  tag?: string;
   /** How many searches (most run first). */
   limit?: number;
 }
@@ -110,6 +122,8 @@ export interface GetCompetitorSuggestionsQuery {
   to?: string;
   /** Only this engine's answers. */
   engine?: string;
+  /** Only the answers to the prompts that carry this tag now (the project's `prompt_tags`, case ignored); a tag no prompt carries keeps no answer. */
+  tag?: string;
   /** How many brands (most named first). */
   limit?: number;
 }
@@ -139,6 +153,13 @@ export interface ListAlertsQuery {
   schedule_id?: string;
 }
 
+export interface ListOpportunitiesQuery {
+  /** Only opportunities of this kind. */
+  kind?: "wrong_facts" | "negative_answers" | "visibility_drop" | "competitors_preferred" | "citation_gap" | "search_gap";
+  /** How many, the most valuable first. */
+  limit?: number;
+}
+
 export interface ListReportsQuery {
   /** Page size, 1 to 100. */
   limit?: number;
@@ -153,8 +174,8 @@ export interface ListReportsQuery {
 }
 
 export interface GetReportQuery {
-  /** `json` (default); `csv`: the results table; `html`: a printable page with charts. */
-  format?: "json" | "csv" | "html";
+  /** `json` (default); `csv`: the results table; `html`: a printable page with charts; `pdf`: the same page as an A4 PDF. */
+  format?: "json" | "csv" | "html" | "pdf";
 }
 
 export interface ListWebhooksQuery {
@@ -196,6 +217,12 @@ export interface Operations {
     query: undefined;
     body: S.ProjectUpdate;
     response: S.Project;
+  };
+  suggestPrompts: {
+    params: { id: string };
+    query: undefined;
+    body: S.PromptSuggestionsRequest;
+    response: S.PromptSuggestions;
   };
   remeasureProject: {
     params: { id: string };
@@ -335,6 +362,12 @@ export interface Operations {
     body: undefined;
     response: S.AlertList;
   };
+  listOpportunities: {
+    params: { id: string };
+    query: ListOpportunitiesQuery;
+    body: undefined;
+    response: S.Opportunities;
+  };
   listReports: {
     params: undefined;
     query: ListReportsQuery;
@@ -346,6 +379,24 @@ export interface Operations {
     query: GetReportQuery;
     body: undefined;
     response: S.Report;
+  };
+  createReportShare: {
+    params: { id: string };
+    query: undefined;
+    body: S.ReportShareCreate;
+    response: S.ReportShare;
+  };
+  listReportShares: {
+    params: { id: string };
+    query: undefined;
+    body: undefined;
+    response: S.ReportShareList;
+  };
+  revokeReportShare: {
+    params: { id: string; share_id: string };
+    query: undefined;
+    body: undefined;
+    response: S.ReportShare;
   };
   getUsage: {
     params: undefined;
@@ -402,6 +453,7 @@ export const OPERATIONS = {
   createProject: { method: "POST", path: "/projects" },
   getProject: { method: "GET", path: "/projects/{id}" },
   updateProject: { method: "PATCH", path: "/projects/{id}" },
+  suggestPrompts: { method: "POST", path: "/projects/{id}/prompt-suggestions" },
   remeasureProject: { method: "POST", path: "/projects/{id}/remeasure" },
   listRemeasures: { method: "GET", path: "/projects/{id}/remeasure" },
   getRemeasure: { method: "GET", path: "/projects/{id}/remeasure/{remeasure_id}" },
@@ -425,8 +477,12 @@ export const OPERATIONS = {
   runMonitoring: { method: "POST", path: "/monitoring/{id}/run" },
   listMonitoringRuns: { method: "GET", path: "/monitoring/{id}/runs" },
   listAlerts: { method: "GET", path: "/alerts" },
+  listOpportunities: { method: "GET", path: "/projects/{id}/opportunities" },
   listReports: { method: "GET", path: "/reports" },
   getReport: { method: "GET", path: "/reports/{id}" },
+  createReportShare: { method: "POST", path: "/reports/{id}/shares" },
+  listReportShares: { method: "GET", path: "/reports/{id}/shares" },
+  revokeReportShare: { method: "DELETE", path: "/reports/{id}/shares/{share_id}" },
   getUsage: { method: "GET", path: "/usage" },
   listWebhooks: { method: "GET", path: "/webhooks" },
   createWebhook: { method: "POST", path: "/webhooks" },

@@ -24,6 +24,33 @@ export interface Project {
   citation_categories?: CitationCategoryOverride[];
   competitors: Competitor[];
   prompts: string[];
+  /** Tags of the tracked prompts (prompt → tags). */
+  prompt_tags?: {
+    [key: string]: string[];
+  };
+  /** Tracked prompts switched off: not asked by monitoring runs. */
+  paused_prompts?: string[];
+  /** What the brand sells, as a buyer would say it. */
+  category?: string | null;
+  /** The brand's fact sheet: answers that state otherwise (a wrong founding year, headquarters or price, a listed feature said to be missing) become opportunities. */
+  facts?: {
+    /** The year the company was founded. */
+    founded_year?: number;
+    /** Where the company is headquartered, city first: `Austin, Texas`. */
+    headquarters?: string;
+    /** The lowest paid plan's price. */
+    starting_price?: {
+      /** The lowest paid price. */
+      amount: number;
+      /** ISO 4217, e.g. `USD`. */
+      currency: string;
+      period?: "month" | "year" | "once";
+    };
+    /** Whether there is a free plan. */
+    free_plan?: boolean;
+    /** Key features, in a few words each: `Slack integration`, `mobile app`. */
+    features?: string[];
+  };
   engines: string[];
   country: string | null;
   language: string | null;
@@ -93,6 +120,33 @@ export interface ProjectCreate {
   competitors?: CompetitorInput[];
   /** Tracked prompts, asked as a user would ask them; they never name the brand to the engine. */
   prompts?: string[];
+  /** Tags of the tracked prompts: prompt → up to 10 tags, e.g. `{"best crm for agencies": ["persona:agency owner", "funnel:consideration"]}`. A tag is stored lower-case and trimmed, 1–40 letters, digits, spaces, `-`, `_` or `:`; topic, persona or funnel stage are just tags. Every key must be one of `prompts`. Analytics take `tag=` to keep the answers to the prompts carrying a tag. */
+  prompt_tags?: {
+    [key: string]: string[];
+  };
+  /** Tracked prompts switched off: monitoring runs and analyses that default to the project's prompts do not ask them; their answers so far still count. Each must be one of `prompts`. */
+  paused_prompts?: string[];
+  /** What the brand sells, as a buyer would say it, e.g. `CRM for small agencies`. Prompt suggestions start from it. */
+  category?: string | null;
+  /** The brand's fact sheet: answers that state otherwise (a wrong founding year, headquarters or price, a listed feature said to be missing) become opportunities. */
+  facts?: {
+    /** The year the company was founded. */
+    founded_year?: number;
+    /** Where the company is headquartered, city first: `Austin, Texas`. */
+    headquarters?: string;
+    /** The lowest paid plan's price. */
+    starting_price?: {
+      /** The lowest paid price. */
+      amount: number;
+      /** ISO 4217, e.g. `USD`. */
+      currency: string;
+      period?: "month" | "year" | "once";
+    };
+    /** Whether there is a free plan. */
+    free_plan?: boolean;
+    /** Key features, in a few words each: `Slack integration`, `mobile app`. */
+    features?: string[];
+  };
   /** Engines analyses use by default. Each must be in the workspace's plan. */
   engines?: EngineName[];
   /** ISO 3166-1 alpha-2 country the prompts are asked from, e.g. `US`. */
@@ -113,9 +167,9 @@ export interface CompetitorInput {
 }
 
 /** An engine this server knows. */
-export type EngineName = "sandbox" | "chatgpt" | "claude" | "gemini" | "perplexity" | "grok" | "deepseek" | "google_ai_overview";
+export type EngineName = "sandbox" | "chatgpt" | "claude" | "gemini" | "perplexity" | "grok" | "deepseek" | "google_ai_overview" | "sandbox_web" | "google_ai_mode" | "copilot" | "chatgpt_web" | "perplexity_web" | "gemini_web";
 
-/** Fields to change; fields left out keep their value, arrays are replaced whole. */
+/** Fields to change; fields left out keep their value, arrays, `prompt_tags` and `facts` are replaced whole. A prompt removed from `prompts` loses its tags and its pause. */
 export interface ProjectUpdate {
   /** The brand's name. */
   name?: string;
@@ -135,12 +189,61 @@ export interface ProjectUpdate {
   competitors?: CompetitorInput[];
   /** Tracked prompts, asked as a user would ask them; they never name the brand to the engine. */
   prompts?: string[];
+  /** Tags of the tracked prompts: prompt → up to 10 tags, e.g. `{"best crm for agencies": ["persona:agency owner", "funnel:consideration"]}`. A tag is stored lower-case and trimmed, 1–40 letters, digits, spaces, `-`, `_` or `:`; topic, persona or funnel stage are just tags. Every key must be one of `prompts`. Analytics take `tag=` to keep the answers to the prompts carrying a tag. */
+  prompt_tags?: {
+    [key: string]: string[];
+  };
+  /** Tracked prompts switched off: monitoring runs and analyses that default to the project's prompts do not ask them; their answers so far still count. Each must be one of `prompts`. */
+  paused_prompts?: string[];
+  /** What the brand sells, as a buyer would say it, e.g. `CRM for small agencies`. Prompt suggestions start from it. */
+  category?: string | null;
+  /** The brand's fact sheet: answers that state otherwise (a wrong founding year, headquarters or price, a listed feature said to be missing) become opportunities. */
+  facts?: {
+    /** The year the company was founded. */
+    founded_year?: number;
+    /** Where the company is headquartered, city first: `Austin, Texas`. */
+    headquarters?: string;
+    /** The lowest paid plan's price. */
+    starting_price?: {
+      /** The lowest paid price. */
+      amount: number;
+      /** ISO 4217, e.g. `USD`. */
+      currency: string;
+      period?: "month" | "year" | "once";
+    };
+    /** Whether there is a free plan. */
+    free_plan?: boolean;
+    /** Key features, in a few words each: `Slack integration`, `mobile app`. */
+    features?: string[];
+  };
   /** Engines analyses use by default. Each must be in the workspace's plan. */
   engines?: EngineName[];
   /** ISO 3166-1 alpha-2 country the prompts are asked from, e.g. `US`. */
   country?: string | null;
   /** BCP 47 language of the prompts, e.g. `en` or `pt-BR`. */
   language?: string | null;
+}
+
+export interface PromptSuggestionsRequest {
+  /** The engine asked; `sandbox` (offline, deterministic) by default. Must be in the plan. */
+  engine?: string;
+  /** How many questions at most (1–20). */
+  count?: number;
+}
+
+/** Questions a buyer in the brand's category would ask, none naming the brand and none tracked already. */
+export interface PromptSuggestions {
+  object: "list";
+  /** The engine that was asked. */
+  engine: string;
+  /** Version of the fixed instruction the engine was sent (now 1). */
+  instruction_version: string;
+  data: Array<{
+    /** A question a buyer would ask; add it to `prompts` to track it. */
+    prompt: string;
+    /** Tags to give it, e.g. its funnel stage (`funnel:awareness`, `funnel:consideration`, `funnel:decision`). */
+    tags: string[];
+  }>;
 }
 
 export interface RemeasureCreate {
@@ -194,7 +297,7 @@ export interface AnalyzeRequest {
   project_id: string;
   /** Engines to ask; the project's by default. Each must be in the plan. */
   engines?: EngineName[];
-  /** Prompts to ask; the project's tracked prompts by default. */
+  /** Prompts to ask, as sent; by default the project's tracked prompts that are switched on (not in `paused_prompts`). */
   prompts?: string[];
   /** Times each prompt is asked of each engine. */
   samples?: number;
@@ -255,7 +358,7 @@ export interface Analysis {
   completed_at: string | null;
 }
 
-/** Aggregates overall, per engine and per prompt. */
+/** Aggregates overall, per engine and per prompt, and the API-vs-web comparison. */
 export interface AnalysisSummary {
   overall: Summary;
   by_engine: {
@@ -265,6 +368,8 @@ export interface AnalysisSummary {
     prompt: string;
     summary: Summary;
   }>;
+  /** For each product the analysis asked on both surfaces (an `api` engine and its `web` counterpart, e.g. `chatgpt` and `chatgpt_web`): the brand's visibility on each and whether they differ beyond chance. Empty when no pair was asked. */
+  surfaces?: SurfaceComparison[];
 }
 
 /** Aggregates over a set of answers (DESIGN.md §3). */
@@ -315,6 +420,21 @@ export interface Proportion {
   ci_high: number | null;
 }
 
+export interface SurfaceComparison {
+  /** The engine asking the product's API (`chatgpt`). */
+  api_engine: string;
+  /** The engine capturing its web interface (`chatgpt_web`). */
+  web_engine: string;
+  api: Proportion;
+  web: Proportion;
+  /** Web visibility − API visibility; null without answers. */
+  difference: number | null;
+  /** Two-sided pooled two-proportion z-test of the visibilities; null without answers. */
+  p_value: number | null;
+  /** Whether the difference is statistically real (p < 0.05). */
+  significant: boolean;
+}
+
 export interface AnalysisList {
   data: Analysis[];
   /** Whether another page follows this one. */
@@ -339,6 +459,8 @@ export interface Result {
   analysis_id: string;
   project_id: string;
   engine: string;
+  /** `api`: asked through the vendor's model API; `web`: what a person sees in the product's own interface, captured through a SERP or scraping provider (DESIGN.md §6). */
+  surface: "api" | "web";
   /** The model that answered, as the vendor reports it. */
   model: string | null;
   prompt: string;
@@ -693,7 +815,7 @@ export interface MonitoringSchedule {
   project_id: string;
   /** Null: the project's engines at each run. */
   engines: string[] | null;
-  /** Null: the project's prompts at each run. */
+  /** Null: the project's prompts at each run. Paused prompts (`paused_prompts`) are never asked. */
   prompts: string[] | null;
   samples: number;
   schedule: ScheduleSpec;
@@ -786,6 +908,13 @@ export interface AlertRule {
   competitor?: string;
   /** Judge each of these engines on its own; all engines together when absent. */
   engines?: EngineName[];
+  /** Where the rule's alerts are sent besides the webhooks subscribed to `alert.triggered` (which always receive them). Absent: webhooks only. */
+  channels?: {
+    /** Addresses to e-mail each alert to (at most 20); needs SMTP on the server (`SMTP_URL`). */
+    email?: string[];
+    /** A Slack incoming-webhook URL (or any Slack-compatible one), https, on a public address. It is a secret: stored encrypted and shown masked (`https://hooks.slack.com/services/T…/…abcd`); send the masked value back unchanged to keep the URL. */
+    slack?: string;
+  };
 }
 
 export interface MonitoringScheduleCreate {
@@ -793,7 +922,7 @@ export interface MonitoringScheduleCreate {
   schedule: ScheduleSpec;
   /** Engines each run asks; null: the project's at the time of the run. */
   engines?: EngineName[] | null;
-  /** Prompts each run asks; null: the project's at the time of the run. */
+  /** Prompts each run asks; null: the project's at the time of the run. Paused prompts (`paused_prompts`) are never asked. */
   prompts?: string[] | null;
   samples?: number;
   /** IANA time zone of the schedule (UTC by default). */
@@ -814,6 +943,13 @@ export interface AlertRuleInput {
   competitor?: string;
   /** Judge each of these engines on its own; all engines together when absent. */
   engines?: EngineName[];
+  /** Where the rule's alerts are sent besides the webhooks subscribed to `alert.triggered` (which always receive them). Absent: webhooks only. */
+  channels?: {
+    /** Addresses to e-mail each alert to (at most 20); needs SMTP on the server (`SMTP_URL`). */
+    email?: string[];
+    /** A Slack incoming-webhook URL (or any Slack-compatible one), https, on a public address. It is a secret: stored encrypted and shown masked (`https://hooks.slack.com/services/T…/…abcd`); send the masked value back unchanged to keep the URL. */
+    slack?: string;
+  };
 }
 
 /** Fields to change. */
@@ -831,7 +967,7 @@ export interface MonitoringScheduleUpdate {
   };
   /** Engines each run asks; null: the project's at the time of the run. */
   engines?: EngineName[] | null;
-  /** Prompts each run asks; null: the project's at the time of the run. */
+  /** Prompts each run asks; null: the project's at the time of the run. Paused prompts (`paused_prompts`) are never asked. */
   prompts?: string[] | null;
   samples?: number;
   /** IANA time zone of the schedule (UTC by default). */
@@ -933,6 +1069,61 @@ export interface Alert {
   created_at: string;
 }
 
+/** What to do next, computed from the stored answers after every analysis: ranked, explained, with evidence. */
+export interface Opportunities {
+  object: "opportunities";
+  /** ISO 8601 UTC timestamp. */
+  from: string;
+  /** ISO 8601 UTC timestamp. */
+  to: string;
+  /** ISO 8601 UTC timestamp. */
+  computed_at: string;
+  /** Successful answers read: the last 30 days', the most recent 5000 at most. */
+  scanned: number;
+  /** The most valuable first. */
+  data: Array<{
+    /** Stable while the same evidence stands: `opp_` and a digest of its kind and subject. */
+    id: string;
+    /** `wrong_facts`: answers contradicting the fact sheet; `negative_answers`: answers warning against the brand; `visibility_drop`: a prompt and engine where visibility fell significantly; `competitors_preferred`: where competitors are named and the brand is not; `citation_gap`: a site cited where competitors are named and the brand is not; `search_gap`: searches engines ran whose answers never cite the brand's site. */
+    kind: "wrong_facts" | "negative_answers" | "visibility_drop" | "competitors_preferred" | "citation_gap" | "search_gap";
+    /** What to do, in one line. */
+    title: string;
+    /** Why, with the figures. */
+    explanation: string;
+    /** What ranks the list: the share of the window's answers concerned, weighted by kind (wrong facts 1.5, warnings 1.25, drops by their size, the rest 1, searches 0.75), at most 1. */
+    impact: number;
+    /** Answers the opportunity rests on. */
+    answers: number;
+    engines: string[];
+    prompts: string[];
+    /** The cited site (`citation_gap`). */
+    domain: string | null;
+    /** Its most cited pages (`citation_gap`), at most 3. */
+    urls: string[];
+    /** The search engines ran (`search_gap`). */
+    search: string | null;
+    /** The brand's visibility before and in the latest analysis. */
+    change: {
+      before: Proportion;
+      after: Proportion;
+      /** after − before, in share. */
+      difference: number;
+      p_value: number;
+    } | null;
+    fact: {
+      field: "founded_year" | "headquarters" | "starting_price" | "free_plan" | "features";
+      /** What the fact sheet says. */
+      expected: string;
+      /** What the answers say. */
+      stated: string;
+      /** The sentence of the most recent answer saying it. */
+      excerpt: string;
+    } | null;
+    /** Results it rests on (`GET /v1/results/:id`), most recent first, at most 5. */
+    evidence: string[];
+  }>;
+}
+
 export interface ReportList {
   data: ReportListItem[];
   /** Whether another page follows this one. */
@@ -1029,8 +1220,40 @@ export interface Report {
       competitors_mentioned: string[];
       /** The category of each of `cited_domains`, in the same order. */
       cited_domain_categories?: string[];
+      /** The web searches the engine ran. */
+      searches?: string[];
     }>;
   };
+}
+
+export interface ReportShareCreate {
+  /** Days the link opens the report, 1 to 365; 30 when left out. */
+  expires_in_days?: number;
+}
+
+export interface ReportShare {
+  /** Prefixed `rsh_`. */
+  id: string;
+  object: "report_share";
+  report_id: string;
+  /** Opens the report's page without an account: signed with the server's secret key, read-only, that report only. */
+  url: string;
+  /** ISO 8601 UTC timestamp. */
+  expires_at: string;
+  /** ISO 8601 UTC timestamp. */
+  revoked_at: string | null;
+  /** Neither expired nor revoked: the link opens the report. */
+  active: boolean;
+  /** ISO 8601 UTC timestamp. */
+  created_at: string;
+}
+
+export interface ReportShareList {
+  data: ReportShare[];
+  /** Whether another page follows this one. */
+  has_more: boolean;
+  /** Pass as `cursor` to get the next page; null on the last page. */
+  next_cursor: string | null;
 }
 
 /** API usage for the current billing period. */

@@ -6,6 +6,7 @@ import type {
   GetProjectSearchesQuery,
   GetProjectSourcesQuery,
   GetPromptMetricsQuery,
+  ListOpportunitiesQuery,
   ListProjectsQuery,
   ListRemeasuresQuery,
 } from "../generated/operations.ts";
@@ -13,6 +14,7 @@ import type {
   CompetitorInput,
   CompetitorLeaderboard,
   CompetitorSuggestions,
+  Opportunities,
   Project,
   ProjectCreate,
   ProjectList,
@@ -21,6 +23,8 @@ import type {
   ProjectSources,
   ProjectUpdate,
   PromptMetrics,
+  PromptSuggestions,
+  PromptSuggestionsRequest,
   Remeasure,
   RemeasureCreate,
   RemeasureList,
@@ -69,8 +73,29 @@ export class Projects {
   }
 
   /**
+   * Questions a buyer in the brand's `category` would ask an AI assistant, from an engine (`sandbox` by
+   * default), none naming the brand or tracked already; each with its funnel stage as a tag. Costs one
+   * credit. Track the ones you want by adding them to `prompts` (and their tags to `prompt_tags`).
+   * @example
+   * const { data } = await sightline.projects.suggestPrompts("prj_…", { engine: "chatgpt", count: 5 });
+   * await sightline.projects.update("prj_…", { prompts: [...project.prompts, data[0].prompt] });
+   */
+  suggestPrompts(id: string, body: PromptSuggestionsRequest = {}): Promise<PromptSuggestions> {
+    return this.client.request("suggestPrompts", { params: { id }, body });
+  }
+
+  /**
+   * What to do next: ranked, explained opportunities with the results they rest on, refreshed after
+   * every analysis (wrong facts, warnings, drops, where competitors win, citation and search gaps).
+   * @example const { data } = await sightline.projects.opportunities("prj_…", { kind: "citation_gap" });
+   */
+  opportunities(id: string, query: ListOpportunitiesQuery = {}): Promise<Opportunities> {
+    return this.client.request("listOpportunities", { params: { id }, query });
+  }
+
+  /**
    * The brand's and each competitor's figures over time, per engine and overall, from stored counts.
-   * @example const { overall, series } = await sightline.projects.metrics("prj_…", { interval: "week" });
+   * @example const { total, series } = await sightline.projects.metrics("prj_…", { interval: "week", tag: "persona:cto" });
    */
   metrics(id: string, query: GetProjectMetricsQuery = {}): Promise<ProjectMetrics> {
     return this.client.request("getProjectMetrics", { params: { id }, query });

@@ -17,6 +17,8 @@ import { LastUsedRecorder } from "../services/api-keys/last-used.ts";
 import type { Deps } from "../services/context.ts";
 import { EngineRegistry } from "../services/engines/registry.ts";
 import { JobSignal } from "../services/jobs/signal.ts";
+import { checkAlertChannels } from "../services/notifications/channels.ts";
+import { notifyAlertChannels } from "../services/notifications/queue.ts";
 import { DEFAULT_PLANS, type PlanCatalog } from "../services/plans/catalog.ts";
 import { RateLimits } from "../services/rate-limits/rate-limits.ts";
 import { RequestMeter } from "../services/usage/request-meter.ts";
@@ -110,7 +112,8 @@ export async function createRuntime(
   const mailer = accounts.smtp === null ? null : smtpMailer(accounts.smtp.url, accounts.smtp.from);
   const deps: Deps = {
     redactor,
-    eventHooks: [fanOutEvent],
+    eventHooks: [fanOutEvent, notifyAlertChannels],
+    alertChannels: checkAlertChannels,
     jobSignal: new JobSignal(),
     secrets: new SecretBox(keys),
     webhookTargets: { allowPrivate: config.webhookAllowPrivate ?? false, resolver: systemResolver },

@@ -8,9 +8,12 @@ import type { JobHandler } from "../services/jobs/types.ts";
 import { Worker, type WorkerOptions } from "../services/jobs/worker.ts";
 import { measureWithJudge } from "../services/judge/judge.ts";
 import { closeMonitoringRun } from "../services/monitoring/runs.ts";
+import { NOTIFY_JOB } from "../services/notifications/queue.ts";
+import { sendNotificationHandler } from "../services/notifications/send.ts";
 import { REMEASURE_JOB } from "../services/remeasure/remeasures.ts";
 import { remeasureHandler } from "../services/remeasure/run.ts";
 import { reportFinishedAnalysis } from "../services/reports/generate.ts";
+import { DEFAULT_RETENTION, type RetentionConfig } from "../services/retention/prune.ts";
 import { deliverWebhookHandler } from "../services/webhooks/deliver.ts";
 import { DELIVER_JOB } from "../services/webhooks/fanout.ts";
 import { HttpTransport, type WebhookTransport } from "../services/webhooks/transport.ts";
@@ -28,6 +31,8 @@ export interface RunningWorker {
 function jobHandlers(runtime: Runtime, transport: WebhookTransport): Record<string, JobHandler> {
   return {
     [DELIVER_JOB]: deliverWebhookHandler(runtime.deps, transport),
+    // Alert channels and digests: e-mail, and Slack through the webhooks' transport and address policy.
+    [NOTIFY_JOB]: sendNotificationHandler(runtime.deps, transport),
     // When an analysis finishes, in its final transaction: monitoring closes its run (and fires
     // alerts), then reports write the report, which names that run.
     [RUN_ANALYSIS_JOB]: runAnalysisHandler(runtime.deps, [closeMonitoringRun, reportFinishedAnalysis]),
@@ -53,11 +58,14 @@ export async function startWorker(
   runtime: Runtime,
   databaseUrl: string | null,
   logger: Logger,
-  options: Partial<WorkerOptions> & { scheduler?: boolean } = {},
+  options: Partial<WorkerOptions> & { scheduler?: boolean; retention?: RetentionConfig } = {},
   transport: WebhookTransport = webhookTransport(runtime),
 ): Promise<RunningWorker> {
   const worker = new Worker(runtime.deps, jobHandlers(runtime, transport), options);
-  const scheduler = options.scheduler === false ? null : startScheduler(runtime.deps, SCHEDULER_INTERVAL_MS);
+  const scheduler =
+    options.scheduler === false
+      ? null
+      : startScheduler(runtime.deps, SCHEDULER_INTERVAL_MS, options.retention ?? DEFAULT_RETENTION);
   const unlisten =
     databaseUrl === null
       ? async () => {}

@@ -5,6 +5,7 @@ import { createLogger, type LogLevel } from "../lib/logger.ts";
 import { Redactor } from "../lib/redact.ts";
 import { ANALYZE_USAGE, analyzeCommand } from "./commands/analyze.ts";
 import { KEY_USAGE, keyCommand } from "./commands/key.ts";
+import { MCP_USAGE, mcpCommand } from "./commands/mcp.ts";
 import { REMEASURE_USAGE, remeasureCommand } from "./commands/remeasure.ts";
 import { USAGE_USAGE, usageCommand } from "./commands/usage.ts";
 import { USER_USAGE, userCommand } from "./commands/user.ts";
@@ -21,6 +22,7 @@ Processes:
   serve      the HTTP API only
   worker     the background worker only (analyses, monitoring schedules, webhook deliveries)
   migrate    apply pending database migrations and exit
+  mcp        the MCP server over stdio, for the API key in SIGHTLINE_API_KEY (see mcp --help)
 
 Operator commands (against DATABASE_URL):
 ${WORKSPACE_USAGE.replace("Usage:\n", "")}
@@ -47,6 +49,7 @@ const COMMAND_USAGE: Record<string, string> = {
   analyze: ANALYZE_USAGE,
   remeasure: REMEASURE_USAGE,
   user: USER_USAGE,
+  mcp: MCP_USAGE,
 };
 
 /**
@@ -89,12 +92,14 @@ export async function main(argv: string[], io: Io): Promise<number> {
   try {
     const config = loadConfig(io.env, io.cwd);
     if (command === "serve" || command === "all" || command === "worker") return await runProcess(config, command);
-    if (!["workspace", "key", "usage", "analyze", "remeasure", "user", "migrate"].includes(command)) {
+    if (!["workspace", "key", "usage", "analyze", "remeasure", "user", "migrate", "mcp"].includes(command)) {
       throw new UsageError(`unknown command "${command}"`);
     }
     // Operator commands keep stdout for their output; logs go to stderr, quietly.
     const level: LogLevel = io.env.LOG_LEVEL === undefined ? "warn" : config.logLevel;
     const logger = createLogger(level, 2, new Redactor(configuredSecrets(config)));
+    // The MCP server's stdout is the protocol; it answers through its API key, so it has its rate limits.
+    if (command === "mcp") return await mcpCommand(config, args, io, logger);
     // Operator commands answer no API requests: no rate limiter, no Redis connection.
     const runtime: Runtime = await createRuntime({ ...config, rateLimits: false }, logger);
     try {

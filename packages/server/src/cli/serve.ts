@@ -26,6 +26,7 @@ export async function runProcess(config: Config, mode: ProcessMode): Promise<num
         concurrency: config.worker.concurrency,
         leaseMs: config.worker.leaseSeconds * 1000,
         pollIntervalMs: config.worker.pollMs,
+        retention: config.retention,
       });
     }
   } catch (error) {

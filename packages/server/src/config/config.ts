@@ -6,8 +6,9 @@ import { engineVariables, variableNames } from "../services/engines/variables.ts
 import { PLAN_NAMES, type PlanName } from "../services/plan-names.ts";
 import { DEFAULT_PLANS, type PlanCatalog } from "../services/plans/catalog.ts";
 import { loadPlanCatalog } from "../services/plans/load.ts";
+import { DEFAULT_RETENTION, type RetentionConfig } from "../services/retention/prune.ts";
 import { type DatabaseConfig, parseDatabaseUrl } from "./database-url.ts";
-import { parseCustomEngines, parseJudgeEngine } from "./engines.ts";
+import { parseConcurrencyByEngine, parseCustomEngines, parseJudgeEngine } from "./engines.ts";
 import {
   ConfigValueError,
   parseBoolean,
@@ -43,6 +44,7 @@ export interface Config {
   secretKeys: Buffer[] | null;
   webhookAllowPrivate: boolean;
   worker: { concurrency: number; leaseSeconds: number; pollMs: number };
+  retention: RetentionConfig;
   engines: EngineConfig;
   /** The engine that settles ambiguous mentions and tone; null: the rules alone. */
   judge: { engine: string } | null;
@@ -153,7 +155,7 @@ export const CONFIG_VARIABLES: ConfigVariable[] = [
     name: "SMTP_URL",
     default: "(none)",
     description:
-      "`smtps://user:password@host:465`: invitations and password resets by e-mail. Without it, links are shown to the admin or printed by the CLI.",
+      "`smtps://user:password@host:465`: invitations, password resets, alert e-mails and weekly digests. Without it, links are shown to the admin or printed by the CLI, and e-mail alerts and digests are refused.",
   },
   {
     name: "SMTP_FROM",
@@ -176,6 +178,23 @@ export const CONFIG_VARIABLES: ConfigVariable[] = [
     description:
       "How often a worker looks for jobs enqueued by other processes (PostgreSQL also wakes it with NOTIFY).",
   },
+  {
+    name: "SIGHTLINE_RETENTION_JOBS_DAYS",
+    default: "7",
+    description: "Finished jobs older than this many days are deleted in the background.",
+  },
+  {
+    name: "SIGHTLINE_RETENTION_DELIVERIES_DAYS",
+    default: "30",
+    description:
+      "Webhook deliveries and alert notifications that are done (sent, failed or canceled) older than this are deleted.",
+  },
+  {
+    name: "SIGHTLINE_RETENTION_ANSWER_TEXT_DAYS",
+    default: "(keep)",
+    description:
+      "Answers' texts older than this many days are removed; their measures, citations and every figure stay.",
+  },
   ...engineVariables(),
   {
     name: "SIGHTLINE_CUSTOM_ENGINES",
@@ -192,7 +211,14 @@ export const CONFIG_VARIABLES: ConfigVariable[] = [
   {
     name: "SIGHTLINE_ENGINE_CONCURRENCY",
     default: "4",
-    description: "Requests in flight at once per engine and worker.",
+    description:
+      "Requests in flight at once per engine and worker, at most: a 429 halves an engine's bound, requests it accepts raise it back.",
+  },
+  {
+    name: "SIGHTLINE_ENGINE_CONCURRENCY_BY_ENGINE",
+    default: "(none)",
+    description:
+      'Each engine\'s own bound, from its vendor\'s documented rate limits, as JSON: `{"chatgpt": 32, "sandbox": 128}` (the sandbox\'s is 64).',
   },
   {
     name: "SIGHTLINE_JUDGE_ENGINE",
@@ -267,6 +293,15 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   const concurrency = read("SIGHTLINE_WORKER_CONCURRENCY", 8, (raw) => parseInteger(raw, 1, 256));
   const leaseSeconds = read("SIGHTLINE_JOB_LEASE_SECONDS", 60, (raw) => parseInteger(raw, 1, 3600));
   const pollMs = read("SIGHTLINE_JOB_POLL_MS", 1000, (raw) => parseInteger(raw, 10, 60_000));
+  const retention: RetentionConfig = {
+    jobsDays: read("SIGHTLINE_RETENTION_JOBS_DAYS", DEFAULT_RETENTION.jobsDays, (raw) => parseInteger(raw, 1, 36_500)),
+    deliveriesDays: read("SIGHTLINE_RETENTION_DELIVERIES_DAYS", DEFAULT_RETENTION.deliveriesDays, (raw) =>
+      parseInteger(raw, 1, 36_500),
+    ),
+    answerTextDays: read<number | null>("SIGHTLINE_RETENTION_ANSWER_TEXT_DAYS", null, (raw) =>
+      parseInteger(raw, 1, 36_500),
+    ),
+  };
   const vendor = (descriptor: VendorDescriptor): VendorSettings => {
     const names = variableNames(descriptor);
     return {
@@ -278,12 +313,16 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
           : read(names.model, descriptor.defaultModel, (raw) => raw.trim()),
     };
   };
+  const custom = read<CustomEngineSettings[]>("SIGHTLINE_CUSTOM_ENGINES", [], (raw) => parseCustomEngines(raw, cwd));
   const engines: EngineConfig = {
     vendors: vendorSettings(vendor),
-    custom: read<CustomEngineSettings[]>("SIGHTLINE_CUSTOM_ENGINES", [], (raw) => parseCustomEngines(raw, cwd)),
+    custom,
     timeoutMs: read("SIGHTLINE_ENGINE_TIMEOUT_SECONDS", 90, (raw) => parseInteger(raw, 1, 3600)) * 1000,
     maxRetries: read("SIGHTLINE_ENGINE_MAX_RETRIES", 2, (raw) => parseInteger(raw, 0, 10)),
     concurrency: read("SIGHTLINE_ENGINE_CONCURRENCY", 4, (raw) => parseInteger(raw, 1, 256)),
+    concurrencyByEngine: read<Record<string, number>>("SIGHTLINE_ENGINE_CONCURRENCY_BY_ENGINE", {}, (raw) =>
+      parseConcurrencyByEngine(raw, custom),
+    ),
     sandboxLatencyMs: read("SIGHTLINE_SANDBOX_LATENCY_MS", 0, (raw) => parseInteger(raw, 0, 60_000)),
   };
   const judgeEngine = read<string | null>("SIGHTLINE_JUDGE_ENGINE", null, (raw) => parseJudgeEngine(raw, engines));
@@ -318,6 +357,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     secretKeys,
     webhookAllowPrivate,
     worker: { concurrency, leaseSeconds, pollMs },
+    retention,
     engines,
     judge: judgeEngine === null ? null : { engine: judgeEngine },
     dataDir,

@@ -79,3 +79,27 @@ export function parseJudgeEngine(raw: string, engines: EngineConfig): string {
   }
   return name;
 }
+
+/**
+ * SIGHTLINE_ENGINE_CONCURRENCY_BY_ENGINE: `{"chatgpt": 32, "sandbox": 128}`, each engine's own bound
+ * (built-in or custom), 1 to 1024; the others keep SIGHTLINE_ENGINE_CONCURRENCY.
+ */
+export function parseConcurrencyByEngine(raw: string, custom: CustomEngineSettings[]): Record<string, number> {
+  let data: unknown;
+  try {
+    data = JSON.parse(raw);
+  } catch {
+    throw new ConfigValueError('is not valid JSON; write it as {"chatgpt": 32}');
+  }
+  if (typeof data !== "object" || data === null || Array.isArray(data))
+    throw new ConfigValueError('must be a JSON object of engine names and numbers, e.g. {"chatgpt": 32}');
+  const out: Record<string, number> = {};
+  for (const [name, value] of Object.entries(data)) {
+    if (!isEngineName(name) && !custom.some((engine) => engine.name === name))
+      throw new ConfigValueError(`names an unknown engine "${name}"`);
+    if (typeof value !== "number" || !Number.isInteger(value) || value < 1 || value > 1024)
+      throw new ConfigValueError(`gives ${name} ${JSON.stringify(value)}; each must be an integer from 1 to 1024`);
+    out[name] = value;
+  }
+  return out;
+}

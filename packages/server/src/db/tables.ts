@@ -28,6 +28,10 @@ export interface Tables {
   alerts: AlertsTable;
   alert_states: AlertStatesTable;
   reports: ReportsTable;
+  report_shares: ReportSharesTable;
+  notifications: NotificationsTable;
+  digest_subscriptions: DigestSubscriptionsTable;
+  opportunity_sets: OpportunitySetsTable;
   users: UsersTable;
   sessions: SessionsTable;
   accounts: AccountsTable;
@@ -84,6 +88,14 @@ export interface ProjectsTable {
   citation_categories: string;
   competitors: string;
   prompts: string;
+  /** JSON object, prompt → its tags; {} in rows from before it existed. */
+  prompt_tags: string;
+  /** JSON array of the prompts switched off; [] in rows from before it existed. */
+  paused_prompts: string;
+  /** What the brand sells, as a buyer would say it; null in rows from before it existed. */
+  category: string | null;
+  /** JSON fact sheet; {} in rows from before it existed. */
+  facts: string;
   engines: string;
   country: string | null;
   language: string | null;
@@ -300,6 +312,57 @@ interface AlertStatesTable {
   scope: string;
   active: DbBool;
   updated_at: string;
+}
+
+/** A project's opportunities as last computed, and from which analysis's completion. */
+interface OpportunitySetsTable {
+  project_id: string;
+  workspace_id: string;
+  computed_at: string;
+  /** What the set was computed from: the newest completed analysis's completed_at (or "" without one). */
+  basis: string;
+  data: string;
+}
+
+/**
+ * One message to send through an alert channel or a digest: e-mail to `recipient`, or a Slack post
+ * (`recipient` is then the incoming-webhook URL, encrypted). Written with its job.
+ */
+export interface NotificationsTable {
+  id: string;
+  workspace_id: string;
+  kind: "alert" | "digest";
+  /** The alert (`alt_`) or the weekly digest report (`rpt_`). */
+  subject_id: string;
+  channel: "email" | "slack";
+  recipient: string;
+  /** The member a digest goes to; null for alerts. */
+  user_id: string | null;
+  dedupe_key: string;
+  status: "pending" | "sent" | "failed" | "canceled";
+  attempt_count: number;
+  last_error: string | null;
+  created_at: string;
+  updated_at: string;
+  sent_at: string | null;
+}
+
+/** A member who asked for the weekly e-mail digest of a brand. */
+interface DigestSubscriptionsTable {
+  workspace_id: string;
+  project_id: string;
+  user_id: string;
+  created_at: string;
+}
+
+/** A link opening one report without an account, until it expires or is revoked. */
+export interface ReportSharesTable {
+  id: string;
+  workspace_id: string;
+  report_id: string;
+  created_at: string;
+  expires_at: string;
+  revoked_at: string | null;
 }
 
 export interface ReportsTable {

@@ -7,6 +7,7 @@ import Fastify, {
 } from "fastify";
 import { ApiError } from "../errors/api-error.ts";
 import { newId } from "../lib/ids.ts";
+import { registerMcpRoute } from "../mcp/http.ts";
 import type { Deps, ServiceContext } from "../services/context.ts";
 import { billingPeriod } from "../services/usage/period.ts";
 import { admit, authenticateRequests, needsKey } from "./authenticate-request.ts";
@@ -15,6 +16,7 @@ import { renderDocsPage } from "./docs/render.ts";
 import { clientErrorHandler, makeErrorHandler, sendError, toApiError } from "./errors.ts";
 import { buildOpenApiDocument } from "./openapi/build.ts";
 import { RawResponse, type Route, WithStatus } from "./route.ts";
+import { registerSharedReports } from "./shared-reports.ts";
 import { rejectUnstorableText } from "./text-guard.ts";
 import { V1_ROUTES } from "./v1/routes.ts";
 import { validatorCompiler } from "./validation.ts";
@@ -195,6 +197,8 @@ export async function buildHttpApp(deps: Deps, options: HttpOptions): Promise<Fa
   }
 
   await registerDashboardApi(app, deps, routes);
+  registerSharedReports(app, deps);
+  registerMcpRoute(app, deps);
 
   const document = buildOpenApiDocument(routes, options.publicUrl, deps.engines.names());
   const openApi = JSON.stringify(document);

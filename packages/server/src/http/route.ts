@@ -10,7 +10,7 @@ type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE";
 export class RawResponse {
   constructor(
     readonly contentType: string,
-    readonly body: string,
+    readonly body: string | Buffer,
     readonly filename?: string,
     readonly headers: Record<string, string> = {},
   ) {}

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from "fastify";
-import { validationError } from "../errors/api-error.ts";
+import { type ErrorDetail, validationError } from "../errors/api-error.ts";
 
 function badText(value: string): boolean {
   return value.includes("\u0000") || !value.isWellFormed();
@@ -29,11 +29,11 @@ function findBadText(value: unknown, path: string, depth = 0): string | null {
 }
 
 /**
- * PostgreSQL cannot store U+0000 or unpaired surrogates (`"\ud800"`), and no legitimate input
- * needs them: refuse them anywhere in a request as a validation error, on both dialects alike.
+ * Where in `parts` there is text PostgreSQL cannot store (U+0000, unpaired surrogates) or nesting
+ * deeper than any request needs, as the detail to refuse it with; null when there is none.
  */
-export async function rejectUnstorableText(request: FastifyRequest): Promise<void> {
-  for (const part of [request.params, request.query, request.body]) {
+export function unstorableTextIn(parts: unknown[]): ErrorDetail | null {
+  for (const part of parts) {
     let field: string | null;
     try {
       field = findBadText(part, "");
@@ -41,12 +41,20 @@ export async function rejectUnstorableText(request: FastifyRequest): Promise<voi
       if (!(error instanceof TooDeep)) throw error;
       // Named by its top-level field: the full path would be as long as the nesting.
       const field = error.message.split(/[.[]/)[0] || "body";
-      throw validationError([{ field, issue: `nests deeper than ${MAX_DEPTH} levels` }]);
+      return { field, issue: `nests deeper than ${MAX_DEPTH} levels` };
     }
     if (field !== null) {
-      throw validationError([
-        { field: field === "" ? "body" : field, issue: "must be valid Unicode text without NUL characters" },
-      ]);
+      return { field: field === "" ? "body" : field, issue: "must be valid Unicode text without NUL characters" };
     }
   }
+  return null;
+}
+
+/**
+ * PostgreSQL cannot store U+0000 or unpaired surrogates (`"\ud800"`), and no legitimate input
+ * needs them: refuse them anywhere in a request as a validation error, on both dialects alike.
+ */
+export async function rejectUnstorableText(request: FastifyRequest): Promise<void> {
+  const bad = unstorableTextIn([request.params, request.query, request.body]);
+  if (bad !== null) throw validationError([bad]);
 }

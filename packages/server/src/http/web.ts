@@ -3,7 +3,11 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { extname, join, relative, sep } from "node:path";
 import type { FastifyReply, FastifyRequest } from "fastify";
 
-/** The built dashboard (packages/web/dist), next to this package in the workspace. */
+/**
+ * The built dashboard (packages/web/dist), next to this package in the workspace: two levels up
+ * from this file in the sources (src/http) and from the compiled server `npm start` runs
+ * (dist/bin/sightline.mjs) alike.
+ */
 export const WEB_ROOT = join(import.meta.dirname, "../../../web/dist");
 
 const TYPES: Record<string, string> = {

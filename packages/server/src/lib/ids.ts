@@ -45,7 +45,9 @@ export type IdPrefix =
   | "run"
   | "alt"
   | "rpt"
-  | "rem";
+  | "rsh"
+  | "rem"
+  | "ntf";
 
 /** Prefixed ids, 24 random base62 characters (about 143 bits): `prj_3kTq…`. */
 export function newId(prefix: IdPrefix): string {

@@ -62,7 +62,10 @@ export function Patterned(pattern: string, issue: string, options: { description
  * An object of any keys whose values all have one schema, as `{"type": "object",
  * "additionalProperties": …}` (what OpenAPI tools read best), typed as a `Record`.
  */
-export function Dictionary<T extends TSchema>(values: T, options: { description?: string } = {}) {
+export function Dictionary<T extends TSchema>(
+  values: T,
+  options: { description?: string; maxProperties?: number } = {},
+) {
   return Type.Unsafe<Record<string, Static<T>>>({
     type: "object",
     properties: {},

@@ -1,6 +1,7 @@
 import type { Db } from "../db/database.ts";
 import type { DialectSql } from "../db/dialect-sql.ts";
 import { withTransaction } from "../db/transaction.ts";
+import type { ErrorDetail } from "../errors/api-error.ts";
 import type { Clock } from "../lib/clock.ts";
 import type { Logger } from "../lib/logger.ts";
 import type { Redactor } from "../lib/redact.ts";
@@ -11,6 +12,7 @@ import type { LastUsedRecorder } from "./api-keys/last-used.ts";
 import type { EngineRegistry } from "./engines/registry.ts";
 import type { EventEnvelope } from "./events/types.ts";
 import type { JobSignal } from "./jobs/signal.ts";
+import type { AlertChannels, StoredAlertChannels } from "./monitoring/types.ts";
 import type { PlanName } from "./plan-names.ts";
 import type { Plan, PlanCatalog } from "./plans/catalog.ts";
 import type { RateLimits } from "./rate-limits/rate-limits.ts";
@@ -49,6 +51,12 @@ export interface Deps {
    * wired where the process is assembled, so that recording an event depends on no consumer.
    */
   eventHooks: readonly EventHook[];
+  /**
+   * Checks an alert rule's channels (e-mail, Slack) and seals them for storage: notifications/,
+   * wired where the process is assembled, as event hooks are, so that monitoring depends on no
+   * delivery code.
+   */
+  alertChannels: AlertChannelCheck;
   /** Who someone is: accounts, sessions, passwords (the dashboard's). */
   identity: Identity;
   /** E-mail, when SMTP is configured. */
@@ -60,6 +68,19 @@ export interface Deps {
 }
 
 type EventHook = (ctx: ServiceContext, event: EventEnvelope) => Promise<unknown>;
+
+/**
+ * One rule's channels as sent → as stored (the Slack URL encrypted), or undefined when there are
+ * none; problems go into `details` under `field`. `kept` are the schedule's channels as stored
+ * before the change: a masked Slack URL sent back keeps the URL it masks.
+ */
+export type AlertChannelCheck = (
+  ctx: ServiceContext,
+  input: AlertChannels,
+  kept: readonly StoredAlertChannels[],
+  field: string,
+  details: ErrorDetail[],
+) => Promise<StoredAlertChannels | undefined>;
 
 /** Who is acting, for audit and for events. */
 type Actor = { type: "api_key"; id: string } | { type: "user"; id: string } | { type: "operator" } | { type: "system" };

@@ -10,6 +10,10 @@ export const PROJECT_LIMITS = {
   exclusions: 50,
   exclusionLength: 100,
   citationCategories: 100,
+  /** Tags of one prompt, and the characters of one tag. */
+  tagsPerPrompt: 10,
+  tagLength: 40,
+  categoryLength: 200,
 } as const;
 
 export const ANALYSIS_LIMITS = { samples: 10, prompts: 200, answers: 2_000 } as const;

@@ -119,8 +119,18 @@ export const ROUTE_FIXTURES: Record<string, (h: Harness, tenant: Tenant) => Prom
   getPromptMetrics: async (h, t) => ({ params: { id: await project(h, t) } }),
   getProjectSources: async (h, t) => ({ params: { id: await project(h, t) }, query: { limit: 5 } }),
   getProjectSearches: async (h, t) => ({ params: { id: await project(h, t) }, query: { limit: 5 } }),
+  listOpportunities: async (h, t) => ({ params: { id: await project(h, t) }, query: { limit: 5 } }),
   getCompetitorSuggestions: async (h, t) => ({ params: { id: await project(h, t) }, query: { limit: 5 } }),
   trackCompetitor: async (h, t) => ({ params: { id: await project(h, t) }, body: { name: "Fixture Rival" } }),
+  suggestPrompts: async (h, t) => {
+    const ctx = await workspaceContext(h.deps, t.workspace.id);
+    const { id } = await createProject(ctx, {
+      name: `Fixture ${Math.random()}`,
+      primary_domain: "fixture.example.com",
+      category: "project management software",
+    });
+    return { params: { id }, body: { count: 3 } };
+  },
   getCompetitorLeaderboard: async (h, t) => ({ params: { id: await project(h, t) } }),
   analyze: async (h, t) => ({
     body: { project_id: await project(h, t), engines: ["sandbox"], prompts: ["best tool?"] },
@@ -145,6 +155,13 @@ export const ROUTE_FIXTURES: Record<string, (h: Harness, tenant: Tenant) => Prom
   listAlerts: async () => ({ query: { limit: 5 } }),
   listReports: async () => ({ query: { limit: 5 } }),
   getReport: async (h, t) => ({ params: { id: await report(h, t) } }),
+  createReportShare: async (h, t) => ({ params: { id: await report(h, t) }, body: { expires_in_days: 7 } }),
+  listReportShares: async (h, t) => ({ params: { id: await report(h, t) } }),
+  revokeReportShare: async (h, t) => {
+    const id = await report(h, t);
+    const share = await h.call("createReportShare", { key: t.key, params: { id } });
+    return { params: { id, share_id: share.json().id } };
+  },
   listWebhooks: async () => ({ query: { limit: 5 } }),
   createWebhook: async () => ({ body: { url: PUBLIC_URL, events: ["project.created"] } }),
   getWebhook: async (h, t) => ({ params: { id: await endpoint(h, t) } }),

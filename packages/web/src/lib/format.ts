@@ -80,6 +80,12 @@ const ENGINE_NAMES: Record<string, string> = {
   grok: "Grok",
   deepseek: "DeepSeek",
   google_ai_overview: "Google AI Overviews",
+  sandbox_web: "Sandbox web (offline)",
+  google_ai_mode: "Google AI Mode",
+  copilot: "Microsoft Copilot",
+  chatgpt_web: "ChatGPT (web)",
+  perplexity_web: "Perplexity (web)",
+  gemini_web: "Gemini (web)",
 };
 
 export function engineName(engine: string): string {

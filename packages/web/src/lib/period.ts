@@ -1,6 +1,7 @@
 /**
- * The period and engine every brand view shares, kept in the URL's search params: `?days=7|30|90`
- * (30 when absent) or a custom `?from=YYYY-MM-DD&to=YYYY-MM-DD` (both days included), and `?engine=`.
+ * The period, engine and prompt tag every brand view shares, kept in the URL's search params:
+ * `?days=7|30|90` (30 when absent) or a custom `?from=YYYY-MM-DD&to=YYYY-MM-DD` (both days included),
+ * `?engine=` and `?tag=` (only the answers to the prompts carrying that tag).
  * The analytics API counts whole UTC days, half-open `[from, to)`, so the last day is sent as the next one.
  */
 
@@ -12,6 +13,16 @@ export interface BrandSearch {
   from?: string;
   to?: string;
   engine?: string;
+  tag?: string;
+}
+
+/** A prompt tag as the API stores it: lower-case, 1–40 letters, digits, spaces, `-`, `_` or `:`. */
+export function cleanTag(value: string): string {
+  return value.normalize("NFKC").toLocaleLowerCase("en").replace(/\s+/g, " ").trim();
+}
+
+export function isTag(value: string): boolean {
+  return value.length >= 1 && value.length <= 40 && /^[\p{L}\p{N} _:-]+$/u.test(value);
 }
 
 /** The longest custom range the API accepts. */
@@ -37,6 +48,7 @@ export function parseBrandSearch(search: Record<string, unknown>): BrandSearch {
     }
   }
   if (typeof search.engine === "string" && /^[a-z0-9_-]{1,40}$/.test(search.engine)) out.engine = search.engine;
+  if (typeof search.tag === "string" && isTag(cleanTag(search.tag))) out.tag = cleanTag(search.tag);
   return out;
 }
 
@@ -49,6 +61,7 @@ export function sharedFilters(search: BrandSearch): BrandSearch {
     out.to = search.to;
   }
   if (search.engine) out.engine = search.engine;
+  if (search.tag) out.tag = search.tag;
   return out;
 }
 
@@ -68,6 +81,8 @@ export interface Period {
   label: string;
   /** The series' bucket: days up to a month, weeks up to half a year, months beyond. */
   interval: Interval;
+  /** The prompt tag the figures keep (`?tag=`): part of the scope every query of a brand view sends. */
+  tag?: string;
 }
 
 /** The period inside a sentence: "the last 30 days", or "Nov 1 – Nov 15, 2026" as it is. */
@@ -118,13 +133,15 @@ export function resolvePeriod(search: BrandSearch, now: Date = new Date()): Peri
     custom,
     label: custom ? formatDayRange(firstDay, lastDay) : `Last ${days} days`,
     interval: days <= 31 ? "day" : days <= 185 ? "week" : "month",
+    ...(search.tag ? { tag: search.tag } : {}),
   };
 }
 
-/** Query string of the API's common parameters: from, to, engine, and any extra ones. */
+/** Query string of the API's common parameters: from, to, engine, the period's tag, and any extra ones. */
 export function periodQuery(period: Period, engine: string | undefined, extra: Record<string, string> = {}): string {
   const params = new URLSearchParams({ from: period.from, to: period.to, ...extra });
   if (engine) params.set("engine", engine);
+  if (period.tag) params.set("tag", period.tag);
   return params.toString();
 }
 

@@ -25,7 +25,7 @@ export function BrandLayout() {
   const canEdit = atLeast(workspace.role, "member");
   // The period is computed once per filter change, so "today" does not move under a page's queries.
   // biome-ignore lint/correctness/useExhaustiveDependencies: recomputed only when the filters change
-  const period = useMemo(() => resolvePeriod(search), [search.days, search.from, search.to]);
+  const period = useMemo(() => resolvePeriod(search), [search.days, search.from, search.to, search.tag]);
 
   if (project.isPending) return <LoadingState label="Loading the brand…" />;
   if (project.isError) {

@@ -6,6 +6,7 @@ import { EmptyState, ErrorState, LoadingState, RoleNote } from "../components/pa
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../components/ui/card.tsx";
 import { useBrand } from "../features/brand/brand-context.tsx";
 import { AlertsList } from "../features/monitoring/alerts-list.tsx";
+import { DigestCard } from "../features/monitoring/digest-card.tsx";
 import { schedulesQuery } from "../features/monitoring/monitoring-api.ts";
 import { ScheduleDialog } from "../features/monitoring/schedule-dialog.tsx";
 import { ScheduleItem } from "../features/monitoring/schedule-item.tsx";
@@ -57,6 +58,7 @@ export function BrandMonitoringPage() {
         </CardContent>
       </Card>
       <AlertsList />
+      <DigestCard />
     </div>
   );
 }

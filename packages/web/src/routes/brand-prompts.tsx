@@ -5,6 +5,7 @@ import { PromptHeatmap } from "../features/analytics/prompt-heatmap.tsx";
 import { useBrand } from "../features/brand/brand-context.tsx";
 import { FiltersBar } from "../features/brand/filters-bar.tsx";
 import { NoAnswers } from "../features/brand/no-answers.tsx";
+import { TrackedPrompts } from "../features/prompts/tracked-prompts.tsx";
 import { useTitle } from "../lib/use-title.ts";
 
 export function BrandPromptsPage() {
@@ -25,6 +26,7 @@ export function BrandPromptsPage() {
       )}
       {metrics.data && metrics.data.data.length === 0 && <NoAnswers what="prompt figures" />}
       {metrics.data && metrics.data.data.length > 0 && <PromptHeatmap metrics={metrics.data} />}
+      <TrackedPrompts />
     </div>
   );
 }

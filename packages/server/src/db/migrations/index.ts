@@ -11,6 +11,10 @@ import * as remeasures from "./2026-11-24-02-remeasures.ts";
 import * as judgeVerdicts from "./2026-11-24-03-judge-verdicts.ts";
 import * as searches from "./2026-11-24-04-searches.ts";
 import * as citationCategories from "./2026-11-24-05-citation-categories.ts";
+import * as promptTags from "./2026-11-24-06-prompt-tags.ts";
+import * as reportShares from "./2026-11-24-07-report-shares.ts";
+import * as factsOpportunities from "./2026-11-24-08-facts-opportunities.ts";
+import * as alertChannels from "./2026-11-24-09-alert-channels.ts";
 
 /** A migration: frozen in time, it is typed against no particular schema and imports nothing of the app. */
 export interface Migration {
@@ -33,4 +37,8 @@ export const MIGRATIONS: Migration[] = [
   { name: "2026-11-24-03-judge-verdicts", up: judgeVerdicts.up },
   { name: "2026-11-24-04-searches", up: searches.up },
   { name: "2026-11-24-05-citation-categories", up: citationCategories.up },
+  { name: "2026-11-24-06-prompt-tags", up: promptTags.up },
+  { name: "2026-11-24-07-report-shares", up: reportShares.up },
+  { name: "2026-11-24-08-facts-opportunities", up: factsOpportunities.up },
+  { name: "2026-11-24-09-alert-channels", up: alertChannels.up },
 ];

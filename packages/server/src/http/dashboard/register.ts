@@ -3,11 +3,13 @@ import { ApiError } from "../../errors/api-error.ts";
 import { scopesOf } from "../../services/accounts/roles.ts";
 import { scopeAllows } from "../../services/api-keys/scopes.ts";
 import type { Deps } from "../../services/context.ts";
+import { registerEmailLinks } from "../email-links.ts";
 import type { Route } from "../route.ts";
 import { RawResponse, WithStatus } from "../route.ts";
 import type { Caller, DashboardRoute } from "./route.ts";
 import { accountRoutes } from "./routes/accounts.ts";
 import { apiKeyRoutes } from "./routes/api-keys.ts";
+import { digestRoutes } from "./routes/digests.ts";
 import { invitationRoutes } from "./routes/invitations.ts";
 import { memberRoutes } from "./routes/members.ts";
 import { workspaceRoutes } from "./routes/workspaces.ts";
@@ -36,6 +38,7 @@ function registerDashboardRoutes(app: FastifyInstance, deps: Deps): void {
     ...memberRoutes(),
     ...invitationRoutes(deps),
     ...apiKeyRoutes(),
+    ...digestRoutes(),
   ];
   for (const route of routes) {
     app.route({
@@ -196,4 +199,5 @@ export async function registerDashboardApi(app: FastifyInstance, deps: Deps, v1R
   registerDashboardRoutes(app, deps);
   registerWorkspaceApi(app, deps, v1Routes);
   await registerAuthRoutes(app, deps);
+  registerEmailLinks(app, deps);
 }

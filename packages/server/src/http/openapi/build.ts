@@ -152,7 +152,13 @@ function operation(route: Route, components: ComponentCollector): JsonSchema {
           ...Object.fromEntries(
             (route.success.alternatives ?? []).map((alt) => [
               alt.contentType,
-              { schema: { type: "string", description: alt.description } },
+              {
+                schema: {
+                  type: "string",
+                  ...(alt.contentType.startsWith("text/") ? {} : { format: "binary" }),
+                  description: alt.description,
+                },
+              },
             ]),
           ),
         },

@@ -18,9 +18,17 @@ import {
   runMonitoringRoute,
   updateMonitoringRoute,
 } from "./monitoring/routes.ts";
+import { opportunitiesRoute } from "./opportunities/routes.ts";
+import { suggestPromptsRoute } from "./projects/prompt-suggestion-routes.ts";
 import { getRemeasureRoute, listRemeasuresRoute, remeasureProjectRoute } from "./projects/remeasure-routes.ts";
 import { createProjectRoute, getProjectRoute, listProjectsRoute, updateProjectRoute } from "./projects/routes.ts";
-import { getReportRoute, listReportsRoute } from "./reports/routes.ts";
+import {
+  createReportShareRoute,
+  getReportRoute,
+  listReportSharesRoute,
+  listReportsRoute,
+  revokeReportShareRoute,
+} from "./reports/routes.ts";
 import { getResultRoute, listResultsRoute } from "./results/routes.ts";
 import { getUsageRoute } from "./usage/routes.ts";
 import {
@@ -39,6 +47,7 @@ export const V1_ROUTES: Route[] = [
   createProjectRoute,
   getProjectRoute,
   updateProjectRoute,
+  suggestPromptsRoute,
   remeasureProjectRoute,
   listRemeasuresRoute,
   getRemeasureRoute,
@@ -62,8 +71,12 @@ export const V1_ROUTES: Route[] = [
   runMonitoringRoute,
   listMonitoringRunsRoute,
   listAlertsRoute,
+  opportunitiesRoute,
   listReportsRoute,
   getReportRoute,
+  createReportShareRoute,
+  listReportSharesRoute,
+  revokeReportShareRoute,
   getUsageRoute,
   listWebhooksRoute,
   createWebhookRoute,

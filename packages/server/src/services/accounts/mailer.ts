@@ -4,6 +4,10 @@ interface Mail {
   to: string;
   subject: string;
   text: string;
+  /** An HTML alternative of `text` (multipart/alternative). */
+  html?: string;
+  /** Extra headers, e.g. List-Unsubscribe. */
+  headers?: Record<string, string>;
 }
 
 /** Sends e-mail: SMTP when `SMTP_URL` is configured (nodemailer), else none at all. */

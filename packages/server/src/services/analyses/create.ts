@@ -8,8 +8,9 @@ import { enqueueJob } from "../jobs/store.ts";
 import { ANALYSIS_LIMITS } from "../limits.ts";
 import { SCORE_VERSION } from "../measurement/score.ts";
 import { checkEnginesInPlan } from "../plans/engines.ts";
-import { cleanText, fold } from "../projects/normalize.ts";
+import { cleanText, fold } from "../projects/normalize-text.ts";
 import { getProject } from "../projects/projects.ts";
+import { activePrompts } from "../projects/prompt-tags.ts";
 import { reserveCredits, unavailable } from "../usage/credits.ts";
 import { checkInput } from "../validate.ts";
 import { AnalyzeSchema } from "./schemas.ts";
@@ -49,9 +50,18 @@ export async function createAnalysis(
     }
   });
   if (engines.length === 0) details.push({ field: "engines", issue: "must name at least one engine" });
+  // Paused prompts are switched off: not asked by default, and never by monitoring, even when its
+  // schedule names them. Prompts sent to an analysis by hand are asked as sent.
+  const paused = new Set((project.paused_prompts ?? []).map(fold));
+  const asked =
+    input.prompts === undefined
+      ? activePrompts(project)
+      : origin.trigger === "monitoring"
+        ? input.prompts.filter((prompt) => !paused.has(fold(prompt)))
+        : input.prompts;
   const seen = new Set<string>();
   const prompts: string[] = [];
-  for (const raw of input.prompts ?? project.prompts) {
+  for (const raw of asked) {
     const prompt = cleanText(raw);
     if (prompt !== "" && !seen.has(fold(prompt))) {
       seen.add(fold(prompt));
@@ -62,9 +72,11 @@ export async function createAnalysis(
     details.push({
       field: "prompts",
       issue:
-        input.prompts === undefined
-          ? "the project tracks no prompts; send prompts, or add some to the project"
-          : "must hold at least one non-empty prompt",
+        asked.length < (input.prompts ?? project.prompts).length
+          ? "every prompt it would ask is paused; switch one on, or send prompts"
+          : input.prompts === undefined
+            ? "the project tracks no prompts; send prompts, or add some to the project"
+            : "must hold at least one non-empty prompt",
     });
   }
   const samples = input.samples ?? 1;

@@ -1,8 +1,33 @@
 import Type from "typebox";
 import { component, Dictionary, ListOf, Nullable, StringEnum, Timestamp } from "../../lib/schema.ts";
 import { ANALYSIS_LIMITS, MAX_WAIT_SECONDS } from "../limits.ts";
-import { SummarySchema } from "../measurement/schemas.ts";
+import { ProportionSchema, SummarySchema } from "../measurement/schemas.ts";
 import { EngineList, PageQuery, PromptList } from "../schemas.ts";
+
+/** One product asked on its two surfaces in the same analysis: is what people see different from the API? */
+const SurfaceComparisonSchema = component(
+  "SurfaceComparison",
+  Type.Object(
+    {
+      api_engine: Type.String({ description: "The engine asking the product's API (`chatgpt`)." }),
+      web_engine: Type.String({ description: "The engine capturing its web interface (`chatgpt_web`)." }),
+      api: ProportionSchema,
+      web: ProportionSchema,
+      difference: Nullable(
+        Type.Number({ minimum: -1, maximum: 1, description: "Web visibility − API visibility; null without answers." }),
+      ),
+      p_value: Nullable(
+        Type.Number({
+          minimum: 0,
+          maximum: 1,
+          description: "Two-sided pooled two-proportion z-test of the visibilities; null without answers.",
+        }),
+      ),
+      significant: Type.Boolean({ description: "Whether the difference is statistically real (p < 0.05)." }),
+    },
+    { additionalProperties: false },
+  ),
+);
 
 export const AnalysisSummarySchema = component(
   "AnalysisSummary",
@@ -13,8 +38,18 @@ export const AnalysisSummarySchema = component(
       by_prompt: Type.Array(
         Type.Object({ prompt: Type.String(), summary: SummarySchema }, { additionalProperties: false }),
       ),
+      // Optional only in storage: summaries stored before surfaces existed are read with an empty list.
+      surfaces: Type.Optional(
+        Type.Array(SurfaceComparisonSchema, {
+          description:
+            "For each product the analysis asked on both surfaces (an `api` engine and its `web` counterpart, e.g. `chatgpt` and `chatgpt_web`): the brand's visibility on each and whether they differ beyond chance. Empty when no pair was asked.",
+        }),
+      ),
     },
-    { additionalProperties: false, description: "Aggregates overall, per engine and per prompt." },
+    {
+      additionalProperties: false,
+      description: "Aggregates overall, per engine and per prompt, and the API-vs-web comparison.",
+    },
   ),
 );
 
@@ -82,7 +117,11 @@ export const AnalyzeSchema = component(
     {
       project_id: Type.String({ maxLength: 100, description: "The brand to analyse." }),
       engines: Type.Optional(EngineList("Engines to ask; the project's by default. Each must be in the plan.")),
-      prompts: Type.Optional(PromptList("Prompts to ask; the project's tracked prompts by default.")),
+      prompts: Type.Optional(
+        PromptList(
+          "Prompts to ask, as sent; by default the project's tracked prompts that are switched on (not in `paused_prompts`).",
+        ),
+      ),
       samples: Type.Optional(
         Type.Integer({
           minimum: 1,

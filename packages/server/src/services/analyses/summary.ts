@@ -1,6 +1,7 @@
 import type { Selectable } from "kysely";
 import type { ResultsTable } from "../../db/tables.ts";
-import { type AnswerCounts, summarize } from "../measurement/aggregate.ts";
+import { surfacePairs } from "../engines/catalog.ts";
+import { type AnswerCounts, summarize, testDifference } from "../measurement/aggregate.ts";
 import { resultColumns } from "../results/columns.ts";
 import type { AnalysisSummary } from "./types.ts";
 
@@ -40,9 +41,24 @@ export function summarizeResults(
       counts.filter((c) => filter(c.row)).map((c) => c.counts),
       competitors,
     );
+  const byEngine = Object.fromEntries(engines.map((engine) => [engine, of((row) => row.engine === engine)]));
   return {
     overall: of(() => true),
-    by_engine: Object.fromEntries(engines.map((engine) => [engine, of((row) => row.engine === engine)])),
+    by_engine: byEngine,
     by_prompt: prompts.map((prompt) => ({ prompt, summary: of((row) => row.prompt === prompt) })),
+    surfaces: surfacePairs().flatMap(({ api, web }) => {
+      const onApi = byEngine[api];
+      const onWeb = byEngine[web];
+      if (onApi === undefined || onWeb === undefined) return [];
+      return [
+        {
+          api_engine: api,
+          web_engine: web,
+          api: onApi.visibility,
+          web: onWeb.visibility,
+          ...testDifference(onApi.visibility, onWeb.visibility),
+        },
+      ];
+    }),
   };
 }

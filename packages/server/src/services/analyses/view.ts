@@ -1,7 +1,7 @@
 import type { Db } from "../../db/database.ts";
 import type { AnalysesTable } from "../../db/tables.ts";
 import { analysisColumns } from "./columns.ts";
-import type { Analysis, AnalysisStatus, AnalysisTrigger } from "./types.ts";
+import type { Analysis, AnalysisStatus, AnalysisSummary, AnalysisTrigger } from "./types.ts";
 
 export interface AnswerCounts {
   succeeded: number;
@@ -53,10 +53,15 @@ export function rowToAnalysis(row: AnalysesTable, counts: AnswerCounts = { succe
     },
     credits: { reserved: row.credits_reserved, released: row.credits_released },
     errors: analysisColumns.errors.read(row.errors),
-    summary: analysisColumns.summary.readNullable(row.summary),
+    summary: withSurfaces(analysisColumns.summary.readNullable(row.summary)),
     score_version: row.score_version,
     created_at: row.created_at,
     started_at: row.started_at,
     completed_at: row.completed_at,
   };
+}
+
+/** A summary stored before the API-vs-web comparison existed had no pair to compare: an empty list. */
+function withSurfaces(summary: AnalysisSummary | null): AnalysisSummary | null {
+  return summary === null ? null : { ...summary, surfaces: summary.surfaces ?? [] };
 }

@@ -9,7 +9,7 @@ import type { Project } from "../projects/types.ts";
 import { brandCandidates, type Candidate, candidateOf, type FoundIn } from "./brand-candidates.ts";
 import { periodOf } from "./period.ts";
 import { type CompetitorSuggestionsSchema, SUGGESTION_SCAN_LIMIT } from "./suggestion-schemas.ts";
-import { checkFilters, type Filters } from "./tally.ts";
+import { checkFilters, type Filters, scopeOf } from "./tally.ts";
 
 type CompetitorSuggestions = Static<typeof CompetitorSuggestionsSchema>;
 
@@ -86,6 +86,7 @@ export async function competitorSuggestions(
   checkFilters(ctx, input);
   const project = await getProject(ctx, projectId);
   const period = periodOf(input, ctx.clock);
+  const { prompts } = scopeOf(project, input);
   const range = (from: string) => {
     let query = ctx.db
       .selectFrom("results")
@@ -95,6 +96,8 @@ export async function competitorSuggestions(
       .where("created_at", "<", period.to)
       .where("status", "=", "succeeded");
     if (input.engine !== undefined) query = query.where("engine", "=", input.engine);
+    // A tag no prompt carries: no prompt is the empty text, so nothing is read.
+    if (prompts !== undefined) query = query.where("prompt", "in", prompts.length === 0 ? [""] : prompts);
     return query;
   };
   // Counting first keeps the common case (a period within the cap) to one unordered read of the

@@ -9,7 +9,7 @@ import { compareIntervals } from "../measurement/aggregate.ts";
 import { getProject } from "../projects/projects.ts";
 import type { Slice } from "./figures.ts";
 import { periodOf, previousOf } from "./period.ts";
-import { checkFilters, type Filters, inPeriod, sumRollups, Tally } from "./tally.ts";
+import { checkFilters, type Filters, inPeriod, scopeOf, sumRollups, Tally } from "./tally.ts";
 
 function standings(
   brandName: string,
@@ -41,10 +41,13 @@ export async function competitorLeaderboard(
   const project = await getProject(ctx, projectId);
   const period = periodOf(input, ctx.clock);
   const previous = previousOf(period);
-  const rows = await sumRollups(ctx, projectId, { fromDay: previous.fromDay, toDay: period.toDay }, input, [
-    "day",
-    "subject",
-  ]);
+  const rows = await sumRollups(
+    ctx,
+    projectId,
+    { fromDay: previous.fromDay, toDay: period.toDay },
+    scopeOf(project, input),
+    ["day", "subject"],
+  );
   const now = new Tally();
   const then = new Tally();
   for (const row of rows) (inPeriod(row, period) ? now : then).add(row);

@@ -7,7 +7,7 @@ import type { ProjectMetricsSchema } from "./schemas.ts";
 export type ProjectMetrics = Static<typeof ProjectMetricsSchema>;
 
 import { bucketOf, bucketsOf, type Interval, periodOf, previousOf } from "./period.ts";
-import { checkFilters, type Filters, inPeriod, sumRollups, Tally } from "./tally.ts";
+import { checkFilters, type Filters, inPeriod, scopeOf, sumRollups, Tally } from "./tally.ts";
 
 export interface MetricsInput extends Filters {
   from?: string;
@@ -59,11 +59,13 @@ export async function projectMetrics(
   const interval = input.interval ?? "day";
   const period = periodOf(input, ctx.clock);
   const previous = previousOf(period);
-  const rows = await sumRollups(ctx, projectId, { fromDay: previous.fromDay, toDay: period.toDay }, input, [
-    "day",
-    "engine",
-    "subject",
-  ]);
+  const rows = await sumRollups(
+    ctx,
+    projectId,
+    { fromDay: previous.fromDay, toDay: period.toDay },
+    scopeOf(project, input),
+    ["day", "engine", "subject"],
+  );
   const names = project.competitors.map((c) => c.name);
   const total = new Split();
   const before = new Tally();

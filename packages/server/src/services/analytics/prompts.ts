@@ -6,7 +6,7 @@ import type { PromptMetricsSchema } from "./schemas.ts";
 type PromptMetrics = Static<typeof PromptMetricsSchema>;
 
 import { periodOf } from "./period.ts";
-import { checkFilters, type Filters, sumRollups, Tally } from "./tally.ts";
+import { checkFilters, type Filters, scopeOf, sumRollups, Tally } from "./tally.ts";
 
 /** Each prompt × engine with answers in the period: the heat map's cells. */
 export async function promptMetrics(
@@ -17,7 +17,7 @@ export async function promptMetrics(
   checkFilters(ctx, input);
   const project = await getProject(ctx, projectId);
   const period = periodOf(input, ctx.clock);
-  const rows = await sumRollups(ctx, projectId, period, input, ["prompt", "engine", "subject"]);
+  const rows = await sumRollups(ctx, projectId, period, scopeOf(project, input), ["prompt", "engine", "subject"]);
   const cells = new Map<string, { prompt: string; engine: string; tally: Tally }>();
   for (const row of rows) {
     const key = `${row.prompt}\u0000${row.engine}`;

@@ -2,6 +2,7 @@ import Type from "typebox";
 import { component, Dictionary, Nullable, StringEnum, Timestamp } from "../../lib/schema.ts";
 import { CATEGORY_VERSION, CITATION_CATEGORIES } from "../measurement/citation-category.ts";
 import { ProportionSchema } from "../measurement/schemas.ts";
+import { TagQuery } from "../projects/schemas.ts";
 
 /** The analytics API (docs/analytics-api.md): figures recomputed from stored counts. */
 
@@ -249,6 +250,7 @@ const periodQuery = {
     Type.String({ maxLength: 40, description: "End (ISO 8601), exclusive at midnight; now by default." }),
   ),
   engine: Type.Optional(Type.String({ maxLength: 40, description: "Only this engine's answers." })),
+  tag: Type.Optional(TagQuery),
 };
 
 export const MetricsQuery = Type.Object(

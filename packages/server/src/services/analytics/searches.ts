@@ -6,7 +6,7 @@ import { getProject } from "../projects/projects.ts";
 import { resultColumns } from "../results/columns.ts";
 import { periodOf } from "./period.ts";
 import type { ProjectSearchesSchema } from "./schemas.ts";
-import { checkFilters, type Filters } from "./tally.ts";
+import { checkFilters, type Filters, scopeOf } from "./tally.ts";
 
 type ProjectSearches = Static<typeof ProjectSearchesSchema>;
 
@@ -55,6 +55,8 @@ export async function projectSearches(
     .where("created_at", "<", period.to)
     .where("status", "=", "succeeded");
   if (input.engine !== undefined) query = query.where("engine", "=", input.engine);
+  const { prompts } = scopeOf(project, input);
+  if (prompts !== undefined) query = query.where("prompt", "in", prompts.length === 0 ? [""] : prompts);
   const rows = await query.execute();
   const tallies = new Map<string, Tally>();
   let withSearches = 0;

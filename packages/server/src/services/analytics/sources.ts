@@ -7,8 +7,9 @@ type SourceDomain = ProjectSources["domains"][number];
 
 import { type CitationCategory, categorizeDomain } from "../measurement/citation-category.ts";
 import { getProject } from "../projects/projects.ts";
-import { bucketOf, bucketsOf, type Interval, periodOf, previousOf, type Span, spansOf } from "./period.ts";
-import { checkFilters, type Filters, inSpans } from "./tally.ts";
+import { bucketOf, bucketsOf, type Interval, periodOf, previousOf, spansOf } from "./period.ts";
+import { answerSourceRows, rollupSourceRows } from "./source-rows.ts";
+import { checkFilters, type Filters, scopeOf } from "./tally.ts";
 
 const kindOf = (kind: string): SourceDomain["kind"] => (kind === "brand" || kind === "competitor" ? kind : "other");
 
@@ -36,34 +37,22 @@ export async function projectSources(
   const previous = previousOf(period);
   const limit = input.limit ?? 20;
   const interval: Interval = period.days <= 31 ? "day" : "week";
-  // Rows of the given spans: whole weeks and days, as few as cover each period (see spansOf).
-  const scope = (spans: Span[]) => {
-    let query = ctx.db.selectFrom("source_rollups").where((eb) => inSpans(eb, ctx.workspace.id, projectId, spans));
-    if (input.engine !== undefined) query = query.where("engine", "=", input.engine);
-    return query;
-  };
+  // Rows of the given spans: whole weeks and days, as few as cover each period (see spansOf). A tag's
+  // prompts are counted from their answers: the source rollups are not kept per prompt.
+  const { prompts } = scopeOf(project, input);
+  const rows =
+    prompts === undefined
+      ? rollupSourceRows(ctx, projectId, input.engine)
+      : answerSourceRows(
+          ctx,
+          projectId,
+          { engine: input.engine, prompts },
+          { fromDay: previous.fromDay, toDay: period.toDay },
+        );
   const current = spansOf(period.fromDay, period.toDay);
-  const byUrl = (
-    await scope(current)
-      .select((eb) => [
-        eb.fn.min<string>("url").as("url"),
-        eb.fn.min<string>("domain").as("domain"),
-        eb.fn.min<string>("kind").as("kind"),
-        eb.fn.min<string | null>("competitor").as("competitor"),
-        eb.fn.sum<number>("citations").as("citations"),
-        eb.fn.sum<number>("answers").as("answers"),
-      ])
-      .groupBy("url_key")
-      .execute()
-  ).map((row) => {
+  const byUrl = (await rows.byUrl(current)).map((row) => {
     const kind = kindOf(row.kind);
-    return {
-      ...row,
-      kind,
-      category: categoryOf(kind, row.domain),
-      citations: Number(row.citations),
-      answers: Number(row.answers),
-    };
+    return { ...row, kind, category: categoryOf(kind, row.domain) };
   });
   const totals = { citations: 0, brand: 0, competitor: 0, other: 0 };
   const categories: Record<CitationCategory, number> = {
@@ -104,25 +93,24 @@ export async function projectSources(
   const perBucket =
     names.length === 0
       ? []
-      : await scope([
-          ...spansOf(previous.fromDay, previous.toDay),
-          ...(interval === "day" ? [{ grain: "day" as const, from: period.fromDay, to: period.toDay }] : current),
-        ])
-          .select((eb) => ["domain", "start", eb.fn.sum<number>("citations").as("citations")])
-          .where("domain", "in", names)
-          .groupBy(["domain", "start"])
-          .execute();
+      : await rows.byDomainAndStart(
+          [
+            ...spansOf(previous.fromDay, previous.toDay),
+            ...(interval === "day" ? [{ grain: "day" as const, from: period.fromDay, to: period.toDay }] : current),
+          ],
+          names,
+        );
   const buckets = bucketsOf(period, interval);
   const series = new Map<string, Map<string, number>>();
   const before = new Map<string, number>();
   for (const row of perBucket) {
     if (row.start < period.fromDay) {
-      before.set(row.domain, (before.get(row.domain) ?? 0) + Number(row.citations));
+      before.set(row.domain, (before.get(row.domain) ?? 0) + row.citations);
       continue;
     }
     const points = series.get(row.domain) ?? new Map<string, number>();
     const key = bucketOf(row.start, interval);
-    points.set(key, (points.get(key) ?? 0) + Number(row.citations));
+    points.set(key, (points.get(key) ?? 0) + row.citations);
     series.set(row.domain, points);
   }
   const urls = byUrl

@@ -1,6 +1,7 @@
 import Type from "typebox";
 import { component, Dictionary, Nullable, StringEnum, Timestamp } from "../../lib/schema.ts";
 import { ProportionSchema } from "../measurement/schemas.ts";
+import { TagQuery } from "../projects/schemas.ts";
 
 /** At most this many answers of the period are read, the most recent first. */
 export const SUGGESTION_SCAN_LIMIT = 5_000;
@@ -17,6 +18,7 @@ export const CompetitorSuggestionsQuery = Type.Object(
       Type.String({ maxLength: 40, description: "End (ISO 8601), exclusive at midnight; now by default." }),
     ),
     engine: Type.Optional(Type.String({ maxLength: 40, description: "Only this engine's answers." })),
+    tag: Type.Optional(TagQuery),
     limit: Type.Optional(
       Type.Integer({ minimum: 1, maximum: 100, default: 20, description: "How many brands (most named first)." }),
     ),

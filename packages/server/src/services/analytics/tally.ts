@@ -3,6 +3,8 @@ import type { Tables } from "../../db/tables.ts";
 import { validationError } from "../../errors/api-error.ts";
 import type { ServiceContext } from "../context.ts";
 import { checkEnginesInPlan } from "../plans/engines.ts";
+import { promptsTagged, tagFilter } from "../projects/prompt-tags.ts";
+import type { Project } from "../projects/types.ts";
 import { add, COUNT_NAMES, type Counts, type Slice, slice, zero } from "./figures.ts";
 import { type Period, type Span, spansOf } from "./period.ts";
 import { promptKey } from "./rollups.ts";
@@ -10,6 +12,15 @@ import { promptKey } from "./rollups.ts";
 export interface Filters {
   engine?: string;
   prompt?: string;
+  /** Only the answers to the prompts carrying this tag now (`prompt_tags`). */
+  tag?: string;
+}
+
+/** What rollups are read for: an engine, one prompt, and the prompts of a tag (maybe none). */
+export interface RollupScope {
+  engine?: string;
+  prompt?: string;
+  prompts?: readonly string[];
 }
 
 /** One summed rollup row, by whichever of day, engine, prompt and subject it was grouped by. */
@@ -20,8 +31,12 @@ export interface RollupSum extends Counts {
   subject: string;
 }
 
-/** An engine named in a filter must exist and be in the plan, as anywhere an engine is named. */
+/**
+ * A tag must be well formed (an unknown one just keeps no answer); an engine named in a filter must
+ * exist and be in the plan, as anywhere an engine is named.
+ */
 export function checkFilters(ctx: ServiceContext, filters: Filters): void {
+  tagFilter(filters.tag);
   if (filters.engine === undefined) return;
   if (!ctx.engines.isKnown(filters.engine)) {
     throw validationError([
@@ -31,6 +46,16 @@ export function checkFilters(ctx: ServiceContext, filters: Filters): void {
   checkEnginesInPlan(ctx, [filters.engine], "engine");
 }
 
+/** The filters as the rollups read them: a tag becomes the project's prompts carrying it now. */
+export function scopeOf(project: Project, filters: Filters): RollupScope {
+  const tag = tagFilter(filters.tag);
+  return {
+    ...(filters.engine === undefined ? {} : { engine: filters.engine }),
+    ...(filters.prompt === undefined ? {} : { prompt: filters.prompt }),
+    ...(tag === undefined ? {} : { prompts: promptsTagged(project, tag) }),
+  };
+}
+
 type Dimension = "day" | "engine" | "prompt" | "subject";
 
 const toSum = (row: Record<string, unknown>): Counts =>
@@ -38,19 +63,22 @@ const toSum = (row: Record<string, unknown>): Counts =>
 
 /**
  * The project's rollups in [fromDay, toDay), summed per `by` (the other dimensions are added up). Per
- * prompt (grouped or filtered), from `result_rollups`: by day, its daily rows; otherwise the period's
- * whole weeks and the days around them. Otherwise from `engine_rollups`, summed over prompts per day.
- * Either way an indexed range scan of a few thousand rows, whatever the number of answers.
+ * prompt (grouped, or filtered by a prompt or a tag's prompts), from `result_rollups`: by day, its
+ * daily rows; otherwise the period's whole weeks and the days around them. Otherwise from
+ * `engine_rollups`, summed over prompts per day. Either way an indexed range scan of a few thousand
+ * rows, whatever the number of answers.
  */
 export async function sumRollups(
   ctx: ServiceContext,
   projectId: string,
   days: { fromDay: string; toDay: string },
-  filters: Filters,
+  filters: RollupScope,
   by: readonly Dimension[],
 ): Promise<RollupSum[]> {
   const blank = sql<string>`''`;
-  if (!by.includes("prompt") && filters.prompt === undefined) {
+  // A tag that no prompt carries keeps no answer.
+  if (filters.prompts?.length === 0) return [];
+  if (!by.includes("prompt") && filters.prompt === undefined && filters.prompts === undefined) {
     let query = ctx.db
       .selectFrom("engine_rollups")
       .where("workspace_id", "=", ctx.workspace.id)
@@ -76,6 +104,7 @@ export async function sumRollups(
   let query = ctx.db.selectFrom("result_rollups").where((eb) => inSpans(eb, ctx.workspace.id, projectId, spans));
   if (filters.engine !== undefined) query = query.where("engine", "=", filters.engine);
   if (filters.prompt !== undefined) query = query.where("prompt_key", "=", promptKey(filters.prompt));
+  if (filters.prompts !== undefined) query = query.where("prompt_key", "in", filters.prompts.map(promptKey));
   const rows = await query
     .select((eb) => [
       ...COUNT_NAMES.map((name) => eb.fn.sum<number>(name).as(name)),

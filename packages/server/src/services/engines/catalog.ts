@@ -1,4 +1,4 @@
-import type { OfflineDescriptor, VendorDescriptor } from "./descriptor.ts";
+import type { OfflineDescriptor, Surface, VendorDescriptor } from "./descriptor.ts";
 import { DESCRIPTORS } from "./descriptors/index.ts";
 
 type Descriptor = (typeof DESCRIPTORS)[number];
@@ -23,4 +23,21 @@ export const VENDOR_DESCRIPTORS: readonly VendorDescriptor<VendorEngine>[] = DES
 
 export function isEngineName(value: string): value is EngineName {
   return (ENGINES as readonly string[]).includes(value);
+}
+
+/** How an engine's answers are obtained: a built-in engine's descriptor says; custom endpoints are APIs. */
+export function surfaceOf(engine: string): Surface {
+  return ENGINE_DESCRIPTORS.find((descriptor) => descriptor.name === engine)?.surface ?? "api";
+}
+
+/**
+ * The pairs of engines asking the same product on its two surfaces (`chatgpt` and `chatgpt_web`),
+ * from the web descriptors' `counterpart`, in the descriptors' order.
+ */
+export function surfacePairs(): { api: EngineName; web: EngineName }[] {
+  return ENGINE_DESCRIPTORS.flatMap((descriptor) =>
+    descriptor.surface === "web" && descriptor.counterpart !== undefined && isEngineName(descriptor.counterpart)
+      ? [{ api: descriptor.counterpart, web: descriptor.name }]
+      : [],
+  );
 }

@@ -1,8 +1,12 @@
 import type { PlanName } from "../plan-names.ts";
 import type { EngineAdapter } from "./types.ts";
 
-/** How an engine is reached. Every engine today asks a vendor's API; a later kind reads a web page. */
-type Surface = "api";
+/**
+ * How an engine is reached (DESIGN.md §6): `api` asks the vendor's model API (with its search tool);
+ * `web` is what a person sees in the product's own interface, captured through a SERP or scraping
+ * provider's API.
+ */
+export type Surface = "api" | "web";
 
 /** How to reach one engine's vendor, as the operator configured it. */
 export interface VendorSettings {
@@ -24,6 +28,12 @@ interface DescriptorBase<Name extends string> {
   /** The name requests use (`chatgpt`), lower-case letters, digits and `_`. */
   name: Name;
   surface: Surface;
+  /**
+   * For a `web` engine, the `api` engine asking the same product through its vendor's API
+   * (`chatgpt_web` → `chatgpt`): analyses naming both compare the two surfaces. Absent when the
+   * product has no API of its own (Google AI Mode, Copilot) and on every `api` engine.
+   */
+  counterpart?: string;
   /** What answers, in a few words: the README's engine table and the variables' descriptions say it. */
   vendor: string;
   /** The smallest built-in plan that includes the engine; every larger plan includes it too. */

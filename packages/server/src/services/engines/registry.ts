@@ -50,7 +50,10 @@ export class EngineRegistry {
   /** The descriptor's adapter, or why it cannot answer: its vendor's key is not configured. */
   #build(descriptor: BuiltInDescriptor, options: BuildOptions): void {
     if (descriptor.credentials === "none") {
-      this.#add(this.#named(descriptor, descriptor.build(null, options)), descriptor.concurrency);
+      this.#add(
+        this.#named(descriptor, descriptor.build(null, options)),
+        this.#config.concurrencyByEngine?.[descriptor.name] ?? descriptor.concurrency,
+      );
       return;
     }
     const settings = this.#config.vendors[descriptor.name];
@@ -70,7 +73,10 @@ export class EngineRegistry {
     return adapter;
   }
 
-  #add(adapter: EngineAdapter, concurrency = this.#config.concurrency): void {
+  #add(
+    adapter: EngineAdapter,
+    concurrency = this.#config.concurrencyByEngine?.[adapter.name] ?? this.#config.concurrency,
+  ): void {
     this.#adapters.set(adapter.name, adapter);
     this.#limits.set(adapter.name, new Semaphore(concurrency));
   }
@@ -86,6 +92,11 @@ export class EngineRegistry {
 
   isConfigured(name: string): boolean {
     return this.#adapters.has(name);
+  }
+
+  /** Requests the engine may have in flight now (it adapts to 429s); null for an engine that cannot answer. */
+  concurrencyOf(name: string): number | null {
+    return this.#limits.get(name)?.limit ?? null;
   }
 
   /** Replaces an engine's adapter (tests put a fake vendor behind an official SDK this way). */
@@ -112,24 +123,27 @@ export class EngineRegistry {
     if (adapter === undefined || limit === undefined) {
       return { outcome: failure(this.#unavailable.get(name) ?? `unknown engine ${name}`), attempts: 0, latencyMs: 0 };
     }
-    return limit.run(async () => {
-      let attempts = 0;
-      for (;;) {
-        attempts++;
-        const outcome = this.#scrub(await adapter.ask(query, AbortSignal.timeout(this.#config.timeoutMs)));
-        if (outcome.ok || !outcome.error.retryable || attempts > this.#config.maxRetries) {
-          return { outcome, attempts, latencyMs: Math.round(performance.now() - started) };
-        }
-        const waitSeconds = Math.min(
-          MAX_RETRY_WAIT_SECONDS,
-          outcome.error.retryAfter ?? 2 ** (attempts - 1) * (0.5 + Math.random() / 2),
-        );
-        this.#logger.debug(
-          { engine: name, attempt: attempts, waitSeconds, error: outcome.error.message },
-          "retrying engine",
-        );
-        await new Promise((resolve) => setTimeout(resolve, waitSeconds * 1000));
+    let attempts = 0;
+    for (;;) {
+      attempts++;
+      // Each attempt takes a slot of its own, and a 429 shrinks the engine's bound before the
+      // retry queues again (semaphore.ts); a request waiting to retry holds no slot.
+      const outcome = await limit.run(
+        async () => this.#scrub(await adapter.ask(query, AbortSignal.timeout(this.#config.timeoutMs))),
+        (answered) => !answered.ok && answered.error.status === 429,
+      );
+      if (outcome.ok || !outcome.error.retryable || attempts > this.#config.maxRetries) {
+        return { outcome, attempts, latencyMs: Math.round(performance.now() - started) };
       }
-    });
+      const waitSeconds = Math.min(
+        MAX_RETRY_WAIT_SECONDS,
+        outcome.error.retryAfter ?? 2 ** (attempts - 1) * (0.5 + Math.random() / 2),
+      );
+      this.#logger.debug(
+        { engine: name, attempt: attempts, waitSeconds, error: outcome.error.message },
+        "retrying engine",
+      );
+      await new Promise((resolve) => setTimeout(resolve, waitSeconds * 1000));
+    }
   }
 }

@@ -14,8 +14,10 @@ export interface EngineConfig {
   custom: CustomEngineSettings[];
   timeoutMs: number;
   maxRetries: number;
-  /** Requests in flight at once per engine, per worker process. */
+  /** Requests in flight at once per engine, per worker process (the most: 429s lower it for a while). */
   concurrency: number;
+  /** Per engine, instead of `concurrency` (or of the sandbox's own 64): the vendor's documented limit. */
+  concurrencyByEngine?: Record<string, number>;
   sandboxLatencyMs: number;
 }
 

@@ -116,3 +116,30 @@ export function summarize(answers: AnswerCounts[], competitorNames: string[]): S
     }),
   };
 }
+
+/** The standard normal distribution's CDF (Abramowitz and Stegun 7.1.26 for erf; error under 1.5e-7). */
+function normalCdf(z: number): number {
+  const x = Math.abs(z) / Math.SQRT2;
+  const t = 1 / (1 + 0.3275911 * x);
+  const poly = t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429))));
+  const erf = 1 - poly * Math.exp(-x * x);
+  return z >= 0 ? (1 + erf) / 2 : (1 - erf) / 2;
+}
+
+/**
+ * Whether two shares differ beyond chance: the pooled two-proportion z-test, two-sided. `difference`
+ * is `b − a` (in share, not points); `p_value` null and `significant` false when either has no
+ * answers. Significant at 5%: the same level as the 95% intervals every figure carries.
+ */
+export function testDifference(
+  a: Proportion,
+  b: Proportion,
+): { difference: number | null; p_value: number | null; significant: boolean } {
+  if (a.n === 0 || b.n === 0) return { difference: null, p_value: null, significant: false };
+  const difference = b.count / b.n - a.count / a.n;
+  const pooled = (a.count + b.count) / (a.n + b.n);
+  const se = Math.sqrt(pooled * (1 - pooled) * (1 / a.n + 1 / b.n));
+  // Both shares 0 or both 1: no variation, no difference.
+  const p = se === 0 ? 1 : 2 * (1 - normalCdf(Math.abs(difference) / se));
+  return { difference: round(difference), p_value: round(Math.min(1, Math.max(0, p))), significant: p < 0.05 };
+}

@@ -15,7 +15,9 @@ export function checkRules(
   if (inputs.length > MAX_ALERT_RULES) {
     details.push({ field: "alert_rules", issue: `at most ${MAX_ALERT_RULES} rules` });
   }
-  return inputs.map((input, index) => {
+  return inputs.map((given, index) => {
+    // Channels are checked apart (deps.alertChannels: DNS, encryption) and added by the caller.
+    const { channels: _channels, ...input } = given;
     const field = `alert_rules[${index}]`;
     for (const [i, engine] of (input.engines ?? []).entries()) {
       if (!knownEngines.includes(engine))

@@ -11,6 +11,7 @@ import { recordEvent } from "../events/events.ts";
 import { compareIntervals, type Summary } from "../measurement/aggregate.ts";
 import { fetchPage, type Page, type PageParams } from "../pagination.ts";
 import { evaluateRules } from "./alerts.ts";
+import { ruleView } from "./channels.ts";
 import { alertColumns, runColumns, scheduleColumns } from "./columns.ts";
 import type { MetricChange, RunChange, RunView } from "./types.ts";
 
@@ -241,7 +242,7 @@ export function rowToAlert(row: {
     project_id: row.project_id,
     schedule_id: row.schedule_id,
     run_id: row.run_id,
-    rule: alertColumns.rule.read(row.rule),
+    rule: ruleView(alertColumns.rule.read(row.rule)),
     engine: row.engine,
     observed: row.observed,
     previous: row.previous,

@@ -8,6 +8,7 @@ import { fetchPage, type Page, type PageParams } from "../pagination.ts";
 import { checkEnginesInPlan } from "../plans/engines.ts";
 import { getProject } from "../projects/projects.ts";
 import { checkRules } from "./alerts.ts";
+import { ruleView, storedChannels } from "./channels.ts";
 import { scheduleColumns } from "./columns.ts";
 import { rowToRun, startRun } from "./runs.ts";
 import { checkCron, checkSpec, isTimezone, nextSlot, toCron } from "./schedule-spec.ts";
@@ -54,7 +55,7 @@ function toView(row: Row, last: RunView | null): ScheduleView {
     samples: row.samples,
     schedule: scheduleColumns.schedule.read(row.schedule),
     timezone: row.timezone,
-    alert_rules: scheduleColumns.alertRules.read(row.alert_rules),
+    alert_rules: scheduleColumns.alertRules.read(row.alert_rules).map(ruleView),
     active: row.active,
     next_run_at: row.next_run_at,
     last_run: last,
@@ -88,6 +89,7 @@ async function check(
   ctx: ServiceContext,
   projectId: string,
   input: Omit<ScheduleInput, "project_id">,
+  kept: AlertRule[] = [],
 ): Promise<Checked> {
   const project = await getProject(ctx, projectId);
   const details: ErrorDetail[] = [];
@@ -123,6 +125,19 @@ async function check(
     ctx.engines.names(),
     details,
   );
+  const keptChannels = storedChannels(kept);
+  for (const [index, given] of (input.alert_rules ?? []).entries()) {
+    const rule = rules[index];
+    if (given.channels === undefined || rule === undefined) continue;
+    const channels = await ctx.alertChannels(
+      ctx,
+      given.channels,
+      keptChannels,
+      `alert_rules[${index}].channels`,
+      details,
+    );
+    rules[index] = channels === undefined ? rule : { ...rule, channels };
+  }
   if (details.length > 0) throw validationError(details);
   checkEnginesInPlan(ctx, engines ?? project.engines);
   return { engines, prompts, samples: input.samples ?? 1, schedule, cron, timezone, rules };
@@ -176,16 +191,22 @@ export async function getSchedule(ctx: ServiceContext, id: string): Promise<Sche
 export async function updateSchedule(ctx: ServiceContext, id: string, patch: SchedulePatch): Promise<ScheduleView> {
   const row = await findRow(ctx, id);
   const current = toView(row, null);
-  const checked = await check(ctx, row.project_id, {
-    engines: patch.engines === undefined ? current.engines : patch.engines,
-    prompts: patch.prompts === undefined ? current.prompts : patch.prompts,
-    samples: patch.samples ?? current.samples,
-    schedule: patch.schedule ?? current.schedule,
-    timezone: patch.timezone ?? current.timezone,
-    // Rules sent again are renumbered; rules left out keep their ids (and their alert state).
-    ...(patch.alert_rules === undefined ? {} : { alert_rules: patch.alert_rules }),
-  });
-  const rules = patch.alert_rules === undefined ? current.alert_rules : checked.rules;
+  const storedRules = scheduleColumns.alertRules.read(row.alert_rules);
+  const checked = await check(
+    ctx,
+    row.project_id,
+    {
+      engines: patch.engines === undefined ? current.engines : patch.engines,
+      prompts: patch.prompts === undefined ? current.prompts : patch.prompts,
+      samples: patch.samples ?? current.samples,
+      schedule: patch.schedule ?? current.schedule,
+      timezone: patch.timezone ?? current.timezone,
+      // Rules sent again are renumbered; rules left out keep their ids (and their alert state).
+      ...(patch.alert_rules === undefined ? {} : { alert_rules: patch.alert_rules }),
+    },
+    storedRules,
+  );
+  const rules = patch.alert_rules === undefined ? storedRules : checked.rules;
   const active = patch.active ?? current.active;
   const now = ctx.clock.now();
   const timingChanged = checked.cron !== row.cron || checked.timezone !== row.timezone || (active && !current.active);

@@ -41,6 +41,36 @@ const RULE_TYPES = [
   "domain_not_cited",
 ] as const;
 
+/** The most e-mail addresses one alert rule sends to. */
+const MAX_ALERT_EMAILS = 20;
+
+/** Where a rule's alerts go besides webhooks: as sent, and as shown (the Slack URL masked). */
+export const AlertChannelsSchema = component(
+  "AlertChannels",
+  Type.Object(
+    {
+      email: Type.Optional(
+        Type.Array(Type.String({ format: "email", maxLength: 254 }), {
+          maxItems: MAX_ALERT_EMAILS,
+          description: `Addresses to e-mail each alert to (at most ${MAX_ALERT_EMAILS}); needs SMTP on the server (\`SMTP_URL\`).`,
+        }),
+      ),
+      slack: Type.Optional(
+        Type.String({
+          maxLength: 2048,
+          description:
+            "A Slack incoming-webhook URL (or any Slack-compatible one), https, on a public address. It is a secret: stored encrypted and shown masked (`https://hooks.slack.com/services/T…/…abcd`); send the masked value back unchanged to keep the URL.",
+        }),
+      ),
+    },
+    {
+      additionalProperties: false,
+      description:
+        "Where the rule's alerts are sent besides the webhooks subscribed to `alert.triggered` (which always receive them). Absent: webhooks only.",
+    },
+  ),
+);
+
 const ruleFields = {
   type: StringEnum(RULE_TYPES, {
     description:
@@ -60,6 +90,7 @@ const ruleFields = {
       description: "Judge each of these engines on its own; all engines together when absent.",
     }),
   ),
+  channels: Type.Optional(AlertChannelsSchema),
 };
 
 export const AlertRuleInputSchema = component(
@@ -133,7 +164,11 @@ export const ScheduleSchema = component(
       object: Type.Literal("monitoring_schedule"),
       project_id: Type.String(),
       engines: Nullable(Type.Array(Type.String(), { description: "Null: the project's engines at each run." })),
-      prompts: Nullable(Type.Array(Type.String(), { description: "Null: the project's prompts at each run." })),
+      prompts: Nullable(
+        Type.Array(Type.String(), {
+          description: "Null: the project's prompts at each run. Paused prompts (`paused_prompts`) are never asked.",
+        }),
+      ),
       samples: Type.Integer({ minimum: 1 }),
       schedule: ScheduleSpecSchema,
       timezone: Type.String(),
@@ -150,7 +185,13 @@ export const ScheduleSchema = component(
 
 const common = {
   engines: Type.Optional(Nullable(EngineList("Engines each run asks; null: the project's at the time of the run."))),
-  prompts: Type.Optional(Nullable(PromptList("Prompts each run asks; null: the project's at the time of the run."))),
+  prompts: Type.Optional(
+    Nullable(
+      PromptList(
+        "Prompts each run asks; null: the project's at the time of the run. Paused prompts (`paused_prompts`) are never asked.",
+      ),
+    ),
+  ),
   samples: Type.Optional(Type.Integer({ minimum: 1, maximum: ANALYSIS_LIMITS.samples })),
   timezone: Type.Optional(
     Type.String({ maxLength: 64, description: "IANA time zone of the schedule (UTC by default)." }),
@@ -235,11 +276,24 @@ export const StoredScheduleSpecSchema = Type.Union([
   Type.Object({ cron: Type.String() }, { additionalProperties: false }),
 ]);
 
+/** A rule's channels as stored: the Slack URL encrypted (SecretBox), with the masked form shown for it. */
+export const StoredAlertChannelsSchema = Type.Object(
+  {
+    email: Type.Optional(Type.Array(Type.String())),
+    slack: Type.Optional(
+      Type.Object({ ciphertext: Type.String(), hint: Type.String() }, { additionalProperties: false }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
 const storedRuleBase = {
   /** Assigned by Sightline: `rule_1`, `rule_2`… in the order given. */
   id: Type.String(),
   /** Limit the rule to these engines, each judged on its own; all engines together when absent. */
   engines: Type.Optional(Type.Array(Type.String())),
+  /** Absent: webhooks only. */
+  channels: Type.Optional(StoredAlertChannelsSchema),
 };
 
 function storedRule<T extends (typeof RULE_TYPES)[number], P extends Record<string, TSchema>>(type: T, fields: P) {

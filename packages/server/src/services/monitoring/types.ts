@@ -1,5 +1,6 @@
 import type { Static } from "typebox";
 import type {
+  AlertChannelsSchema,
   AlertRuleInputSchema,
   AlertSchema,
   MonitoringRunSchema,
@@ -7,6 +8,7 @@ import type {
   ScheduleSchema,
   ScheduleSpecSchema,
   ScheduleUpdateSchema,
+  StoredAlertChannelsSchema,
   StoredAlertRuleSchema,
   StoredScheduleSpecSchema,
 } from "./schemas.ts";
@@ -37,3 +39,9 @@ export type RunChange = NonNullable<RunView["change"]>;
 export type MetricChange = RunChange["share_of_voice"];
 
 export type AlertView = Static<typeof AlertSchema>;
+
+/** A rule's channels as clients send and read them (the Slack URL masked when read). */
+export type AlertChannels = Static<typeof AlertChannelsSchema>;
+
+/** A rule's channels as stored: the Slack URL encrypted. */
+export type StoredAlertChannels = Static<typeof StoredAlertChannelsSchema>;

@@ -1,6 +1,7 @@
 import Type from "typebox";
+import { Dictionary } from "../../lib/schema.ts";
 import { storedAs } from "../validate.ts";
-import { CitationCategoryOverrideSchema, CompetitorSchema } from "./schemas.ts";
+import { CitationCategoryOverrideSchema, CompetitorSchema, FactSheetSchema } from "./schemas.ts";
 
 /** The JSON columns of `projects`, read through their schemas. */
 export const projectColumns = {
@@ -12,5 +13,8 @@ export const projectColumns = {
   // Entries stored before case-sensitive aliases existed lack them (read as []).
   competitors: storedAs("projects.competitors", Type.Array(CompetitorSchema)),
   prompts: storedAs("projects.prompts", Type.Array(Type.String())),
+  promptTags: storedAs("projects.prompt_tags", Dictionary(Type.Array(Type.String()))),
+  pausedPrompts: storedAs("projects.paused_prompts", Type.Array(Type.String())),
+  facts: storedAs("projects.facts", FactSheetSchema),
   engines: storedAs("projects.engines", Type.Array(Type.String())),
 };

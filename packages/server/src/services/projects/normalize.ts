@@ -2,13 +2,9 @@ import { type ErrorDetail, validationError } from "../../errors/api-error.ts";
 import { normalizeDomain } from "../../lib/domains.ts";
 import { checkCountry, checkLanguage } from "../../lib/locale.ts";
 import type { CategoryOverride } from "../measurement/citation-category.ts";
-import type { Competitor, ProjectInput, ProjectSettings } from "./types.ts";
-
-/** How two texts are compared for duplicates: width-, case- and spacing-insensitive. */
-export const fold = (value: string) => value.normalize("NFKC").toLocaleLowerCase("en").replace(/\s+/g, " ").trim();
-
-/** A name or prompt as stored: trimmed, inner whitespace collapsed. */
-export const cleanText = (value: string) => value.trim().replace(/\s+/g, " ");
+import { cleanText, fold } from "./normalize-text.ts";
+import { organisePrompts } from "./prompt-tags.ts";
+import type { Competitor, FactSheet, ProjectInput, ProjectSettings } from "./types.ts";
 
 /**
  * Turns a complete set of settings into their stored form, or throws one VALIDATION_ERROR
@@ -94,6 +90,13 @@ export function normalizeSettings(input: Required<ProjectInput>, knownEngines: r
   }
 
   const prompts = texts(input.prompts, "prompts", new Set());
+  const organised = organisePrompts(prompts, input.prompt_tags, input.paused_prompts, problem);
+  let category: string | null = null;
+  if (input.category !== null) {
+    category = cleanText(input.category);
+    if (category === "") problem("category", "must not be empty; send null to clear it");
+  }
+  const facts = normalizeFacts(input.facts, problem);
   // Case-insensitive when matched, so "Target audience" and "target audience" are one phrase.
   const exclusions = texts(input.exclusions, "exclusions", new Set());
 
@@ -144,8 +147,35 @@ export function normalizeSettings(input: Required<ProjectInput>, knownEngines: r
     citation_categories: citationCategories,
     competitors,
     prompts,
+    prompt_tags: organised.prompt_tags,
+    paused_prompts: organised.paused_prompts,
+    category,
+    facts,
     engines,
     country,
     language,
   };
+}
+
+/** The fact sheet with its texts cleaned; features deduplicated (first spelling wins). */
+function normalizeFacts(input: FactSheet, problem: (field: string, issue: string) => void): FactSheet {
+  const facts: FactSheet = {};
+  if (input.founded_year !== undefined) facts.founded_year = input.founded_year;
+  if (input.headquarters !== undefined) {
+    const headquarters = cleanText(input.headquarters);
+    if (headquarters === "") problem("facts.headquarters", "must not be empty; leave it out to clear it");
+    else facts.headquarters = headquarters;
+  }
+  if (input.starting_price !== undefined) facts.starting_price = input.starting_price;
+  if (input.free_plan !== undefined) facts.free_plan = input.free_plan;
+  if (input.features !== undefined) {
+    const features: string[] = [];
+    for (const [index, value] of input.features.entries()) {
+      const feature = cleanText(value);
+      if (feature === "") problem(`facts.features[${index}]`, "must not be empty");
+      else if (!features.some((f) => fold(f) === fold(feature))) features.push(feature);
+    }
+    facts.features = features;
+  }
+  return facts;
 }

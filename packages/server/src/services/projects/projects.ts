@@ -6,6 +6,7 @@ import { recordEvent } from "../events/events.ts";
 import { fetchPage, type Page, type PageParams } from "../pagination.ts";
 import { checkEnginesInPlan } from "../plans/engines.ts";
 import { normalizeSettings } from "./normalize.ts";
+import { keepTracked } from "./prompt-tags.ts";
 import { rowToProject, settingsToColumns } from "./row.ts";
 import {
   DEFAULT_PROJECT_ENGINES,
@@ -28,6 +29,10 @@ export async function createProject(ctx: ServiceContext, input: ProjectInput): P
       citation_categories: input.citation_categories ?? [],
       competitors: input.competitors ?? [],
       prompts: input.prompts ?? [],
+      prompt_tags: input.prompt_tags ?? {},
+      paused_prompts: input.paused_prompts ?? [],
+      category: input.category ?? null,
+      facts: input.facts ?? {},
       engines: input.engines ?? DEFAULT_PROJECT_ENGINES,
       country: input.country ?? null,
       language: input.language ?? null,
@@ -92,6 +97,9 @@ export async function updateProject(ctx: ServiceContext, id: string, patch: Proj
       .executeTakeFirst();
     if (row === undefined) throw notFound("project", id);
     const current = rowToProject(row);
+    const prompts = patch.prompts ?? current.prompts;
+    // Tags and pauses not sent follow the prompts: those of a prompt no longer tracked go with it.
+    const kept = keepTracked(prompts, current.prompt_tags ?? {}, current.paused_prompts ?? []);
     const next = normalizeSettings(
       {
         name: patch.name ?? current.name,
@@ -102,7 +110,11 @@ export async function updateProject(ctx: ServiceContext, id: string, patch: Proj
         exclusions: patch.exclusions ?? current.exclusions ?? [],
         citation_categories: patch.citation_categories ?? current.citation_categories ?? [],
         competitors: patch.competitors ?? current.competitors,
-        prompts: patch.prompts ?? current.prompts,
+        prompts,
+        prompt_tags: patch.prompt_tags ?? kept.prompt_tags,
+        paused_prompts: patch.paused_prompts ?? kept.paused_prompts,
+        category: patch.category === undefined ? (current.category ?? null) : patch.category,
+        facts: patch.facts ?? current.facts ?? {},
         engines: patch.engines ?? current.engines,
         country: patch.country === undefined ? current.country : patch.country,
         language: patch.language === undefined ? current.language : patch.language,

@@ -1,5 +1,5 @@
 import Type from "typebox";
-import { component, ListOf, Nullable, StringEnum, Timestamp } from "../../lib/schema.ts";
+import { component, Dictionary, ListOf, Nullable, StringEnum, Timestamp } from "../../lib/schema.ts";
 import { ENGINES } from "../engines/catalog.ts";
 import { PROJECT_LIMITS } from "../limits.ts";
 import { OVERRIDABLE_CATEGORIES } from "../measurement/citation-category.ts";
@@ -69,6 +69,50 @@ export const CompetitorInputSchema = component(
   ),
 );
 
+/**
+ * What the brand's answers are checked against (opportunities: facts engines get wrong). Each fact
+ * is optional; an empty object checks nothing.
+ */
+export const FactSheetSchema = component(
+  "FactSheet",
+  Type.Object(
+    {
+      founded_year: Type.Optional(
+        Type.Integer({ minimum: 1600, maximum: 2100, description: "The year the company was founded." }),
+      ),
+      headquarters: Type.Optional(
+        Type.String({
+          minLength: 1,
+          maxLength: 120,
+          description: "Where the company is headquartered, city first: `Austin, Texas`.",
+        }),
+      ),
+      starting_price: Type.Optional(
+        Type.Object(
+          {
+            amount: Type.Number({ minimum: 0, maximum: 10_000_000, description: "The lowest paid price." }),
+            currency: Type.String({ pattern: "^[A-Z]{3}$", description: "ISO 4217, e.g. `USD`." }),
+            period: Type.Optional(StringEnum(["month", "year", "once"] as const)),
+          },
+          { additionalProperties: false, description: "The lowest paid plan's price." },
+        ),
+      ),
+      free_plan: Type.Optional(Type.Boolean({ description: "Whether there is a free plan." })),
+      features: Type.Optional(
+        Type.Array(Type.String({ minLength: 1, maxLength: 80 }), {
+          maxItems: 20,
+          description: "Key features, in a few words each: `Slack integration`, `mobile app`.",
+        }),
+      ),
+    },
+    {
+      additionalProperties: false,
+      description:
+        "The brand's fact sheet: answers that state otherwise (a wrong founding year, headquarters or price, a listed feature said to be missing) become opportunities.",
+    },
+  ),
+);
+
 const settings = {
   name: Type.String({ minLength: 1, maxLength: limits.nameLength, description: "The brand's name." }),
   primary_domain: Domain,
@@ -95,6 +139,27 @@ const settings = {
     maxItems: limits.prompts,
     description: "Tracked prompts, asked as a user would ask them; they never name the brand to the engine.",
   }),
+  prompt_tags: Dictionary(
+    Type.Array(Type.String({ minLength: 1, maxLength: limits.tagLength }), { maxItems: limits.tagsPerPrompt }),
+    {
+      maxProperties: limits.prompts,
+      description: `Tags of the tracked prompts: prompt → up to ${limits.tagsPerPrompt} tags, e.g. \`{"best crm for agencies": ["persona:agency owner", "funnel:consideration"]}\`. A tag is stored lower-case and trimmed, 1–${limits.tagLength} letters, digits, spaces, \`-\`, \`_\` or \`:\`; topic, persona or funnel stage are just tags. Every key must be one of \`prompts\`. Analytics take \`tag=\` to keep the answers to the prompts carrying a tag.`,
+    },
+  ),
+  paused_prompts: Type.Array(Type.String({ minLength: 1, maxLength: limits.promptLength }), {
+    maxItems: limits.prompts,
+    description:
+      "Tracked prompts switched off: monitoring runs and analyses that default to the project's prompts do not ask them; their answers so far still count. Each must be one of `prompts`.",
+  }),
+  category: Nullable(
+    Type.String({
+      minLength: 1,
+      maxLength: limits.categoryLength,
+      description:
+        "What the brand sells, as a buyer would say it, e.g. `CRM for small agencies`. Prompt suggestions start from it.",
+    }),
+  ),
+  facts: FactSheetSchema,
   engines: Type.Array(EngineName, {
     minItems: 1,
     maxItems: ENGINES.length,
@@ -120,6 +185,15 @@ export const ProjectSchema = component(
       citation_categories: Type.Optional(Type.Array(CitationCategoryOverrideSchema)),
       competitors: Type.Array(CompetitorSchema),
       prompts: Type.Array(Type.String()),
+      // Always sent; optional in the type so that clients' code from before they existed still compiles.
+      prompt_tags: Type.Optional(
+        Dictionary(Type.Array(Type.String()), { description: "Tags of the tracked prompts (prompt → tags)." }),
+      ),
+      paused_prompts: Type.Optional(
+        Type.Array(Type.String(), { description: "Tracked prompts switched off: not asked by monitoring runs." }),
+      ),
+      category: Type.Optional(Nullable(Type.String({ description: "What the brand sells, as a buyer would say it." }))),
+      facts: Type.Optional(FactSheetSchema),
       engines: Type.Array(Type.String()),
       country: Nullable(Type.String()),
       language: Nullable(Type.String()),
@@ -145,6 +219,10 @@ export const ProjectCreateSchema = component(
         Type.Array(CompetitorInputSchema, { maxItems: limits.competitors, description: "Competing brands." }),
       ),
       prompts: Type.Optional(settings.prompts),
+      prompt_tags: Type.Optional(settings.prompt_tags),
+      paused_prompts: Type.Optional(settings.paused_prompts),
+      category: Type.Optional(settings.category),
+      facts: Type.Optional(settings.facts),
       engines: Type.Optional(settings.engines),
       country: Type.Optional(settings.country),
       language: Type.Optional(settings.language),
@@ -171,17 +249,30 @@ export const ProjectUpdateSchema = component(
         }),
       ),
       prompts: Type.Optional(settings.prompts),
+      prompt_tags: Type.Optional(settings.prompt_tags),
+      paused_prompts: Type.Optional(settings.paused_prompts),
+      category: Type.Optional(settings.category),
+      facts: Type.Optional(settings.facts),
       engines: Type.Optional(settings.engines),
       country: Type.Optional(settings.country),
       language: Type.Optional(settings.language),
     },
     {
       additionalProperties: false,
-      description: "Fields to change; fields left out keep their value, arrays are replaced whole.",
+      description:
+        "Fields to change; fields left out keep their value, arrays, `prompt_tags` and `facts` are replaced whole. A prompt removed from `prompts` loses its tags and its pause.",
     },
   ),
 );
 
 export const ProjectListSchema = ListOf("ProjectList", ProjectSchema);
+
+/** `tag=` of the analytics and results: the answers to the prompts carrying a tag (`prompt_tags`). */
+export const TagQuery = Type.String({
+  minLength: 1,
+  maxLength: limits.tagLength,
+  description:
+    "Only the answers to the prompts that carry this tag now (the project's `prompt_tags`, case ignored); a tag no prompt carries keeps no answer.",
+});
 
 export const ProjectListQuery = Type.Object(PageQuery, { additionalProperties: false });

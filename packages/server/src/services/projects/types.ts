@@ -1,8 +1,17 @@
 import type { Static } from "typebox";
-import type { CompetitorSchema, ProjectCreateSchema, ProjectSchema, ProjectUpdateSchema } from "./schemas.ts";
+import type {
+  CompetitorSchema,
+  FactSheetSchema,
+  ProjectCreateSchema,
+  ProjectSchema,
+  ProjectUpdateSchema,
+} from "./schemas.ts";
 
 /** A competing brand, as stored and shown. */
 export type Competitor = Static<typeof CompetitorSchema>;
+
+/** The brand's fact sheet: what answers are checked against. */
+export type FactSheet = Static<typeof FactSheetSchema>;
 
 /** A brand, as the API, the events and the dashboard show it. */
 export type Project = Static<typeof ProjectSchema>;
@@ -22,6 +31,10 @@ export const PROJECT_SETTINGS = [
   "citation_categories",
   "competitors",
   "prompts",
+  "prompt_tags",
+  "paused_prompts",
+  "category",
+  "facts",
   "engines",
   "country",
   "language",

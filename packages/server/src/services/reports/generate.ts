@@ -36,6 +36,7 @@ function resultRow(row: Selectable<ResultsTable>): ResultRow {
     cited_domains: [...domains.keys()],
     competitors_mentioned: (measure?.competitors ?? []).filter((c) => c.mentioned).map((c) => c.name),
     cited_domain_categories: [...domains.values()],
+    searches: resultColumns.searches.read(row.searches),
   };
 }
 

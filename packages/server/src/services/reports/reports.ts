@@ -1,4 +1,5 @@
 import type { Selectable } from "kysely";
+import type { Db } from "../../db/database.ts";
 import type { ReportsTable } from "../../db/tables.ts";
 import { notFound } from "../../errors/api-error.ts";
 import type { ServiceContext } from "../context.ts";
@@ -62,12 +63,29 @@ export async function listReports(ctx: ServiceContext, filters: ReportFilters): 
 }
 
 export async function getReport(ctx: ServiceContext, id: string): Promise<Report> {
-  const row = await ctx.db
+  const report = await reportById(ctx.db, ctx.workspace.id, id);
+  if (report === null) throw notFound("report", id);
+  return report;
+}
+
+/** The workspace's report, or null: for readers that have no workspace context (a shared link). */
+export async function reportById(db: Db, workspaceId: string, id: string): Promise<Report | null> {
+  const row = await db
     .selectFrom("reports")
     .selectAll()
+    .where("workspace_id", "=", workspaceId)
+    .where("id", "=", id)
+    .executeTakeFirst();
+  return row === undefined ? null : rowToReport(row);
+}
+
+/** NOT_FOUND unless the workspace has the report; reads none of its data. */
+export async function assertReport(ctx: ServiceContext, id: string): Promise<void> {
+  const row = await ctx.db
+    .selectFrom("reports")
+    .select("id")
     .where("workspace_id", "=", ctx.workspace.id)
     .where("id", "=", id)
     .executeTakeFirst();
   if (row === undefined) throw notFound("report", id);
-  return rowToReport(row);
 }

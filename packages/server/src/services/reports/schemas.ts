@@ -61,6 +61,8 @@ export const ResultRowSchema = Type.Object(
     cited_domain_categories: Type.Optional(
       Type.Array(Type.String(), { description: "The category of each of `cited_domains`, in the same order." }),
     ),
+    // Optional: reports generated before query fan-out was stored without it.
+    searches: Type.Optional(Type.Array(Type.String(), { description: "The web searches the engine ran." })),
   },
   { additionalProperties: false },
 );
@@ -125,10 +127,60 @@ export const ReportListQuery = Type.Object(
 export const ReportQuery = Type.Object(
   {
     format: Type.Optional(
-      StringEnum(["json", "csv", "html"] as const, {
-        description: "`json` (default); `csv`: the results table; `html`: a printable page with charts.",
+      StringEnum(["json", "csv", "html", "pdf"] as const, {
+        description:
+          "`json` (default); `csv`: the results table; `html`: a printable page with charts; `pdf`: the same page as an A4 PDF.",
       }),
     ),
+  },
+  { additionalProperties: false },
+);
+
+/** The longest a shared link may live, in days. */
+const MAX_SHARE_DAYS = 365;
+
+export const ReportShareSchema = component(
+  "ReportShare",
+  Type.Object(
+    {
+      id: Type.String({ description: "Prefixed `rsh_`." }),
+      object: Type.Literal("report_share"),
+      report_id: Type.String(),
+      url: Type.String({
+        description:
+          "Opens the report's page without an account: signed with the server's secret key, read-only, that report only.",
+      }),
+      expires_at: Timestamp,
+      revoked_at: Nullable(Timestamp),
+      active: Type.Boolean({ description: "Neither expired nor revoked: the link opens the report." }),
+      created_at: Timestamp,
+    },
+    { additionalProperties: false },
+  ),
+);
+
+export const ReportShareListSchema = ListOf("ReportShareList", ReportShareSchema);
+
+export const CreateReportShareBody = component(
+  "ReportShareCreate",
+  Type.Object(
+    {
+      expires_in_days: Type.Optional(
+        Type.Integer({
+          minimum: 1,
+          maximum: MAX_SHARE_DAYS,
+          description: `Days the link opens the report, 1 to ${MAX_SHARE_DAYS}; 30 when left out.`,
+        }),
+      ),
+    },
+    { additionalProperties: false },
+  ),
+);
+
+export const ReportShareParams = Type.Object(
+  {
+    id: Type.String({ maxLength: 100, description: "The report's id." }),
+    share_id: Type.String({ maxLength: 100, description: "The share's id." }),
   },
   { additionalProperties: false },
 );

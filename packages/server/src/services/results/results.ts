@@ -3,9 +3,12 @@ import type { Static } from "typebox";
 import type { ResultsTable } from "../../db/tables.ts";
 import { notFound, validationError } from "../../errors/api-error.ts";
 import type { ServiceContext } from "../context.ts";
+import { surfaceOf } from "../engines/catalog.ts";
 import { citationCategory } from "../measurement/citations.ts";
 import { fetchPage, type Page, type PageParams } from "../pagination.ts";
 import { checkEnginesInPlan } from "../plans/engines.ts";
+import { promptsTagged, tagFilter } from "../projects/prompt-tags.ts";
+import { rowToProject } from "../projects/row.ts";
 import { timeRange } from "../time-range.ts";
 import { resultColumns } from "./columns.ts";
 import type { ResultSchema } from "./schemas.ts";
@@ -21,6 +24,7 @@ function rowToResult(row: Selectable<ResultsTable>): Result {
     analysis_id: row.analysis_id,
     project_id: row.project_id,
     engine: row.engine,
+    surface: surfaceOf(row.engine),
     model: row.model,
     prompt: row.prompt,
     sample: row.sample,
@@ -50,6 +54,8 @@ export interface ResultFilters extends PageParams {
   /** Exclusive upper bound (ISO 8601). */
   to?: string;
   prompt?: string;
+  /** The prompts of `project_id` carrying this tag now. */
+  tag?: string;
   mentioned?: boolean;
   status?: "succeeded" | "failed";
 }
@@ -65,6 +71,10 @@ export async function listResults(ctx: ServiceContext, filters: ResultFilters): 
     ]);
   }
   const { from, to } = timeRange(filters);
+  const tag = tagFilter(filters.tag);
+  if (tag !== undefined && filters.project_id === undefined) {
+    throw validationError([{ field: "tag", issue: "needs project_id: tags belong to a project's prompts" }]);
+  }
   if (filters.engine !== undefined) checkEnginesInPlan(ctx, [filters.engine], "engine");
   let query = ctx.db.selectFrom("results").selectAll().where("workspace_id", "=", ctx.workspace.id);
   if (filters.project_id !== undefined) query = query.where("project_id", "=", filters.project_id);
@@ -73,6 +83,18 @@ export async function listResults(ctx: ServiceContext, filters: ResultFilters): 
   if (from !== undefined) query = query.where("created_at", ">=", from);
   if (to !== undefined) query = query.where("created_at", "<", to);
   if (filters.prompt !== undefined) query = query.where("prompt", "=", filters.prompt);
+  if (tag !== undefined && filters.project_id !== undefined) {
+    // Read at request time: the prompts that carry the tag now. Another workspace's project has none.
+    const project = await ctx.db
+      .selectFrom("projects")
+      .selectAll()
+      .where("workspace_id", "=", ctx.workspace.id)
+      .where("id", "=", filters.project_id)
+      .executeTakeFirst();
+    const prompts = project === undefined ? [] : promptsTagged(rowToProject(project), tag);
+    if (prompts.length === 0) return { data: [], has_more: false, next_cursor: null };
+    query = query.where("prompt", "in", prompts);
+  }
   if (filters.mentioned !== undefined) {
     query = query.where("mentioned", "=", filters.mentioned).where("status", "=", "succeeded");
   }

@@ -1,5 +1,6 @@
 import Type from "typebox";
 import { component, ListOf, Nullable, StringEnum, Timestamp } from "../../lib/schema.ts";
+import { PROJECT_LIMITS } from "../limits.ts";
 import {
   BrandMeasureSchema,
   CitationFoundSchema,
@@ -17,6 +18,10 @@ export const ResultSchema = component(
       analysis_id: Type.String(),
       project_id: Type.String(),
       engine: Type.String(),
+      surface: StringEnum(["api", "web"] as const, {
+        description:
+          "`api`: asked through the vendor's model API; `web`: what a person sees in the product's own interface, captured through a SERP or scraping provider (DESIGN.md §6).",
+      }),
       model: Nullable(Type.String({ description: "The model that answered, as the vendor reports it." })),
       prompt: Type.String(),
       sample: Type.Integer({ minimum: 1 }),
@@ -56,6 +61,14 @@ export const ResultListQuery = Type.Object(
     to: Type.Optional(Type.String({ maxLength: 40, description: "Answers before this time (ISO 8601): [from, to)." })),
     prompt: Type.Optional(
       Type.String({ maxLength: 2_000, description: "Only the answers to this prompt (its exact text)." }),
+    ),
+    tag: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: PROJECT_LIMITS.tagLength,
+        description:
+          "Only the answers to the prompts of `project_id` that carry this tag now (its `prompt_tags`, case ignored). Needs `project_id`.",
+      }),
     ),
     mentioned: Type.Optional(
       Type.Boolean({ description: "Only the answers that name the brand (`true`) or do not (`false`)." }),

@@ -1,4 +1,12 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHash,
+  createHmac,
+  hkdfSync,
+  randomBytes,
+  timingSafeEqual,
+} from "node:crypto";
 import { randomBase62 } from "../../lib/ids.ts";
 
 /**
@@ -41,6 +49,30 @@ export class SecretBox {
     decipher.setAuthTag(Buffer.from(tag, "base64url"));
     return Buffer.concat([decipher.update(Buffer.from(data, "base64url")), decipher.final()]).toString("utf8");
   }
+
+  /**
+   * An HMAC-SHA256 of `message` under the first key, derived for `purpose` (HKDF), so that a
+   * signature made for one purpose is worth nothing for another: links that must not be forged.
+   */
+  sign(purpose: string, message: string): string {
+    const [primary] = this.#keys;
+    if (primary === undefined) throw new Error("no key");
+    return hmac(primary.key, purpose, message);
+  }
+
+  /** Whether `signature` is `sign(purpose, message)` under any configured key: rotation keeps links working. */
+  verify(purpose: string, message: string, signature: string): boolean {
+    const given = Buffer.from(signature, "utf8");
+    return this.#keys.some(({ key }) => {
+      const expected = Buffer.from(hmac(key, purpose, message), "utf8");
+      return expected.length === given.length && timingSafeEqual(expected, given);
+    });
+  }
+}
+
+function hmac(key: Buffer, purpose: string, message: string): string {
+  const derived = Buffer.from(hkdfSync("sha256", key, Buffer.alloc(0), `sightline:${purpose}`, 32));
+  return createHmac("sha256", derived).update(message).digest("base64url");
 }
 
 /** `whsec_` + 40 base62 characters (≈238 random bits; at least 192 are required). */

@@ -17,6 +17,8 @@ export interface WebhookResponse {
   /** The first kilobyte of the response body, for the delivery log. */
   excerpt: string | null;
   error: string | null;
+  /** The receiver's Retry-After header, when it sent one (Slack's 429). */
+  retryAfter?: string;
 }
 
 /** Sends one signed delivery: the real implementation over HTTP, or a receiver fake in tests. */
@@ -116,11 +118,13 @@ export class HttpTransport implements WebhookTransport {
             size += chunk.length;
             if (size >= EXCERPT_BYTES) res.destroy();
           });
+          const retryAfter = res.headers["retry-after"];
           const done = () =>
             finish({
               statusCode: res.statusCode ?? null,
               excerpt: Buffer.concat(chunks).subarray(0, EXCERPT_BYTES).toString("utf8"),
               error: null,
+              ...(retryAfter === undefined ? {} : { retryAfter }),
             });
           res.on("end", done);
           res.on("close", done);

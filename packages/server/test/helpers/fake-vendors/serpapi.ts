@@ -1,4 +1,13 @@
 import {
+  buildAiModeBody,
+  buildCopilotBody,
+  leadingWords,
+  references as referencesOf,
+  type SerpApiReference,
+  type SerpApiTextBlock,
+  sourceName,
+} from "./serpapi-answers.ts";
+import {
   type Behaviour,
   base64url,
   domainOf,
@@ -11,32 +20,22 @@ import {
   uniqueCitations,
 } from "./server.ts";
 
-/** SerpApi's extra behaviour: the first search answers only `ai_overview: { page_token, serpapi_link }`. */
 /**
- * "paged": the overview comes behind a page_token; "overview_error": the search succeeds but its
- * `ai_overview` is only `{ error }` (Google did not finish loading it).
+ * SerpApi's extra behaviours. "paged": the overview comes behind a page_token; "overview_error":
+ * the search succeeds but its `ai_overview` is only `{ error }` (Google did not finish loading it);
+ * "markdown_only": an AI Mode answer with `reconstructed_markdown` and no `text_blocks`;
+ * "no_answer": an AI Mode or Copilot search that succeeds without an answer, only SerpApi's
+ * `{ error }` ("Google hasn't returned any results for this query.").
  */
-type SerpApiBehaviour = Behaviour | "paged" | "overview_error";
-
-interface SerpApiTextBlock {
-  type: "heading" | "paragraph" | "list";
-  snippet?: string;
-  reference_indexes?: number[];
-  list?: { title?: string; snippet: string; reference_indexes: number[] }[];
-}
-
-interface SerpApiReference {
-  title: string;
-  link: string;
-  snippet: string;
-  source: string;
-  index: number;
-}
+type SerpApiBehaviour = Behaviour | "paged" | "overview_error" | "markdown_only" | "no_answer";
 
 export interface SerpApiAiOverview {
   text_blocks: SerpApiTextBlock[];
   references: SerpApiReference[];
 }
+
+/** The engines whose answer is the whole result: Google AI Mode and Bing Copilot. */
+const ANSWER_ENGINES = new Set(["google_ai_mode", "bing_copilot"]);
 
 const NO_KEY = "Invalid API key. Your API key should be here: https://serpapi.com/manage-api-key";
 
@@ -44,20 +43,6 @@ function errorBody(status: number, request: RecordedRequest): unknown {
   if (status === 429) return { error: "Your account has run out of searches." };
   if (status === 404) return { error: `Unsupported path: ${request.path}` };
   return { error: "Internal server error. Please try again later or contact us." };
-}
-
-function sourceName(url: string): string {
-  const domain = domainOf(url);
-  const label = domain.split(".").slice(-2, -1)[0] ?? domain;
-  return label.charAt(0).toUpperCase() + label.slice(1);
-}
-
-function leadingWords(sentence: string, count: number): string {
-  return sentence
-    .split(/\s+/)
-    .slice(0, count)
-    .join(" ")
-    .replace(/[.,;:!?]+$/, "");
 }
 
 /**
@@ -68,14 +53,7 @@ function leadingWords(sentence: string, count: number): string {
  * `references` has one entry per cited URL, `index` being its position.
  */
 function buildAiOverview(answer: FakeAnswer, query: string): SerpApiAiOverview {
-  const cited = uniqueCitations(answer.citations);
-  const references: SerpApiReference[] = cited.map((citation, index) => ({
-    title: citation.title,
-    link: citation.url,
-    snippet: `${citation.title}: ${answer.text.slice(0, 100)}`,
-    source: sourceName(citation.url),
-    index,
-  }));
+  const references = referencesOf(answer);
   const parts = sentences(answer.text);
   const count = references.length;
   const refs = (position: number): number[] => (count === 0 ? [] : [position % count]);
@@ -150,6 +128,11 @@ export interface FakeSerpApi extends FakeVendor<SerpApiBehaviour> {
  * behaviour ("paged" and "ok" both give the full overview) and answers `{ search_metadata,
  * search_parameters, ai_overview }`. An unknown or missing `page_token` gets 400, a missing
  * `api_key` 401, an unknown engine 400 (none consumes a behaviour). Errors are `{ error: "…" }`.
+ *
+ * `engine=google_ai_mode&q=…[&gl=…&hl=…]` answers Google AI Mode as `{ search_metadata,
+ * search_parameters, text_blocks, references, reconstructed_markdown }`, and `engine=bing_copilot&q=…`
+ * Copilot as `{ search_metadata, search_parameters, header, text_blocks, references }`
+ * (serpapi-answers.ts).
  */
 export async function startFakeSerpApi(): Promise<FakeSerpApi> {
   const pageTokens = new Map<string, string>();
@@ -157,7 +140,7 @@ export async function startFakeSerpApi(): Promise<FakeSerpApi> {
     if (request.method !== "GET" || (request.path !== "/search.json" && request.path !== "/search")) return undefined;
     if (!request.query.api_key) return { status: 401, body: { error: NO_KEY } };
     const engine = request.query.engine ?? "google";
-    if (engine === "google") {
+    if (ANSWER_ENGINES.has(engine) || engine === "google") {
       return request.query.q ? undefined : { status: 400, body: { error: "Missing query `q` parameter." } };
     }
     if (engine === "google_ai_overview") {
@@ -180,6 +163,18 @@ export async function startFakeSerpApi(): Promise<FakeSerpApi> {
     reply: ({ behaviour, answer, request, origin }) => {
       const engine = request.query.engine ?? "google";
       const query = request.query;
+      if (ANSWER_ENGINES.has(engine)) {
+        const head = {
+          search_metadata: searchMetadata(origin, engine, query),
+          search_parameters: searchParameters(engine, query),
+        };
+        if (behaviour === "no_answer") {
+          return { status: 200, body: { ...head, error: "Google hasn't returned any results for this query." } };
+        }
+        const answerBody =
+          engine === "bing_copilot" ? buildCopilotBody(answer) : buildAiModeBody(answer, behaviour === "markdown_only");
+        return { status: 200, body: { ...head, ...answerBody } };
+      }
       if (engine === "google_ai_overview") {
         const token = query.page_token ?? "";
         const q = pageTokens.get(token) ?? "";

@@ -1,4 +1,4 @@
-import type { Analysis, AnalysisList, AnalyzeRequest, ReportList } from "@sightline/sdk";
+import type { Analysis, AnalysisList, AnalyzeRequest, ReportList, ReportShare, ReportShareList } from "@sightline/sdk";
 import { queryOptions } from "@tanstack/react-query";
 import { api, v1 } from "../../lib/api.ts";
 import { keys } from "../../lib/queries.ts";
@@ -40,6 +40,25 @@ export function reportsQuery(workspaceId: string, projectId: string) {
 }
 
 /** Where the browser opens a report: the same session-authenticated mount, as a page or a file. */
-export function reportUrl(workspaceId: string, reportId: string, format: "html" | "csv"): string {
+export function reportUrl(workspaceId: string, reportId: string, format: "html" | "csv" | "pdf"): string {
   return `/app/api${v1(workspaceId, `/reports/${encodeURIComponent(reportId)}?format=${format}`)}`;
+}
+
+const sharesPath = (reportId: string) => `/reports/${encodeURIComponent(reportId)}/shares`;
+
+export function sharesQuery(workspaceId: string, reportId: string) {
+  return queryOptions({
+    queryKey: keys.workspacePart(workspaceId, "report-shares", reportId),
+    queryFn: ({ signal }) => api<ReportShareList>(v1(workspaceId, sharesPath(reportId)), { signal }),
+  });
+}
+
+export function createShare(workspaceId: string, reportId: string, days: number): Promise<ReportShare> {
+  return api<ReportShare>(v1(workspaceId, sharesPath(reportId)), { method: "POST", body: { expires_in_days: days } });
+}
+
+export function revokeShare(workspaceId: string, reportId: string, shareId: string): Promise<ReportShare> {
+  return api<ReportShare>(v1(workspaceId, `${sharesPath(reportId)}/${encodeURIComponent(shareId)}`), {
+    method: "DELETE",
+  });
 }

@@ -5,7 +5,7 @@ import { AlertTriangleIcon } from "lucide-react";
 import { Spinner } from "../../components/page-states.tsx";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card.tsx";
 import { Progress } from "../../components/ui/progress.tsx";
-import { percent, position, proportion, sentimentScore } from "../../lib/figures.ts";
+import { percent, points, position, proportion, sentimentScore } from "../../lib/figures.ts";
 import { engineName, formatDateTime, plural } from "../../lib/format.ts";
 import { useBrand } from "../brand/brand-context.tsx";
 import { reportsQuery } from "./analyses-api.ts";
@@ -39,6 +39,7 @@ function Summary({ analysis }: { analysis: Analysis }) {
           <dd className="font-medium tabular-nums">{sentimentScore(o.sentiment_score)}</dd>
         </div>
       </dl>
+      {(summary.surfaces ?? []).length > 0 && <SurfaceComparison surfaces={summary.surfaces ?? []} />}
       <div className="flex flex-wrap items-center gap-3">
         <Link
           to="/w/$workspaceId/brands/$brandId/answers"
@@ -50,6 +51,64 @@ function Summary({ analysis }: { analysis: Analysis }) {
         {report && <ReportLinks workspaceId={workspaceId} report={report} />}
       </div>
     </div>
+  );
+}
+
+type Comparison = NonNullable<NonNullable<Analysis["summary"]>["surfaces"]>[number];
+
+/** Each product asked on both surfaces: the brand's visibility through the API and as people see it. */
+function SurfaceComparison({ surfaces }: { surfaces: Comparison[] }) {
+  return (
+    <section aria-labelledby="surfaces-heading" className="grid gap-2">
+      <h3 id="surfaces-heading" className="text-sm font-semibold">
+        API vs web
+      </h3>
+      <p className="text-sm text-muted-foreground">
+        How often the brand is named when the product is asked through its API, and in what a person sees in the product
+        itself. A difference is statistically real when chance would explain it less than 1 time in 20.
+      </p>
+      <div className="overflow-x-auto">
+        <table className="w-full text-sm">
+          <thead className="text-left text-muted-foreground">
+            <tr>
+              <th scope="col" className="py-1 pr-4 font-medium">
+                Product
+              </th>
+              <th scope="col" className="py-1 pr-4 font-medium">
+                API
+              </th>
+              <th scope="col" className="py-1 pr-4 font-medium">
+                Web
+              </th>
+              <th scope="col" className="py-1 pr-4 font-medium">
+                Difference
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {surfaces.map((c) => (
+              <tr key={c.web_engine} className="border-t">
+                <th scope="row" className="py-1.5 pr-4 text-left font-medium">
+                  {engineName(c.api_engine)} · {engineName(c.web_engine)}
+                </th>
+                <td className="py-1.5 pr-4 tabular-nums">{proportion(c.api)}</td>
+                <td className="py-1.5 pr-4 tabular-nums">{proportion(c.web)}</td>
+                <td className="py-1.5 pr-4 tabular-nums">
+                  {points(c.difference)}{" "}
+                  <span className={c.significant ? "font-medium" : "text-muted-foreground"}>
+                    {c.p_value === null
+                      ? ""
+                      : c.significant
+                        ? `statistically real (p ${c.p_value < 0.001 ? "< 0.001" : `= ${c.p_value.toFixed(3)}`})`
+                        : `within chance (p = ${c.p_value.toFixed(2)})`}
+                  </span>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
   );
 }
 

@@ -7,8 +7,11 @@ import { Button } from "../../components/ui/button.tsx";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card.tsx";
 import { DateText } from "../../components/when.tsx";
 import { formatDateTime } from "../../lib/format.ts";
+import { atLeast } from "../../lib/roles.ts";
 import { useBrand } from "../brand/brand-context.tsx";
+import { useWorkspace } from "../workspace/workspace-context.tsx";
 import { reportsQuery, reportUrl } from "./analyses-api.ts";
+import { ShareReportDialog } from "./share-report-dialog.tsx";
 
 const TYPE_NAMES: Record<ReportListItem["type"], string> = {
   analysis: "Analysis",
@@ -16,8 +19,9 @@ const TYPE_NAMES: Record<ReportListItem["type"], string> = {
   weekly_digest: "Weekly digest",
 };
 
-/** Report links: the printable page in a new tab, or its answers as a CSV file. */
+/** Report links: the printable page in a new tab, the PDF, its answers as a CSV file, and sharing by link. */
 export function ReportLinks({ workspaceId, report }: { workspaceId: string; report: ReportListItem }) {
+  const workspace = useWorkspace();
   return (
     <div className="flex flex-wrap gap-2">
       <Button asChild variant="outline" size="sm">
@@ -41,6 +45,17 @@ export function ReportLinks({ workspaceId, report }: { workspaceId: string; repo
           CSV
         </a>
       </Button>
+      <Button asChild variant="outline" size="sm">
+        <a
+          href={reportUrl(workspaceId, report.id, "pdf")}
+          download={`${report.id}.pdf`}
+          aria-label={`Download report “${report.title}” as PDF`}
+        >
+          <DownloadIcon aria-hidden="true" />
+          PDF
+        </a>
+      </Button>
+      {atLeast(workspace.role, "member") && <ShareReportDialog workspaceId={workspaceId} report={report} />}
     </div>
   );
 }
@@ -55,8 +70,8 @@ export function ReportsList() {
         <div>
           <CardTitle id="reports-title">Reports</CardTitle>
           <CardDescription>
-            Made when an analysis or a monitoring run finishes, and each week: a printable page with charts, and every
-            answer as a CSV file.
+            Made when an analysis or a monitoring run finishes, and each week: a printable page with charts, a PDF,
+            every answer as a CSV file, and links to share one with people outside the workspace.
           </CardDescription>
         </div>
       </CardHeader>

@@ -50,7 +50,10 @@ function RunAnalysisForm({ onDone }: { onDone: () => void }) {
   const promptsId = useId();
   const [engines, setEngines] = useState<string[]>(project.engines.filter((e) => planEngines.includes(e)));
   const [samples, setSamples] = useState("3");
-  const [prompts, setPrompts] = useState<Set<string>>(() => new Set(project.prompts));
+  // Prompts switched off (the Prompts page) are left out unless ticked here.
+  const paused = new Set(project.paused_prompts ?? []);
+  const active = project.prompts.filter((p) => !paused.has(p));
+  const [prompts, setPrompts] = useState<Set<string>>(() => new Set(active));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState<string>();
   const [pending, setPending] = useState(false);
@@ -79,7 +82,8 @@ function RunAnalysisForm({ onDone }: { onDone: () => void }) {
     if (Object.keys(found).length > 0) return;
     setPending(true);
     try {
-      const all = prompts.size === project.prompts.length;
+      // Exactly the prompts switched on: sent as "the brand's prompts", as monitoring asks them.
+      const all = prompts.size === active.length && active.every((p) => prompts.has(p));
       const analysis = await startAnalysis(workspaceId, {
         project_id: project.id,
         engines: engines as EngineName[],
@@ -151,6 +155,7 @@ function RunAnalysisForm({ onDone }: { onDone: () => void }) {
               <CheckboxField
                 key={prompt}
                 label={prompt}
+                {...(paused.has(prompt) ? { description: "Switched off on the Prompts page" } : {})}
                 checked={prompts.has(prompt)}
                 onCheckedChange={(on) => toggle(prompt, on)}
               />

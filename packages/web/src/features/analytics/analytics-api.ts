@@ -12,14 +12,23 @@ import { api, v1 } from "../../lib/api.ts";
 import { type Period, periodQuery } from "../../lib/period.ts";
 import { keys } from "../../lib/queries.ts";
 
-/** The analytics reads of one brand (docs/analytics-api.md), each for a period and an engine. */
+/** The analytics reads of one brand (docs/analytics-api.md), each for a period (with its tag) and an engine. */
 
 function path(projectId: string, part: string, period: Period, engine: string | undefined, extra = {}) {
   return `/projects/${encodeURIComponent(projectId)}/${part}?${periodQuery(period, engine, extra)}`;
 }
 
 function key(workspaceId: string, projectId: string, part: string, period: Period, engine: string | undefined) {
-  return keys.workspacePart(workspaceId, "analytics", projectId, part, period.from, period.to, engine ?? "all");
+  return keys.workspacePart(
+    workspaceId,
+    "analytics",
+    projectId,
+    part,
+    period.from,
+    period.to,
+    engine ?? "all",
+    `tag:${period.tag ?? ""}`,
+  );
 }
 
 export function metricsQuery(workspaceId: string, projectId: string, period: Period, engine?: string) {

@@ -53,7 +53,11 @@ export function AnswerView({ result }: { result: Result }) {
                 {result.text ? (
                   <AnswerText text={result.text} project={project} />
                 ) : (
-                  <p className="text-sm">(empty answer)</p>
+                  <p className="text-sm">
+                    {result.text === null
+                      ? "(text removed by the server's retention setting; its measures below are kept)"
+                      : "(empty answer)"}
+                  </p>
                 )}
               </div>
             </>

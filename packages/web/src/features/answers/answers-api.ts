@@ -15,6 +15,7 @@ export function answersQuery(workspaceId: string, projectId: string, period: Per
   const params = new URLSearchParams({ project_id: projectId, from: period.from, to: period.to, limit: "20" });
   if (filters.engine) params.set("engine", filters.engine);
   if (filters.prompt) params.set("prompt", filters.prompt);
+  if (period.tag) params.set("tag", period.tag);
   if (filters.mentioned) params.set("mentioned", filters.mentioned === "yes" ? "true" : "false");
   return infiniteQueryOptions({
     queryKey: keys.workspacePart(workspaceId, "results", projectId, params.toString()),

@@ -25,8 +25,12 @@ export function useBrand(): BrandScope {
   return brand;
 }
 
-/** What a chart or an export covers: "Acme CRM · Last 30 days (1–30 Nov 2026, UTC) · All engines". */
+/**
+ * What a chart or an export covers: "Acme CRM · Last 30 days (1–30 Nov 2026, UTC) · All engines", and
+ * "· Prompts tagged persona:cto" when a tag is chosen.
+ */
 export function scopeLine({ project, period, search }: BrandScope, engineLabel: (engine: string) => string): string {
   const range = period.custom ? period.label : `${period.label}, ${period.firstDay} to ${period.lastDay} UTC`;
-  return `${project.name} · ${range} · ${search.engine ? engineLabel(search.engine) : "All engines"}`;
+  const tag = period.tag ? ` · Prompts tagged ${period.tag}` : "";
+  return `${project.name} · ${range} · ${search.engine ? engineLabel(search.engine) : "All engines"}${tag}`;
 }

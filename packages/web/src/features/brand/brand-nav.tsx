@@ -82,6 +82,18 @@ export function BrandNav({
         </li>
         <li>
           <Link
+            to="/w/$workspaceId/brands/$brandId/opportunities"
+            params={params}
+            search={filters}
+            activeOptions={{ includeSearch: false }}
+            className={linkClass}
+            activeProps={active}
+          >
+            Opportunities
+          </Link>
+        </li>
+        <li>
+          <Link
             to="/w/$workspaceId/brands/$brandId/monitoring"
             params={params}
             search={filters}

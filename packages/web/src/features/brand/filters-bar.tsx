@@ -6,16 +6,19 @@ import { Button } from "../../components/ui/button.tsx";
 import { Input } from "../../components/ui/input.tsx";
 import { Label } from "../../components/ui/label.tsx";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "../../components/ui/select.tsx";
-import { engineName } from "../../lib/format.ts";
+import { engineName, plural } from "../../lib/format.ts";
 import { type BrandSearch, formatDayRange, MAX_DAYS, PRESET_DAYS, type PresetDays } from "../../lib/period.ts";
 import { useBrand } from "./brand-context.tsx";
 
 const ALL = "all";
 const CUSTOM = "custom";
 
-/** The period (7, 30, 90 days or a custom range) and the engine, shared by every brand view through the URL. */
+/**
+ * The period (7, 30, 90 days or a custom range), the engine and the prompt tag, shared by every brand view
+ * through the URL. The tag select appears once the brand's prompts have tags.
+ */
 export function FiltersBar() {
-  const { search, period, engines } = useBrand();
+  const { search, period, engines, project } = useBrand();
   const navigate = useNavigate();
   const id = useId();
   const [customOpen, setCustomOpen] = useState(period.custom);
@@ -52,6 +55,8 @@ export function FiltersBar() {
 
   const periodValue = customOpen || period.custom ? CUSTOM : String(search.days ?? 30);
   const engineOptions = search.engine && !engines.includes(search.engine) ? [...engines, search.engine] : engines;
+  const tags = tagCounts(project.prompt_tags ?? {});
+  if (search.tag && !tags.has(search.tag)) tags.set(search.tag, 0);
 
   return (
     <section
@@ -129,6 +134,24 @@ export function FiltersBar() {
           </SelectContent>
         </Select>
       </div>
+      {tags.size > 0 && (
+        <div className="grid gap-1.5 sm:w-60">
+          <Label htmlFor={`${id}-tag`}>Prompt tag</Label>
+          <Select value={search.tag ?? ALL} onValueChange={(value) => go({ tag: value === ALL ? undefined : value })}>
+            <SelectTrigger id={`${id}-tag`}>
+              <SelectValue />
+            </SelectTrigger>
+            <SelectContent>
+              <SelectItem value={ALL}>All prompts</SelectItem>
+              {[...tags].map(([tag, count]) => (
+                <SelectItem key={tag} value={tag}>
+                  {tag} ({plural(count, "prompt")})
+                </SelectItem>
+              ))}
+            </SelectContent>
+          </Select>
+        </div>
+      )}
       <p className="flex items-center gap-1.5 text-sm text-muted-foreground sm:ml-auto sm:pb-2">
         <CalendarIcon className="size-4 shrink-0" aria-hidden="true" />
         <span>
@@ -137,4 +160,11 @@ export function FiltersBar() {
       </p>
     </section>
   );
+}
+
+/** Every tag of the brand's prompts, sorted, with how many prompts carry it. */
+function tagCounts(promptTags: Record<string, string[]>): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const tags of Object.values(promptTags)) for (const tag of tags) counts.set(tag, (counts.get(tag) ?? 0) + 1);
+  return new Map([...counts].sort(([a], [b]) => a.localeCompare(b)));
 }

@@ -11,7 +11,8 @@ export function NoAnswers({ what = "figures" }: { what?: string }) {
     <EmptyState icon={<MessageSquareDashedIcon />} title={`No answers for ${project.name} in this period`}>
       <p>
         There are no {what} for {periodPhrase(period)}
-        {search.engine ? " on this engine" : ""} yet.{" "}
+        {search.engine ? " on this engine" : ""}
+        {period.tag ? ` for the prompts tagged “${period.tag}”` : ""} yet.{" "}
         {canEdit
           ? "Run an analysis to ask the engines now, or choose a longer period."
           : "Choose a longer period, or ask a member to run an analysis."}

@@ -15,6 +15,8 @@ export interface CompetitorDraft {
 export interface BrandDraft {
   name: string;
   primaryDomain: string;
+  /** What the brand sells, as a buyer would say it (prompt suggestions start from it). */
+  category: string;
   otherDomains: string;
   aliases: string;
   caseSensitiveAliases: string;
@@ -27,6 +29,62 @@ export interface BrandDraft {
   engines: string[];
   country: string;
   language: string;
+  facts: FactsDraft;
+}
+
+type FactSheet = NonNullable<Project["facts"]>;
+
+/** The fact sheet as typed: every field optional, empty meaning "not stated". */
+export interface FactsDraft {
+  foundedYear: string;
+  headquarters: string;
+  priceAmount: string;
+  priceCurrency: string;
+  pricePeriod: "" | "month" | "year" | "once";
+  freePlan: "" | "yes" | "no";
+  /** One per line. */
+  features: string;
+}
+
+const EMPTY_FACTS: FactsDraft = {
+  foundedYear: "",
+  headquarters: "",
+  priceAmount: "",
+  priceCurrency: "USD",
+  pricePeriod: "month",
+  freePlan: "",
+  features: "",
+};
+
+function factsDraftOf(facts: FactSheet | undefined): FactsDraft {
+  if (facts === undefined) return { ...EMPTY_FACTS };
+  return {
+    foundedYear: facts.founded_year === undefined ? "" : String(facts.founded_year),
+    headquarters: facts.headquarters ?? "",
+    priceAmount: facts.starting_price === undefined ? "" : String(facts.starting_price.amount),
+    priceCurrency: facts.starting_price?.currency ?? "USD",
+    pricePeriod: facts.starting_price === undefined ? "month" : (facts.starting_price.period ?? ""),
+    freePlan: facts.free_plan === undefined ? "" : facts.free_plan ? "yes" : "no",
+    features: (facts.features ?? []).join("\n"),
+  };
+}
+
+/** The fact sheet the API takes: only what is filled in (checkDraft has checked the numbers). */
+function factsOf(draft: FactsDraft): FactSheet {
+  const facts: FactSheet = {};
+  if (draft.foundedYear.trim() !== "") facts.founded_year = Number(draft.foundedYear.trim());
+  if (draft.headquarters.trim() !== "") facts.headquarters = draft.headquarters.trim();
+  if (draft.priceAmount.trim() !== "") {
+    facts.starting_price = {
+      amount: Number(draft.priceAmount.trim().replace(",", ".")),
+      currency: draft.priceCurrency.trim().toUpperCase(),
+      ...(draft.pricePeriod === "" ? {} : { period: draft.pricePeriod }),
+    };
+  }
+  if (draft.freePlan !== "") facts.free_plan = draft.freePlan === "yes";
+  const features = splitLines(draft.features);
+  if (features.length > 0) facts.features = features;
+  return facts;
 }
 
 let nextKey = 0;
@@ -39,6 +97,7 @@ export function emptyDraft(engines: readonly string[]): BrandDraft {
   return {
     name: "",
     primaryDomain: "",
+    category: "",
     otherDomains: "",
     aliases: "",
     caseSensitiveAliases: "",
@@ -50,6 +109,7 @@ export function emptyDraft(engines: readonly string[]): BrandDraft {
     engines: engines.includes("sandbox") ? ["sandbox"] : engines.slice(0, 1),
     country: "",
     language: "",
+    facts: { ...EMPTY_FACTS },
   };
 }
 
@@ -57,6 +117,7 @@ export function draftOf(project: Project): BrandDraft {
   return {
     name: project.name,
     primaryDomain: project.primary_domain,
+    category: project.category ?? "",
     otherDomains: project.other_domains.join(", "),
     aliases: project.aliases.join(", "),
     caseSensitiveAliases: (project.case_sensitive_aliases ?? []).join(", "),
@@ -74,6 +135,7 @@ export function draftOf(project: Project): BrandDraft {
     engines: [...project.engines],
     country: project.country ?? "",
     language: project.language ?? "",
+    facts: factsDraftOf(project.facts),
   };
 }
 
@@ -133,6 +195,7 @@ export function bodyOf(draft: BrandDraft): ProjectCreate {
   return {
     name: draft.name.trim(),
     primary_domain: draft.primaryDomain.trim(),
+    category: draft.category.trim() === "" ? null : draft.category.trim(),
     other_domains: splitList(draft.otherDomains),
     aliases: splitList(draft.aliases),
     case_sensitive_aliases: splitList(draft.caseSensitiveAliases),
@@ -148,6 +211,7 @@ export function bodyOf(draft: BrandDraft): ProjectCreate {
     engines: draft.engines as EngineName[],
     country: draft.country.trim() === "" ? null : draft.country.trim().toUpperCase(),
     language: draft.language.trim() === "" ? null : draft.language.trim(),
+    facts: factsOf(draft.facts),
   };
 }
 
@@ -157,6 +221,7 @@ export function changesOf(project: Project, draft: BrandDraft): ProjectUpdate {
   const before: Record<string, unknown> = {
     name: project.name,
     primary_domain: project.primary_domain,
+    category: project.category ?? null,
     other_domains: project.other_domains,
     aliases: project.aliases,
     case_sensitive_aliases: project.case_sensitive_aliases ?? [],
@@ -172,6 +237,7 @@ export function changesOf(project: Project, draft: BrandDraft): ProjectUpdate {
     engines: project.engines,
     country: project.country,
     language: project.language,
+    facts: project.facts ?? {},
   };
   const changes: Record<string, unknown> = {};
   for (const [field, value] of Object.entries(body)) {
@@ -194,6 +260,16 @@ export function checkDraft(draft: BrandDraft): Record<string, string> {
   const badLine = splitLines(draft.citationCategories).findIndex((line) => parseCategoryLine(line) === null);
   if (badLine >= 0) {
     errors.citation_categories = `Line ${badLine + 1}: write it as domain: category, the category one of ${CATEGORIES.join(", ")}.`;
+  }
+  const year = draft.facts.foundedYear.trim();
+  if (year !== "" && !(/^\d{4}$/.test(year) && Number(year) >= 1600 && Number(year) <= 2100)) {
+    errors["facts.founded_year"] = "Enter the year as four digits, e.g. 2015.";
+  }
+  const amount = draft.facts.priceAmount.trim().replace(",", ".");
+  if (amount !== "" && !(/^\d+(\.\d{1,2})?$/.test(amount) && Number(amount) <= 10_000_000)) {
+    errors["facts.starting_price"] = "Enter the price as a number, e.g. 29 or 19.99.";
+  } else if (amount !== "" && !/^[A-Za-z]{3}$/.test(draft.facts.priceCurrency.trim())) {
+    errors["facts.starting_price"] = "Use a three-letter currency code, e.g. USD, EUR or GBP.";
   }
   const country = draft.country.trim();
   if (country !== "" && !/^[A-Za-z]{2}$/.test(country)) {
@@ -238,7 +314,14 @@ export function serverErrors(error: unknown, draft: BrandDraft): { fields: Recor
       continue;
     }
     const [top, index, sub, subIndex] = parsePath(field);
-    if (top === "name" || top === "primary_domain" || top === "engines" || top === "country" || top === "language") {
+    if (
+      top === "name" ||
+      top === "primary_domain" ||
+      top === "category" ||
+      top === "engines" ||
+      top === "country" ||
+      top === "language"
+    ) {
       put(top, typeof index === "number" && top === "engines" ? `${body.engines?.[index] ?? ""}: ${issue}` : issue);
     } else if (top === "other_domains" || top === "aliases" || top === "case_sensitive_aliases") {
       const list =
@@ -268,6 +351,9 @@ export function serverErrors(error: unknown, draft: BrandDraft): { fields: Recor
       }
     } else if (top === "competitors") {
       put("competitors", issue);
+    } else if (top === "facts") {
+      const key = index === "starting_price" || index === "founded_year" ? `facts.${index}` : "facts";
+      put(key, issue);
     } else {
       unplaced.push(`${field}: ${issue}`);
     }

@@ -8,6 +8,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../..
 import { plural } from "../../lib/format.ts";
 import { type BrandDraft, checkDraft, serverErrors, splitPrompts } from "./brand-draft.ts";
 import { CompetitorsField } from "./competitors-field.tsx";
+import { FactsField } from "./facts-field.tsx";
 
 const regionNames = safeDisplayNames("region");
 const languageNames = safeDisplayNames("language");
@@ -128,6 +129,16 @@ export function BrandForm({
             error={errors.primary_domain}
           />
           <Field
+            label="What the brand sells"
+            autoComplete="off"
+            placeholder="e.g. CRM for small agencies"
+            hint="As a buyer would say it, without the brand's name. Prompt suggestions start from it."
+            maxLength={200}
+            value={draft.category}
+            onChange={(event) => set("category", event.target.value)}
+            error={errors.category}
+          />
+          <Field
             label="Other domains"
             autoComplete="off"
             placeholder="acme.io, acme.co.uk"
@@ -190,11 +201,18 @@ export function BrandForm({
           label="Prompts, one per line"
           rows={8}
           placeholder={"best CRM for a small agency\nCRM with a good Slack integration"}
-          hint={`Paste a whole list at once. ${plural(promptCount, "prompt")} (at most 200).`}
+          hint={`Paste a whole list at once. ${plural(promptCount, "prompt")} (at most 200). Tag them, switch them off or get suggestions on the brand's Prompts page.`}
           value={draft.prompts}
           onChange={(event) => set("prompts", event.target.value)}
           error={errors.prompts}
         />
+      </Section>
+      <Section
+        id="brand-facts"
+        title="Fact sheet"
+        description="What is true about the brand. Answers that state otherwise show up as opportunities to correct. Leave out what you do not want checked."
+      >
+        <FactsField value={draft.facts} onChange={(facts) => set("facts", facts)} errors={errors} />
       </Section>
       <Section
         id="brand-market"

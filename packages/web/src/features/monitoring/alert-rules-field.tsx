@@ -1,3 +1,4 @@
+import { useQuery } from "@tanstack/react-query";
 import { PlusIcon, Trash2Icon } from "lucide-react";
 import { useId } from "react";
 import { CheckboxField } from "../../components/checkbox-field.tsx";
@@ -6,7 +7,8 @@ import { Field, FieldError } from "../../components/form.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import { Label } from "../../components/ui/label.tsx";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "../../components/ui/select.tsx";
-import { newRule, RULE_TYPES, type RuleDraft, type RuleType } from "./schedule-draft.ts";
+import { setupQuery } from "../../lib/queries.ts";
+import { MAX_RULE_EMAILS, newRule, RULE_TYPES, type RuleDraft, type RuleType } from "./schedule-draft.ts";
 
 const MAX_RULES = 20;
 
@@ -28,6 +30,8 @@ function RuleEditor({
   errors: Record<string, string>;
 }) {
   const id = useId();
+  const setup = useQuery(setupQuery);
+  const emailOn = setup.data?.email_delivery ?? true;
   const error = (name: string) => errors[`rules.${index}.${name}`];
   const set = (patch: Partial<RuleDraft>) => onChange({ ...rule, ...patch });
   const described = RULE_TYPES.find((t) => t.type === rule.type)?.description;
@@ -144,6 +148,34 @@ function RuleEditor({
         onChange={(value) => set({ engines: value })}
         error={error("engines")}
       />
+      <Field
+        label="E-mail alerts to (optional)"
+        type="text"
+        inputMode="email"
+        autoComplete="off"
+        placeholder="ops@example.com, cmo@example.com"
+        hint={
+          emailOn
+            ? `Up to ${MAX_RULE_EMAILS} addresses, separated by commas.`
+            : "This server cannot send e-mail (its operator has not set SMTP_URL)."
+        }
+        disabled={!emailOn && rule.emails.trim() === ""}
+        value={rule.emails}
+        onChange={(event) => set({ emails: event.target.value })}
+        error={error("emails")}
+      />
+      <Field
+        label="Post alerts to Slack (optional)"
+        type="text"
+        inputMode="url"
+        autoComplete="off"
+        spellCheck={false}
+        placeholder="https://hooks.slack.com/services/…"
+        hint="A Slack incoming-webhook URL (or a Slack-compatible one). It is kept secret: once saved, only its masked form is shown; leave it as it is to keep it."
+        value={rule.slack}
+        onChange={(event) => set({ slack: event.target.value })}
+        error={error("slack")}
+      />
       <div>
         <Button variant="ghost" size="sm" onClick={onRemove} aria-label={`Remove rule ${index + 1}`}>
           <Trash2Icon aria-hidden="true" />
@@ -173,8 +205,8 @@ export function AlertRulesField({
       <div>
         <h3 className="text-sm font-medium">Alert rules</h3>
         <p className="text-xs text-muted-foreground">
-          Checked after each run; a rule that fires shows under Alerts and is sent to the webhooks that subscribe to
-          alert.triggered.
+          Checked after each run; a rule that fires shows under Alerts, is sent to the webhooks that subscribe to
+          alert.triggered, and is e-mailed and posted to Slack where the rule says so.
         </p>
       </div>
       <FieldError message={errors.rules} />

@@ -57,6 +57,10 @@ export interface RuleDraft {
   competitor: string;
   /** Empty: all engines together. */
   engines: string[];
+  /** E-mail addresses, separated by commas, spaces or lines. */
+  emails: string;
+  /** A Slack incoming-webhook URL, or the masked form the server shows for the one it holds. */
+  slack: string;
 }
 
 export interface ScheduleDraft {
@@ -85,6 +89,8 @@ export function newRule(type: RuleType = "visibility_drop", competitor = ""): Ru
     requireSignificance: true,
     competitor,
     engines: [],
+    emails: "",
+    slack: "",
   };
 }
 
@@ -123,8 +129,21 @@ function ruleDraftOf(rule: AlertRule): RuleDraft {
     points: rule.points === undefined ? "10" : String(rule.points),
     requireSignificance: rule.require_significance !== false,
     engines: rule.engines ?? [],
+    emails: (rule.channels?.email ?? []).join(", "),
+    slack: rule.channels?.slack ?? "",
   };
 }
+
+/** The addresses typed in a rule's e-mail field. */
+function splitEmails(text: string): string[] {
+  return text
+    .split(/[\s,;]+/)
+    .map((address) => address.trim())
+    .filter((address) => address !== "");
+}
+
+/** The most addresses one rule e-mails (the server's limit). */
+export const MAX_RULE_EMAILS = 20;
 
 export function scheduleDraftOf(schedule: MonitoringSchedule): ScheduleDraft {
   const spec = schedule.schedule;
@@ -154,6 +173,12 @@ function specOf(draft: ScheduleDraft): ScheduleSpec {
 function ruleOf(rule: RuleDraft): AlertRuleInput {
   const base: AlertRuleInput = { type: rule.type };
   if (rule.engines.length > 0) base.engines = rule.engines as EngineName[];
+  const email = splitEmails(rule.emails);
+  const slack = rule.slack.trim();
+  if (email.length > 0 || slack !== "") {
+    // Absent channels: webhooks only. A masked Slack URL sent back keeps the one the server holds.
+    base.channels = { ...(email.length > 0 ? { email } : {}), ...(slack !== "" ? { slack } : {}) };
+  }
   if (rule.type === "visibility_below") return { ...base, threshold: Number(rule.threshold) / 100 };
   if (rule.type === "sentiment_below") return { ...base, threshold: Number(rule.threshold) };
   if (rule.type === "visibility_drop") {
@@ -202,6 +227,12 @@ export function checkSchedule(draft: ScheduleDraft): Record<string, string> {
     }
     if (rule.type === "competitor_overtakes" && rule.competitor === "")
       errors[`rules.${i}.competitor`] = "Choose a competitor.";
+    const emails = splitEmails(rule.emails);
+    const bad = emails.find((address) => !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(address));
+    if (bad !== undefined) errors[`rules.${i}.emails`] = `“${bad}” is not an e-mail address.`;
+    else if (emails.length > MAX_RULE_EMAILS) errors[`rules.${i}.emails`] = `At most ${MAX_RULE_EMAILS} addresses.`;
+    const slack = rule.slack.trim();
+    if (slack !== "" && !/^https?:\/\//.test(slack)) errors[`rules.${i}.slack`] = "A URL starting with https://.";
   });
   return errors;
 }
@@ -212,11 +243,13 @@ export function scheduleServerErrors(error: unknown): { fields: Record<string, s
   const fields: Record<string, string> = {};
   const rest: string[] = [];
   for (const { field, issue } of error.details) {
-    const [top, a, b] = field ? parsePath(field) : [];
+    const [top, a, b, c] = field ? parsePath(field) : [];
     let name: string | undefined;
     if (top === "schedule") name = a === "cron" || a === "at" ? String(a) : a === "weekday" ? "weekday" : "frequency";
     else if (top === "timezone" || top === "engines" || top === "samples") name = top;
     else if (top === "prompts") name = "prompts";
+    else if (top === "alert_rules" && typeof a === "number" && b === "channels")
+      name = `rules.${a}.${c === "slack" ? "slack" : "emails"}`;
     else if (top === "alert_rules" && typeof a === "number") name = `rules.${a}.${typeof b === "string" ? b : "type"}`;
     else if (top === "alert_rules") name = "rules";
     if (name) {
@@ -280,5 +313,12 @@ export function describeRule(rule: AlertRule | AlertRuleInput): string {
       break;
   }
   const engines = rule.engines?.length ? ` · ${rule.engines.map(engineName).join(", ")}, each on its own` : "";
-  return `${text}${engines}`;
+  return `${text}${engines}${describeChannels(rule.channels)}`;
+}
+
+/** " · e-mail to 2 addresses · Slack": where a rule's alerts go besides webhooks. */
+function describeChannels(channels: AlertRule["channels"]): string {
+  const count = channels?.email?.length ?? 0;
+  const email = count === 0 ? "" : ` · e-mail to ${count === 1 ? channels?.email?.[0] : `${count} addresses`}`;
+  return `${email}${channels?.slack ? " · Slack" : ""}`;
 }

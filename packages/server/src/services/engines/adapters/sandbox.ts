@@ -69,16 +69,33 @@ function nameOf(rng: () => number, brand: BrandSpec): string {
 }
 
 /**
- * `sandbox`: an offline engine that answers like a real one, deterministically for a given
+ * How the simulated product differs on its web surface: a person in the consumer interface gets a
+ * shorter answer that names the brand less often and leans on review sites, so that the API-vs-web
+ * comparison has a real divergence to find. The `api` figures are the sandbox's original ones.
+ */
+const SURFACES = {
+  api: { name: "sandbox", model: "sandbox-1", brandRate: 0.7, seed: "" },
+  web: { name: "sandbox_web", model: "sandbox-web-1", brandRate: 0.25, seed: "|web" },
+} as const;
+
+/**
+ * `sandbox` (and `sandbox_web`, its web surface): an offline engine that answers like a real one, deterministically for a given
  * (prompt, sample, seed): numbered and bulleted lists, tables, paragraphs, comparisons and hedged
  * answers, naming the project's brand and its competitors in varying order (the brand is sometimes
  * absent), in a positive, neutral or critical tone, with citations. It needs no key and is on
  * every plan: it makes a fresh install useful and powers tests and demos.
  */
 export class SandboxAdapter implements EngineAdapter {
-  readonly name = "sandbox";
+  readonly name: string;
+  readonly #surface: keyof typeof SURFACES;
 
-  constructor(private readonly latencyMs = 0) {}
+  constructor(
+    private readonly latencyMs = 0,
+    surface: keyof typeof SURFACES = "api",
+  ) {
+    this.name = SURFACES[surface].name;
+    this.#surface = surface;
+  }
 
   async ask(query: EngineQuery, signal: AbortSignal): Promise<EngineOutcome> {
     if (this.latencyMs > 0) {
@@ -90,22 +107,26 @@ export class SandboxAdapter implements EngineAdapter {
         });
       });
     }
-    if (signal.aborted) return failure("sandbox timed out", { retryable: true });
-    return { ok: true, answer: answer(query) };
+    if (signal.aborted) return failure(`${this.name} timed out`, { retryable: true });
+    return { ok: true, answer: answer(query, this.#surface) };
   }
 }
 
-export function answer(query: EngineQuery): {
+export function answer(
+  query: EngineQuery,
+  surface: keyof typeof SURFACES = "api",
+): {
   text: string;
   model: string;
   citations: SourceCitation[];
   searches: string[];
 } {
-  const rng = random(`${query.seed}|${query.prompt}|${query.sample}`);
+  const profile = SURFACES[surface];
+  const rng = random(`${query.seed}|${query.prompt}|${query.sample}${profile.seed}`);
   const market = query.simulation;
   const brands: BrandSpec[] = [];
   if (market !== undefined) {
-    if (rng() < 0.7) brands.push(market.brand);
+    if (rng() < profile.brandRate) brands.push(market.brand);
     for (const competitor of market.competitors) if (rng() < 0.6) brands.push(competitor);
   }
   const named = shuffle(rng, brands).slice(0, 7);
@@ -177,7 +198,7 @@ export function answer(query: EngineQuery): {
     const first = citations[0] as SourceCitation;
     lines.push("", `Sources: [${first.title ?? first.url}](${first.url})`);
   }
-  return { text: lines.join("\n"), model: "sandbox-1", citations, searches: searchesFor(topic, named) };
+  return { text: lines.join("\n"), model: profile.model, citations, searches: searchesFor(topic, named) };
 }
 
 /**

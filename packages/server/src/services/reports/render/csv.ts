@@ -1,3 +1,4 @@
+import { surfaceOf } from "../../engines/catalog.ts";
 import type { Report } from "../types.ts";
 
 const COLUMNS = [
@@ -17,6 +18,8 @@ const COLUMNS = [
   "competitors_mentioned",
   // Last, so that readers of the columns before it by position keep working.
   "cited_domain_categories",
+  "surface",
+  "searches",
 ] as const;
 
 /**
@@ -50,6 +53,8 @@ export function reportCsv(report: Report): string {
       r.cited_domains,
       r.competitors_mentioned,
       r.cited_domain_categories ?? [],
+      surfaceOf(r.engine),
+      r.searches ?? [],
     ]
       .map(field)
       .join(","),

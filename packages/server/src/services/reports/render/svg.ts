@@ -1,4 +1,5 @@
 import { escapeHtml } from "../../../lib/html.ts";
+import type { Series } from "./view.ts";
 
 const PALETTE = [
   "#2456d6",
@@ -15,11 +16,6 @@ const PALETTE = [
 
 function color(index: number): string {
   return PALETTE[index % PALETTE.length] as string;
-}
-
-export interface Series {
-  name: string;
-  points: { label: string; value: number | null }[];
 }
 
 /** A line chart of values in [0, max] over labelled points, one line per series, with a legend. */

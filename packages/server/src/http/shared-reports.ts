@@ -1,0 +1,53 @@
+import type { FastifyInstance } from "fastify";
+import Type from "typebox";
+import { escapeHtml } from "../lib/html.ts";
+import type { Deps } from "../services/context.ts";
+import { reportHtml } from "../services/reports/render/html.ts";
+import { reportPdf } from "../services/reports/render/pdf.ts";
+import { sharedReport } from "../services/reports/shares.ts";
+
+/** What every answer of a shared link carries: nothing cached, indexed or leaked through a Referer. */
+const PRIVATE = {
+  "cache-control": "private, no-store",
+  "referrer-policy": "no-referrer",
+  "x-robots-tag": "noindex, nofollow",
+  "x-content-type-options": "nosniff",
+  "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; img-src data:",
+};
+
+const GONE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>Link not available</title>
+<style>body{margin:0;font:15px/1.5 system-ui,sans-serif;color:#1c2330}main{max-width:560px;margin:15vh auto;padding:0 24px}h1{font-size:22px}</style></head>
+<body><main><h1>This link is not available</h1><p>The report it shared has expired, was revoked, or never existed. Ask whoever sent it for a new link.</p></main></body></html>`;
+
+/**
+ * `GET /shared/reports/:token`: the report a shared link opens, without an account (HTML, or the
+ * PDF with `?format=pdf`). Only that report, read-only: it carries no session, no key and no link
+ * to anything else; every other answer is the same 404 page, whatever the reason.
+ */
+export function registerSharedReports(app: FastifyInstance, deps: Deps): void {
+  app.get(
+    "/shared/reports/:token",
+    {
+      schema: {
+        params: Type.Object({ token: Type.String({ maxLength: 200 }) }),
+        querystring: Type.Object({ format: Type.Optional(Type.String({ maxLength: 10 })) }),
+      },
+      // Any malformed input is the same 404 page, never an API error envelope.
+      errorHandler: (_error, _request, reply) =>
+        reply.code(404).headers(PRIVATE).type("text/html; charset=utf-8").send(GONE),
+    },
+    async (request, reply) => {
+      const { token } = request.params as { token: string };
+      const { format } = request.query as { format?: string };
+      const report =
+        format === undefined || format === "html" || format === "pdf" ? await sharedReport(deps, token) : null;
+      reply.headers(PRIVATE);
+      if (report === null) return reply.code(404).type("text/html; charset=utf-8").send(GONE);
+      if (format === "pdf") {
+        reply.header("content-disposition", `inline; filename="${escapeHtml(report.id)}.pdf"`);
+        return reply.type("application/pdf").send(await reportPdf(report));
+      }
+      return reply.type("text/html; charset=utf-8").send(reportHtml(report));
+    },
+  );
+}

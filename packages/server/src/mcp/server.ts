@@ -1,0 +1,151 @@
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type Tool as ToolDescription,
+} from "@modelcontextprotocol/sdk/types.js";
+import { ApiError } from "../errors/api-error.ts";
+import { toApiError } from "../http/errors.ts";
+import { newId } from "../lib/ids.ts";
+import { scopeAllows } from "../services/api-keys/scopes.ts";
+import type { Authenticated } from "../services/auth/authenticate.ts";
+import { unavailableError } from "../services/availability.ts";
+import type { Deps, ServiceContext } from "../services/context.ts";
+import { parseToolInput, publishedInputSchema, publishedOutputSchema } from "./input.ts";
+import { serializeThrough } from "./output.ts";
+import type { Tool } from "./tool.ts";
+import { MCP_TOOLS } from "./tools.ts";
+
+/** Who calls the tools of one MCP server instance, and how a call is let in. */
+export interface McpCaller {
+  /**
+   * Lets one tool call in: the key valid and of a plan with API access, the call counted against
+   * the workspace's rate limit. Over HTTP the request that carries the call was let in already.
+   */
+  admit(tool: Tool): Promise<{ auth: Authenticated; requestId: string }>;
+  /** Aborted when the client goes away or the process drains: a waiting tool stops waiting. */
+  signal: AbortSignal;
+}
+
+const INSTRUCTIONS = `Sightline measures how brands appear in the answers of AI engines (ChatGPT, Claude, Gemini, Perplexity…).
+Start with list_brands to find a brand's project_id; get_metrics gives its visibility, share of voice, position,
+sentiment and citations over time; list_results shows the answers themselves; run_analysis asks the engines now
+(it spends credits). Each tool needs the API key's scope named in its description.`;
+
+function scopeNote(tool: Tool): string {
+  const { scope, method } = tool.route;
+  return method === "GET" ? `Scope: \`${scope}\` or \`read\`.` : `Scope: \`${scope}\`.`;
+}
+
+const DESCRIPTIONS: ToolDescription[] = MCP_TOOLS.map((tool) => {
+  const reads = tool.route.method === "GET";
+  return {
+    name: tool.name,
+    title: tool.title,
+    description: `${tool.description}\n\n${scopeNote(tool)}`,
+    inputSchema: publishedInputSchema(tool),
+    outputSchema: publishedOutputSchema(tool.route.success.schema),
+    annotations: {
+      title: tool.title,
+      readOnlyHint: reads,
+      destructiveHint: false,
+      idempotentHint: reads,
+      // Reads answer from stored data; an analysis asks outside AI engines.
+      openWorldHint: !reads,
+    },
+  };
+});
+
+const BY_NAME = new Map(MCP_TOOLS.map((tool) => [tool.name, tool]));
+
+function contextOf(deps: Deps, auth: Authenticated, requestId: string): ServiceContext {
+  return {
+    ...deps,
+    workspace: { id: auth.key.workspaceId, plan: auth.plan, billingAnchor: auth.key.billingAnchor },
+    actor: { type: "api_key", id: auth.key.id },
+    requestId,
+  };
+}
+
+function authorizeTool(auth: Authenticated, tool: Tool): void {
+  const { scope, method } = tool.route;
+  if (scopeAllows(auth.key.scopes, scope, method)) return;
+  const accepted = method === "GET" ? `'${scope}' or 'read'` : `'${scope}'`;
+  throw new ApiError(
+    "INSUFFICIENT_SCOPE",
+    `The tool ${tool.name} needs the ${accepted} scope; the key has ${auth.key.scopes.map((s) => `'${s}'`).join(", ")}.`,
+  );
+}
+
+/** A refusal or failure as the tool's result: the API's error body, flagged `isError`, never a crash. */
+function errorResult(deps: Deps, tool: Tool, error: unknown, requestId: string, admitted: boolean): CallToolResult {
+  const apiError = unavailableError(error, admitted) ?? toApiError(error);
+  if (apiError.code === "INTERNAL_ERROR")
+    deps.logger.error({ err: error, reqId: requestId, tool: tool.name }, "MCP tool failed");
+  const body = {
+    error: {
+      code: apiError.code,
+      message: apiError.message,
+      request_id: requestId,
+      details: apiError.details ?? [],
+      ...(apiError.retryAfter === undefined ? {} : { retry_after: Math.max(1, Math.ceil(apiError.retryAfter)) }),
+    },
+  };
+  return { isError: true, content: [{ type: "text", text: JSON.stringify(body) }] };
+}
+
+/**
+ * One tool call, in the API's check order from the scope on (the caller's admission did key, plan
+ * and rate limit): scope → arguments against the route's schemas → the service, which checks the
+ * engines against the plan and meters credits as it does for the REST route.
+ */
+async function callTool(
+  deps: Deps,
+  caller: McpCaller,
+  tool: Tool,
+  args: Record<string, unknown> | undefined,
+  signal: AbortSignal,
+): Promise<CallToolResult> {
+  let requestId = newId("req");
+  let admitted = false;
+  try {
+    const admission = await caller.admit(tool);
+    requestId = admission.requestId;
+    admitted = true;
+    authorizeTool(admission.auth, tool);
+    const input = parseToolInput(tool, args);
+    const result = await tool.run(contextOf(deps, admission.auth, requestId), input, signal);
+    const text = serializeThrough(tool.route.success.schema, result);
+    return { content: [{ type: "text", text }], structuredContent: JSON.parse(text) as Record<string, unknown> };
+  } catch (error) {
+    return errorResult(deps, tool, error, requestId, admitted);
+  }
+}
+
+/**
+ * An MCP server (the SDK's low-level `Server`) publishing the tools with their JSON Schemas, for
+ * one caller. Over HTTP one is made per request (stateless); over stdio one per process.
+ */
+export function createMcpServer(deps: Deps, caller: McpCaller): Server {
+  const server = new Server(
+    // The version of the API whose contract the tools follow, as in the OpenAPI document.
+    { name: "sightline", title: "Sightline", version: "1.0.0" },
+    { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS },
+  );
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: DESCRIPTIONS }));
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const tool = BY_NAME.get(request.params.name);
+    if (tool === undefined) {
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Unknown tool '${request.params.name}'; the tools are ${MCP_TOOLS.map((t) => t.name).join(", ")}.`,
+      );
+    }
+    return callTool(deps, caller, tool, request.params.arguments, AbortSignal.any([extra.signal, caller.signal]));
+  });
+  server.onerror = (error) => deps.logger.debug({ err: error }, "MCP protocol error");
+  return server;
+}

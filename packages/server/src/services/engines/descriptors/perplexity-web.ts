@@ -1,0 +1,24 @@
+import { DataForSeoAdapter } from "../adapters/dataforseo.ts";
+import { defineEngine } from "../descriptor.ts";
+
+/**
+ * Perplexity as a person sees it in its own interface, captured by DataForSEO's LLM Scraper, with
+ * DataForSEO's shared `login:password` key (ADR 0022).
+ */
+export const perplexityWeb = defineEngine({
+  name: "perplexity_web",
+  surface: "web",
+  counterpart: "perplexity",
+  vendor: "DataForSEO LLM Scraper (Perplexity)",
+  minimumPlan: "agency",
+  credentials: "api_key",
+  prefix: "DATAFORSEO",
+  defaultModel: "perplexity-web",
+  modelVariable: false,
+  build: (settings, options) =>
+    new DataForSeoAdapter(settings, options.timeoutMs, {
+      name: "perplexity_web",
+      product: "perplexity",
+      model: settings.model,
+    }),
+});

@@ -1,0 +1,112 @@
+import Type from "typebox";
+import { component, Nullable, StringEnum, Timestamp } from "../../lib/schema.ts";
+import { ProportionSchema } from "../measurement/schemas.ts";
+
+/** The answers opportunities are computed from: the last 30 days', the most recent 5,000 at most. */
+export const OPPORTUNITY_WINDOW_DAYS = 30;
+export const OPPORTUNITY_SCAN_LIMIT = 5_000;
+
+const OPPORTUNITY_KINDS = [
+  "wrong_facts",
+  "negative_answers",
+  "visibility_drop",
+  "competitors_preferred",
+  "citation_gap",
+  "search_gap",
+] as const;
+
+export const OpportunitiesQuery = Type.Object(
+  {
+    kind: Type.Optional(StringEnum(OPPORTUNITY_KINDS, { description: "Only opportunities of this kind." })),
+    limit: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 100, default: 20, description: "How many, the most valuable first." }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+const OpportunitySchema = Type.Object(
+  {
+    id: Type.String({
+      description: "Stable while the same evidence stands: `opp_` and a digest of its kind and subject.",
+    }),
+    kind: StringEnum(OPPORTUNITY_KINDS, {
+      description:
+        "`wrong_facts`: answers contradicting the fact sheet; `negative_answers`: answers warning against the brand; `visibility_drop`: a prompt and engine where visibility fell significantly; `competitors_preferred`: where competitors are named and the brand is not; `citation_gap`: a site cited where competitors are named and the brand is not; `search_gap`: searches engines ran whose answers never cite the brand's site.",
+    }),
+    title: Type.String({ description: "What to do, in one line." }),
+    explanation: Type.String({ description: "Why, with the figures." }),
+    impact: Type.Number({
+      minimum: 0,
+      maximum: 1,
+      description:
+        "What ranks the list: the share of the window's answers concerned, weighted by kind (wrong facts 1.5, warnings 1.25, drops by their size, the rest 1, searches 0.75), at most 1.",
+    }),
+    answers: Type.Integer({ minimum: 1, description: "Answers the opportunity rests on." }),
+    engines: Type.Array(Type.String()),
+    prompts: Type.Array(Type.String()),
+    domain: Nullable(Type.String({ description: "The cited site (`citation_gap`)." })),
+    urls: Type.Array(Type.String(), { description: "Its most cited pages (`citation_gap`), at most 3." }),
+    search: Nullable(Type.String({ description: "The search engines ran (`search_gap`)." })),
+    change: Nullable(
+      Type.Object(
+        {
+          before: ProportionSchema,
+          after: ProportionSchema,
+          difference: Type.Number({ description: "after − before, in share." }),
+          p_value: Type.Number({ minimum: 0, maximum: 1 }),
+        },
+        { additionalProperties: false, description: "The brand's visibility before and in the latest analysis." },
+      ),
+    ),
+    fact: Nullable(
+      Type.Object(
+        {
+          field: StringEnum(["founded_year", "headquarters", "starting_price", "free_plan", "features"] as const),
+          expected: Type.String({ description: "What the fact sheet says." }),
+          stated: Type.String({ description: "What the answers say." }),
+          excerpt: Type.String({ description: "The sentence of the most recent answer saying it." }),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    evidence: Type.Array(Type.String(), {
+      maxItems: 5,
+      description: "Results it rests on (`GET /v1/results/:id`), most recent first, at most 5.",
+    }),
+  },
+  { additionalProperties: false },
+);
+
+export const OpportunityListSchema = component(
+  "Opportunities",
+  Type.Object(
+    {
+      object: Type.Literal("opportunities"),
+      from: Timestamp,
+      to: Timestamp,
+      computed_at: Timestamp,
+      scanned: Type.Integer({
+        minimum: 0,
+        description: `Successful answers read: the last ${OPPORTUNITY_WINDOW_DAYS} days', the most recent ${OPPORTUNITY_SCAN_LIMIT} at most.`,
+      }),
+      data: Type.Array(OpportunitySchema, { description: "The most valuable first." }),
+    },
+    {
+      additionalProperties: false,
+      description:
+        "What to do next, computed from the stored answers after every analysis: ranked, explained, with evidence.",
+    },
+  ),
+);
+
+/** What is stored per project: the whole list, filtered and cut on read. */
+export const StoredOpportunitiesSchema = Type.Object(
+  {
+    from: Timestamp,
+    to: Timestamp,
+    scanned: Type.Integer({ minimum: 0 }),
+    data: Type.Array(OpportunitySchema),
+  },
+  { additionalProperties: false },
+);

@@ -1,0 +1,80 @@
+import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { toast } from "sonner";
+import { CheckboxField } from "../../components/checkbox-field.tsx";
+import { ErrorState, LoadingState } from "../../components/page-states.tsx";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card.tsx";
+import { api, errorMessage } from "../../lib/api.ts";
+import { keys } from "../../lib/queries.ts";
+import { useBrand } from "../brand/brand-context.tsx";
+
+/** The signed-in member's weekly e-mail digest of one brand (docs/dashboard-api.md). */
+interface DigestSubscription {
+  project_id: string;
+  subscribed: boolean;
+  email_delivery: boolean;
+}
+
+const digestPath = (workspaceId: string, projectId: string) =>
+  `/workspaces/${encodeURIComponent(workspaceId)}/projects/${encodeURIComponent(projectId)}/digest`;
+
+function digestQuery(workspaceId: string, projectId: string) {
+  return queryOptions({
+    queryKey: keys.workspacePart(workspaceId, "digest", projectId),
+    queryFn: ({ signal }) => api<DigestSubscription>(digestPath(workspaceId, projectId), { signal }),
+  });
+}
+
+/** "E-mail me a weekly digest of this brand": any member may ask for it, viewers too. */
+export function DigestCard() {
+  const { workspaceId, project } = useBrand();
+  const queryClient = useQueryClient();
+  const query = digestQuery(workspaceId, project.id);
+  const digest = useQuery(query);
+  const change = useMutation({
+    mutationFn: (subscribed: boolean) =>
+      api<DigestSubscription>(digestPath(workspaceId, project.id), { method: "PATCH", body: { subscribed } }),
+    onSuccess: (next) => {
+      queryClient.setQueryData(query.queryKey, next);
+      toast.success(
+        next.subscribed ? `You will get a weekly digest of ${project.name}` : "You will no longer get the digest",
+      );
+    },
+    onError: (error) => toast.error(errorMessage(error)),
+  });
+  return (
+    <Card aria-labelledby="digest-title">
+      <CardHeader>
+        <div>
+          <CardTitle id="digest-title">Weekly digest</CardTitle>
+          <CardDescription>
+            On Mondays, last week's figures of a monitored brand with their intervals, the change against the week
+            before and the week's alerts, by e-mail. Every digest has a link to unsubscribe.
+          </CardDescription>
+        </div>
+      </CardHeader>
+      <CardContent>
+        {digest.isPending && <LoadingState label="Loading your digest setting…" />}
+        {digest.isError && (
+          <ErrorState
+            error={digest.error}
+            title="Your digest setting could not be loaded"
+            onRetry={() => digest.refetch()}
+          />
+        )}
+        {digest.data && !digest.data.email_delivery && !digest.data.subscribed && (
+          <p className="text-sm text-muted-foreground">
+            This server cannot send e-mail: its operator has not set SMTP_URL.
+          </p>
+        )}
+        {digest.data && (digest.data.email_delivery || digest.data.subscribed) && (
+          <CheckboxField
+            label="E-mail me a weekly digest of this brand"
+            description="Sent to the address you sign in with, while you are a member of this workspace."
+            checked={change.isPending ? change.variables : digest.data.subscribed}
+            onCheckedChange={(on) => change.mutate(on)}
+          />
+        )}
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,183 @@
+import { useQuery } from "@tanstack/react-query";
+import { Link } from "@tanstack/react-router";
+import { LightbulbIcon } from "lucide-react";
+import { useId, useState } from "react";
+import { EmptyState, ErrorState, LoadingState } from "../components/page-states.tsx";
+import { Badge } from "../components/ui/badge.tsx";
+import { Card, CardContent, CardDescription, CardHeader } from "../components/ui/card.tsx";
+import { Label } from "../components/ui/label.tsx";
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "../components/ui/select.tsx";
+import { useBrand } from "../features/brand/brand-context.tsx";
+import {
+  KIND_LABEL,
+  type Opportunity,
+  type OpportunityKind,
+  opportunitiesQuery,
+} from "../features/opportunities/opportunities-api.ts";
+import { percent, points, proportion } from "../lib/figures.ts";
+import { engineName, formatDateTime } from "../lib/format.ts";
+import { useTitle } from "../lib/use-title.ts";
+
+const ALL = "all";
+
+function OpportunityCard({ opportunity: o }: { opportunity: Opportunity }) {
+  const { workspaceId, project } = useBrand();
+  const headingId = useId();
+  return (
+    <Card aria-labelledby={headingId}>
+      <CardHeader>
+        <div className="grid gap-1.5">
+          <div className="flex flex-wrap items-center gap-2">
+            <Badge variant="outline">{KIND_LABEL[o.kind]}</Badge>
+            <span className="text-xs text-muted-foreground">
+              {o.answers} {o.answers === 1 ? "answer" : "answers"} · {o.engines.map(engineName).join(", ")} · impact{" "}
+              {percent(o.impact)}
+            </span>
+          </div>
+          <h3 id={headingId} className="text-base leading-tight font-semibold wrap-anywhere">
+            {o.title}
+          </h3>
+          <CardDescription>{o.explanation}</CardDescription>
+        </div>
+      </CardHeader>
+      <CardContent className="grid gap-3 text-sm">
+        {o.change && (
+          <p>
+            Visibility {proportion(o.change.before)} before, {proportion(o.change.after)} in the latest analysis:{" "}
+            <span className="font-medium">{points(o.change.difference)}</span>.
+          </p>
+        )}
+        {o.fact && (
+          <div className="grid gap-1">
+            <p>
+              Your fact sheet: <span className="font-medium">{o.fact.expected}</span>. The answer:{" "}
+              <span className="font-medium">{o.fact.stated}</span>.
+            </p>
+            <blockquote className="border-l-2 pl-3 text-muted-foreground italic">{o.fact.excerpt}</blockquote>
+          </div>
+        )}
+        {o.urls.length > 0 && (
+          <div>
+            <p className="text-muted-foreground">Most cited pages:</p>
+            <ul className="list-disc pl-5">
+              {o.urls.map((url) => (
+                <li key={url} className="wrap-anywhere">
+                  <a
+                    href={url}
+                    target="_blank"
+                    rel="noopener noreferrer nofollow"
+                    className="text-primary underline-offset-4 hover:underline"
+                  >
+                    {url}
+                  </a>
+                </li>
+              ))}
+            </ul>
+          </div>
+        )}
+        {o.prompts.length > 0 && (
+          <p className="text-muted-foreground wrap-anywhere">
+            {o.prompts.length === 1 ? "Prompt" : "Prompts"}: {o.prompts.map((p) => `“${p}”`).join(", ")}
+          </p>
+        )}
+        <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
+          <span className="text-muted-foreground">Evidence:</span>
+          {o.evidence.map((id, i) => (
+            <Link
+              key={id}
+              to="/w/$workspaceId/brands/$brandId/answers/$resultId"
+              params={{ workspaceId, brandId: project.id, resultId: id }}
+              className="text-primary underline-offset-4 hover:underline"
+            >
+              answer {i + 1}
+            </Link>
+          ))}
+        </div>
+      </CardContent>
+    </Card>
+  );
+}
+
+/** What to do next: the API's ranked opportunities, explained, each with links to its answers. */
+export function BrandOpportunitiesPage() {
+  const { workspaceId, project, canEdit } = useBrand();
+  const id = useId();
+  useTitle(`Opportunities · ${project.name}`);
+  const [kind, setKind] = useState<OpportunityKind | typeof ALL>(ALL);
+  const opportunities = useQuery(opportunitiesQuery(workspaceId, project.id));
+  const all = opportunities.data?.data ?? [];
+  const shown = kind === ALL ? all : all.filter((o) => o.kind === kind);
+  const noFacts = Object.keys(project.facts ?? {}).length === 0;
+  return (
+    <div className="grid gap-4">
+      <div className="flex flex-wrap items-end justify-between gap-3">
+        <div className="grid gap-1">
+          <h2 className="text-lg font-semibold">Opportunities</h2>
+          <p className="text-sm text-muted-foreground">
+            What to do next, the most valuable first, from the last 30 days of answers
+            {opportunities.data
+              ? ` (${opportunities.data.scanned} answers, computed ${formatDateTime(opportunities.data.computed_at)})`
+              : ""}
+            . Refreshed after every analysis.
+          </p>
+        </div>
+        <div className="grid gap-1.5">
+          <Label htmlFor={`${id}-kind`}>Kind</Label>
+          <Select value={kind} onValueChange={(value) => setKind(value as OpportunityKind | typeof ALL)}>
+            <SelectTrigger id={`${id}-kind`} className="w-52">
+              <SelectValue />
+            </SelectTrigger>
+            <SelectContent>
+              <SelectItem value={ALL}>All kinds</SelectItem>
+              {(Object.keys(KIND_LABEL) as OpportunityKind[]).map((k) => (
+                <SelectItem key={k} value={k}>
+                  {KIND_LABEL[k]} ({all.filter((o) => o.kind === k).length})
+                </SelectItem>
+              ))}
+            </SelectContent>
+          </Select>
+        </div>
+      </div>
+      {noFacts && (
+        <p className="rounded-md border bg-muted/40 p-3 text-sm">
+          Answers are checked against the brand's fact sheet (founding year, headquarters, price, free plan, key
+          features).{" "}
+          {canEdit ? (
+            <Link
+              to="/w/$workspaceId/brands/$brandId/edit"
+              params={{ workspaceId, brandId: project.id }}
+              className="font-medium text-primary underline-offset-4 hover:underline"
+            >
+              Add the fact sheet
+            </Link>
+          ) : (
+            "Ask a member to add it"
+          )}{" "}
+          to find answers that get them wrong.
+        </p>
+      )}
+      {opportunities.isPending && <LoadingState label="Finding opportunities…" />}
+      {opportunities.isError && (
+        <ErrorState
+          error={opportunities.error}
+          title="The opportunities could not be loaded"
+          onRetry={() => opportunities.refetch()}
+        />
+      )}
+      {opportunities.data && shown.length === 0 && (
+        <EmptyState icon={<LightbulbIcon />} title={all.length === 0 ? "No opportunities yet" : "None of this kind"}>
+          {all.length === 0
+            ? "They appear once analyses have answers to learn from: a site cited where competitors are named and the brand is not, a real drop, an answer getting the brand's facts wrong."
+            : "Choose another kind, or all of them."}
+        </EmptyState>
+      )}
+      <ul className="grid gap-4" aria-label="Opportunities">
+        {shown.map((o) => (
+          <li key={o.id}>
+            <OpportunityCard opportunity={o} />
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
