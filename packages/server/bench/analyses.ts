@@ -8,7 +8,7 @@ import { compileProject, measureAnswer } from "../src/services/measurement/measu
 import type { MeasuredProject } from "../src/services/measurement/types.ts";
 import { createProject } from "../src/services/projects/projects.ts";
 import { createWorkspace, workspaceContext } from "../src/services/workspaces/workspaces.ts";
-import { spawnServer } from "./processes.ts";
+import { SIGHTLINE_ENTRY, spawnServer } from "./processes.ts";
 
 const LATENCY_MS = 200;
 const CONCURRENCY = 32;
@@ -62,7 +62,7 @@ export async function analysisThroughput(dir: string): Promise<string[]> {
     pino({ level: "silent" }),
   );
   const worker = await spawnServer(
-    "packages/server/src/bin/sightline.ts",
+    SIGHTLINE_ENTRY,
     ["worker"],
     {
       DATABASE_URL: `sqlite:${path}`,

@@ -10,7 +10,7 @@ import { SCORE_VERSION } from "../src/services/measurement/score.ts";
 import type { AnswerMeasure, CitationFound } from "../src/services/measurement/types.ts";
 import { createProject } from "../src/services/projects/projects.ts";
 import { createWorkspace, workspaceContext } from "../src/services/workspaces/workspaces.ts";
-import { type Child, freePort, spawnServer } from "./processes.ts";
+import { type Child, freePort, SIGHTLINE_ENTRY, spawnServer } from "./processes.ts";
 
 /**
  * The analytics endpoints over a 90-day range, on one brand with 4 engines, 50 prompts, 3
@@ -296,7 +296,7 @@ async function timeEndpoints(server: Child, seeded: Seeded, now: Date): Promise<
 async function serve(databaseUrl: string, plansFile: string): Promise<Child> {
   const port = await freePort();
   return spawnServer(
-    "packages/server/src/bin/sightline.ts",
+    SIGHTLINE_ENTRY,
     ["serve"],
     { DATABASE_URL: databaseUrl, PORT: String(port), LOG_LEVEL: "warn", SIGHTLINE_PLANS: plansFile },
     { healthUrl: `http://127.0.0.1:${port}/healthz` },

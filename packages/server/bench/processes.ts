@@ -10,6 +10,12 @@ export interface Child {
   stop(): Promise<void>;
 }
 
+/**
+ * The servers measured run what `npm start` runs: the compiled bundle (`npm run bench` builds it
+ * first), not the sources through a loader.
+ */
+export const SIGHTLINE_ENTRY = "packages/server/dist/bin/sightline.mjs";
+
 /** Either a line on stdout carrying the address, or a health URL to poll. */
 export type Readiness = { stdout: RegExp } | { healthUrl: string };
 
@@ -25,7 +31,7 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Spawns a TypeScript entry point and waits until it is ready to take load. */
+/** Spawns an entry point (TypeScript through tsx, or compiled JavaScript) and waits until it is ready to take load. */
 export function spawnServer(
   entry: string,
   args: string[],
@@ -33,7 +39,10 @@ export function spawnServer(
   ready: Readiness,
 ): Promise<Child> {
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, ["--import", "tsx", entry, ...args], {
+    // BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles every server the bench starts.
+    const nodeArgs = (process.env.BENCH_NODE_ARGS ?? "").split(" ").filter((arg) => arg !== "");
+    const loader = entry.endsWith(".ts") ? ["--import", "tsx"] : ["--enable-source-maps"];
+    const child = spawn(process.execPath, [...nodeArgs, ...loader, entry, ...args], {
       cwd: REPO_ROOT,
       env: { ...process.env, ...env },
       stdio: ["ignore", "pipe", "pipe"],

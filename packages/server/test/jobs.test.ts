@@ -2,7 +2,7 @@ import pino from "pino";
 import { expect, it } from "vitest";
 import { withTransaction } from "../src/db/transaction.ts";
 import { claimJobs, enqueueJob } from "../src/services/jobs/store.ts";
-import type { ClaimedJob, JobOutcome } from "../src/services/jobs/types.ts";
+import type { BatchJobHandler, ClaimedJob, JobOutcome } from "../src/services/jobs/types.ts";
 import { Worker } from "../src/services/jobs/worker.ts";
 import { describeEachDialect, type Harness } from "./helpers/harness.ts";
 
@@ -18,7 +18,11 @@ async function until(check: () => Promise<boolean>, timeoutMs = 10_000): Promise
   }
 }
 
-function worker(h: Harness, handlers: Record<string, (job: ClaimedJob) => Promise<JobOutcome>>, options = {}) {
+function worker(
+  h: Harness,
+  handlers: Record<string, ((job: ClaimedJob) => Promise<JobOutcome>) | BatchJobHandler>,
+  options = {},
+) {
   return new Worker({ ...h.deps, logger: pino({ level: "silent" }) }, handlers, {
     concurrency: 4,
     leaseMs: 5_000,
@@ -164,6 +168,76 @@ describeEachDialect("job queue", (h) => {
     await w.stop(100);
     const released = await jobRow(h, slow);
     expect(released).toMatchObject({ status: "pending", attempts: 0, locked_by: null });
+    release();
+  });
+
+  it("runs a batch handler's jobs together and records each job's own outcome", async () => {
+    const kind = `test.batch.${Math.random()}`;
+    const ids: string[] = [];
+    for (let n = 0; n < 7; n++) ids.push(await enqueueJob(h.deps, { kind, payload: { n }, maxAttempts: 1 }));
+    const batches: number[][] = [];
+    const w = worker(h, {
+      [kind]: {
+        size: 3,
+        inFlight: 1,
+        async run(jobs) {
+          batches.push(jobs.map((job) => Number(job.payload.n)));
+          return jobs.map((job): JobOutcome => {
+            if (job.payload.n === 2) return { status: "retry", delayMs: 1_000, error: "try again" };
+            if (job.payload.n === 4) return { status: "dead", error: "gave up" };
+            return { status: "succeeded" };
+          });
+        },
+      },
+    });
+    w.start();
+    try {
+      await until(async () => {
+        const rows = await Promise.all(ids.map((id) => jobRow(h, id)));
+        return rows.every((row) => row.status !== "pending" && row.status !== "running");
+      });
+      expect(batches.flat().sort()).toEqual([0, 1, 2, 3, 4, 5, 6]);
+      expect(batches.every((batch) => batch.length <= 3)).toBe(true);
+      expect(batches.length).toBe(3); // 3 + 3 + 1: queued before the worker started
+      const statuses = await Promise.all(ids.map(async (id) => (await jobRow(h, id)).status));
+      // n = 2 asked for a retry on its only attempt: dead-lettered, like a single job.
+      expect(statuses).toEqual(["succeeded", "succeeded", "dead", "succeeded", "dead", "succeeded", "succeeded"]);
+      expect((await jobRow(h, ids[4] ?? "")).last_error).toBe("gave up");
+    } finally {
+      await w.stop(1_000);
+    }
+  });
+
+  it("retries every job of a batch whose handler throws, and releases a batch that outlasts stop", async () => {
+    const kind = `test.batch-throw.${Math.random()}`;
+    let release: () => void = () => {};
+    const blocked = new Promise<void>((resolve) => (release = resolve));
+    let calls = 0;
+    const w = worker(h, {
+      [kind]: {
+        size: 10,
+        inFlight: 1,
+        async run(jobs) {
+          calls++;
+          if (calls === 1) throw new Error("the receiver's database is down");
+          await blocked;
+          return jobs.map((): JobOutcome => ({ status: "succeeded" }));
+        },
+      },
+    });
+    const ids = [await enqueueJob(h.deps, { kind, payload: {} }), await enqueueJob(h.deps, { kind, payload: {} })];
+    w.start();
+    await until(async () =>
+      (await Promise.all(ids.map((id) => jobRow(h, id)))).every((r) => r.attempts === 1 && r.status === "pending"),
+    );
+    for (const id of ids) expect((await jobRow(h, id)).last_error).toContain("database is down");
+    // Due again at once: the second batch blocks until stop releases both jobs, attempt uncounted.
+    await h.deps.db.updateTable("jobs").set({ run_at: h.clock.now().toISOString() }).where("id", "in", ids).execute();
+    h.deps.jobSignal.wake();
+    await until(async () => (await Promise.all(ids.map((id) => jobRow(h, id)))).every((r) => r.status === "running"));
+    await w.stop(100);
+    for (const id of ids)
+      expect(await jobRow(h, id)).toMatchObject({ status: "pending", attempts: 1, locked_by: null });
     release();
   });
 

@@ -1,8 +1,9 @@
 import { createHmac } from "node:crypto";
 import { verifyWebhook } from "@sightline/sdk";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import type { RunningWorker } from "../src/app/worker.ts";
+import { type RunningWorker, webhookTransport } from "../src/app/worker.ts";
 import { createProject, updateProject } from "../src/services/projects/projects.ts";
+import { deliverWebhooks } from "../src/services/webhooks/deliver.ts";
 import { listDeliveries } from "../src/services/webhooks/deliveries.ts";
 import { workspaceContext } from "../src/services/workspaces/workspaces.ts";
 import { describeEachDialect, type Harness, type Tenant } from "./helpers/harness.ts";
@@ -227,6 +228,59 @@ describeEachDialect(
         const wait = Date.parse(afterRetry?.next_attempt_at ?? "") - h.clock.now().getTime();
         expect(wait).toBeGreaterThanOrEqual(240_000);
         expect(wait).toBeLessThanOrEqual(360_000);
+      } finally {
+        receiver.answer({ status: 200 });
+      }
+    });
+
+    it("sends many deliveries over a few kept-alive connections, each delivery once", async () => {
+      const t = await h.tenant();
+      const hook = await subscribe(h, t, `${receiver.url}/many`, ["project.created"]);
+      for (let i = 0; i < 60; i++) await addProject(h, t, `Brand ${i}`);
+      await receiver.waitFor(60, "/many");
+      const received = receiver.on("/many");
+      const ids = received.map((r) => String(r.headers["x-webhook-id"]));
+      expect(new Set(ids).size).toBe(60);
+      // One connection per delivery would show 60 client ports; the transport keeps at most 16 open.
+      const ports = new Set(received.map((r) => r.remotePort));
+      expect(ports.size).toBeLessThanOrEqual(16);
+      await settled(h);
+      const list = await deliveries(h, t, hook.id);
+      expect(list.map((d) => d.status)).toEqual(new Array(60).fill("succeeded"));
+    });
+
+    it("numbers a manual resend and a scheduled retry claimed in one batch as two attempts", async () => {
+      const t = await h.tenant();
+      const hook = await subscribe(h, t, `${receiver.url}/twice`, ["project.created"]);
+      receiver.answer({ status: 503 });
+      try {
+        await addProject(h, t);
+        const [first] = await eventually(
+          () => deliveries(h, t, hook.id),
+          (list) =>
+            list[0]?.attempts.length === 1 && Date.parse(list[0].next_attempt_at ?? "") > h.clock.now().getTime(),
+        );
+        const deliveryId = first?.id ?? expect.fail("no delivery");
+        const job = (attempt: number, payload: Record<string, unknown>) => ({
+          id: `job_batch_${attempt}`,
+          kind: "webhook.deliver",
+          payload,
+          attempt,
+          maxAttempts: 14,
+          createdAt: h.clock.now().toISOString(),
+        });
+        const transport = webhookTransport(h.runtime);
+        const outcomes = await deliverWebhooks(h.deps, transport)
+          .run([job(1, { delivery_id: deliveryId, manual: true }), job(2, { delivery_id: deliveryId })])
+          .finally(() => transport.close?.());
+        // The manual resend changes nothing; the scheduled one asks for the schedule's third step.
+        expect(outcomes[0]).toEqual({ status: "succeeded" });
+        expect(outcomes[1]).toMatchObject({ status: "retry", error: "HTTP 503" });
+        const numbers = receiver.on("/twice").map((r) => r.headers["x-webhook-attempt"]);
+        expect(numbers).toEqual(["1", "2", "3"]);
+        const [after] = await deliveries(h, t, hook.id);
+        expect(after?.attempt_count).toBe(3);
+        expect(after?.attempts.map((a) => a.attempt).sort()).toEqual([1, 2, 3]);
       } finally {
         receiver.answer({ status: 200 });
       }

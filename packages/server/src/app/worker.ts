@@ -4,7 +4,7 @@ import { runAnalysisHandler } from "../services/analyses/run.ts";
 import { RUN_ANALYSIS_JOB } from "../services/analyses/types.ts";
 import { REBUILD_ROLLUPS_JOB, rebuildRollupsHandler } from "../services/analytics/rebuild.ts";
 import { JOBS_CHANNEL } from "../services/jobs/store.ts";
-import type { JobHandler } from "../services/jobs/types.ts";
+import type { BatchJobHandler, JobHandler } from "../services/jobs/types.ts";
 import { Worker, type WorkerOptions } from "../services/jobs/worker.ts";
 import { measureWithJudge } from "../services/judge/judge.ts";
 import { closeMonitoringRun } from "../services/monitoring/runs.ts";
@@ -14,7 +14,7 @@ import { REMEASURE_JOB } from "../services/remeasure/remeasures.ts";
 import { remeasureHandler } from "../services/remeasure/run.ts";
 import { reportFinishedAnalysis } from "../services/reports/generate.ts";
 import { DEFAULT_RETENTION, type RetentionConfig } from "../services/retention/prune.ts";
-import { deliverWebhookHandler } from "../services/webhooks/deliver.ts";
+import { deliverWebhooks } from "../services/webhooks/deliver.ts";
 import { DELIVER_JOB } from "../services/webhooks/fanout.ts";
 import { HttpTransport, type WebhookTransport } from "../services/webhooks/transport.ts";
 import type { Runtime } from "./runtime.ts";
@@ -28,9 +28,10 @@ export interface RunningWorker {
 }
 
 /** Every job kind and what runs it. */
-function jobHandlers(runtime: Runtime, transport: WebhookTransport): Record<string, JobHandler> {
+function jobHandlers(runtime: Runtime, transport: WebhookTransport): Record<string, JobHandler | BatchJobHandler> {
   return {
-    [DELIVER_JOB]: deliverWebhookHandler(runtime.deps, transport),
+    // Batched: many deliveries share their reads, writes and connections.
+    [DELIVER_JOB]: deliverWebhooks(runtime.deps, transport),
     // Alert channels and digests: e-mail, and Slack through the webhooks' transport and address policy.
     [NOTIFY_JOB]: sendNotificationHandler(runtime.deps, transport),
     // When an analysis finishes, in its final transaction: monitoring closes its run (and fires
@@ -77,6 +78,7 @@ export async function startWorker(
       scheduler?.stop();
       await unlisten();
       await worker.stop(timeoutMs);
+      transport.close?.();
     },
   };
 }

@@ -5,6 +5,8 @@ export interface Received {
   body: string;
   path: string;
   receivedAt: number;
+  /** The client's port: requests sharing one came over one kept-alive connection. */
+  remotePort: number | undefined;
 }
 
 export type Answer = { status: number; headers?: Record<string, string>; body?: string; delayMs?: number };
@@ -30,6 +32,7 @@ export class Receiver {
           body: Buffer.concat(chunks).toString("utf8"),
           path: req.url ?? "/",
           receivedAt: performance.now(),
+          remotePort: req.socket.remotePort,
         });
         const answer = this.#script.length > 1 ? (this.#script.shift() as Answer) : (this.#script[0] as Answer);
         const reply = () => res.writeHead(answer.status, answer.headers).end(answer.body ?? "ok");

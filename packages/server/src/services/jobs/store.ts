@@ -1,6 +1,7 @@
+import type { SelectQueryBuilder } from "kysely";
 import type { Db } from "../../db/database.ts";
 import type { DialectSql } from "../../db/dialect-sql.ts";
-import type { JobsTable } from "../../db/tables.ts";
+import type { JobsTable, Tables } from "../../db/tables.ts";
 import { afterCommit } from "../../db/transaction.ts";
 import type { Clock } from "../../lib/clock.ts";
 import { newId } from "../../lib/ids.ts";
@@ -72,6 +73,7 @@ export async function claimJobs(
   workerId: string,
   limit: number,
   leaseMs: number,
+  kinds: { only?: string[]; except?: string[] } = {},
 ): Promise<ClaimedJob[]> {
   const now = deps.clock.now();
   const nowIso = now.toISOString();
@@ -87,32 +89,50 @@ export async function claimJobs(
     .where("locked_until", "<", nowIso)
     .where((eb) => eb("attempts", ">=", eb.ref("max_attempts")))
     .execute();
+  // Two claims, each a range of its own index: jobs whose lease expired (their worker died), then
+  // due pending ones in the order they came due. One statement with `a or b` cannot use either
+  // index for its order, and sorted every pending job at each claim.
+  const expired = await claimWhere(deps, workerId, limit, leaseMs, kinds, (q) =>
+    q.where("status", "=", "running").where("locked_until", "<", nowIso).orderBy("locked_until"),
+  );
+  const pending =
+    expired.length >= limit
+      ? []
+      : await claimWhere(deps, workerId, limit - expired.length, leaseMs, kinds, (q) =>
+          q.where("status", "=", "pending").where("run_at", "<=", nowIso).orderBy("run_at"),
+        );
+  return [...expired, ...pending].map(toClaimed);
+}
+
+type CandidateQuery = SelectQueryBuilder<Tables, "jobs", { id: string }>;
+
+async function claimWhere(
+  deps: JobStoreDeps,
+  workerId: string,
+  limit: number,
+  leaseMs: number,
+  kinds: { only?: string[]; except?: string[] },
+  which: (query: CandidateQuery) => CandidateQuery,
+): Promise<JobsTable[]> {
+  const now = deps.clock.now();
   const candidates = deps.sql.lockRowsSkipLocked(
-    deps.db
-      .selectFrom("jobs")
-      .select("id")
-      .where((eb) =>
-        eb.or([
-          eb.and([eb("status", "=", "pending"), eb("run_at", "<=", nowIso)]),
-          eb.and([eb("status", "=", "running"), eb("locked_until", "<", nowIso)]),
-        ]),
-      )
-      .orderBy("run_at")
+    which(deps.db.selectFrom("jobs").select("id"))
+      .$if(kinds.only !== undefined, (q) => q.where("kind", "in", kinds.only ?? []))
+      .$if(kinds.except !== undefined && kinds.except.length > 0, (q) => q.where("kind", "not in", kinds.except ?? []))
       .limit(limit),
   );
-  const rows = await deps.db
+  return deps.db
     .updateTable("jobs")
     .set((eb) => ({
       status: "running",
       locked_by: workerId,
       locked_until: new Date(now.getTime() + leaseMs).toISOString(),
       attempts: eb("attempts", "+", 1),
-      updated_at: nowIso,
+      updated_at: now.toISOString(),
     }))
     .where("id", "in", candidates)
     .returningAll()
     .execute();
-  return rows.map(toClaimed);
 }
 
 function owned(deps: JobStoreDeps, jobId: string, workerId: string) {
@@ -130,6 +150,25 @@ export async function completeJob(deps: JobStoreDeps, jobId: string, workerId: s
     .set({ status: "succeeded", locked_by: null, locked_until: null, finished_at: now, updated_at: now })
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
+}
+
+/**
+ * Completes many jobs in one statement (a batch handler's successes).
+ * @returns the ids whose lease was lost meanwhile.
+ */
+export async function completeJobs(deps: JobStoreDeps, jobIds: string[], workerId: string): Promise<string[]> {
+  if (jobIds.length === 0) return [];
+  const now = deps.clock.now().toISOString();
+  const done = await deps.db
+    .updateTable("jobs")
+    .set({ status: "succeeded", locked_by: null, locked_until: null, finished_at: now, updated_at: now })
+    .where("id", "in", jobIds)
+    .where("locked_by", "=", workerId)
+    .where("status", "=", "running")
+    .returning("id")
+    .execute();
+  const completed = new Set(done.map((row) => row.id));
+  return jobIds.filter((id) => !completed.has(id));
 }
 
 export async function retryJob(
@@ -186,9 +225,19 @@ export async function releaseJob(deps: JobStoreDeps, jobId: string, workerId: st
     .execute();
 }
 
-export async function extendLease(deps: JobStoreDeps, jobId: string, workerId: string, leaseMs: number): Promise<void> {
+/** Keeps the leases of running jobs (one, or a whole batch) alive. */
+export async function extendLeases(
+  deps: JobStoreDeps,
+  jobIds: string[],
+  workerId: string,
+  leaseMs: number,
+): Promise<void> {
   const now = deps.clock.now();
-  await owned(deps, jobId, workerId)
+  await deps.db
+    .updateTable("jobs")
     .set({ locked_until: new Date(now.getTime() + leaseMs).toISOString(), updated_at: now.toISOString() })
+    .where("id", "in", jobIds)
+    .where("locked_by", "=", workerId)
+    .where("status", "=", "running")
     .execute();
 }

@@ -29,6 +29,17 @@ export type JobOutcome =
 
 export type JobHandler = (job: ClaimedJob) => Promise<JobOutcome>;
 
+/**
+ * Runs claimed jobs of one kind together, to share their reads and writes: up to `size` jobs per
+ * batch, up to `inFlight` batches at once (their own budget, apart from the worker's concurrency).
+ * `run` gives one outcome per job, in the jobs' order; throwing retries the whole batch.
+ */
+export interface BatchJobHandler {
+  size: number;
+  inFlight: number;
+  run(jobs: ClaimedJob[]): Promise<JobOutcome[]>;
+}
+
 export const DEFAULT_MAX_ATTEMPTS = 10;
 
 /** 1 s, 2 s, 4 s … capped at one hour, with ±20% jitter. */

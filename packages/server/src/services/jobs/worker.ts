@@ -2,8 +2,17 @@ import { hostname } from "node:os";
 import { randomBase62 } from "../../lib/ids.ts";
 import type { Logger } from "../../lib/logger.ts";
 import type { Redactor } from "../../lib/redact.ts";
-import { claimJobs, completeJob, deadJob, extendLease, type JobStoreDeps, releaseJob, retryJob } from "./store.ts";
-import { type ClaimedJob, defaultBackoffMs, type JobHandler, type JobOutcome } from "./types.ts";
+import {
+  claimJobs,
+  completeJob,
+  completeJobs,
+  deadJob,
+  extendLeases,
+  type JobStoreDeps,
+  releaseJob,
+  retryJob,
+} from "./store.ts";
+import { type BatchJobHandler, type ClaimedJob, defaultBackoffMs, type JobHandler, type JobOutcome } from "./types.ts";
 
 export interface WorkerOptions {
   /** Jobs run at once by this worker. */
@@ -25,8 +34,10 @@ export class Worker {
   readonly id = `${hostname()}:${process.pid}:${randomBase62(6)}`;
   readonly #deps: JobStoreDeps & { logger: Logger; redactor: Redactor };
   readonly #handlers: Record<string, JobHandler>;
+  readonly #batches: Record<string, BatchJobHandler>;
   readonly #options: WorkerOptions;
-  readonly #running = new Map<string, Promise<void>>();
+  /** What runs now, by unit: one job (keyed by its id) or a batch (keyed by its first job's id). */
+  readonly #running = new Map<string, { jobs: string[]; kind: string; done: Promise<void> }>();
   /** Jobs handed back at shutdown: their late outcome must not be recorded. */
   readonly #released = new Set<string>();
   #stopping = false;
@@ -34,11 +45,16 @@ export class Worker {
 
   constructor(
     deps: JobStoreDeps & { logger: Logger; redactor: Redactor },
-    handlers: Record<string, JobHandler>,
+    handlers: Record<string, JobHandler | BatchJobHandler>,
     options: Partial<WorkerOptions> = {},
   ) {
     this.#deps = deps;
-    this.#handlers = handlers;
+    this.#handlers = {};
+    this.#batches = {};
+    for (const [kind, handler] of Object.entries(handlers)) {
+      if (typeof handler === "function") this.#handlers[kind] = handler;
+      else this.#batches[kind] = handler;
+    }
     this.#options = { ...DEFAULT_WORKER_OPTIONS, ...options };
   }
 
@@ -47,16 +63,17 @@ export class Worker {
   }
 
   async #run(): Promise<void> {
+    const batchKinds = Object.keys(this.#batches);
     while (!this.#stopping) {
-      const free = this.#options.concurrency - this.#running.size;
-      let claimed: ClaimedJob[] = [];
-      if (free > 0) {
-        try {
-          claimed = await claimJobs(this.#deps, this.id, free, this.#options.leaseMs);
-        } catch (error) {
-          this.#deps.logger.error({ err: error }, "could not claim jobs; retrying");
+      try {
+        for (const kind of batchKinds) await this.#claimBatches(kind);
+        const free = this.#options.concurrency - this.#singles();
+        if (free > 0) {
+          const claimed = await claimJobs(this.#deps, this.id, free, this.#options.leaseMs, { except: batchKinds });
+          for (const job of claimed) this.#start([job], job.kind, () => this.#runOne(job));
         }
-        for (const job of claimed) this.#start(job);
+      } catch (error) {
+        this.#deps.logger.error({ err: error }, "could not claim jobs; retrying");
       }
       // Either every due job is taken or every slot is busy: sleep until an enqueue, a finished
       // job or the poll interval wakes the loop (a wake during the claim is not lost).
@@ -64,43 +81,89 @@ export class Worker {
     }
   }
 
-  #start(job: ClaimedJob): void {
-    const run = this.#execute(job).finally(() => {
-      this.#running.delete(job.id);
-      this.#deps.jobSignal.wake(); // a slot is free
-    });
-    this.#running.set(job.id, run);
+  #singles(): number {
+    let count = 0;
+    for (const unit of this.#running.values()) if (this.#batches[unit.kind] === undefined) count++;
+    return count;
   }
 
-  async #execute(job: ClaimedJob): Promise<void> {
+  async #claimBatches(kind: string): Promise<void> {
+    const handler = this.#batches[kind];
+    if (handler === undefined) return;
+    let inFlight = 0;
+    for (const unit of this.#running.values()) if (unit.kind === kind) inFlight++;
+    while (inFlight < handler.inFlight && !this.#stopping) {
+      const jobs = await claimJobs(this.#deps, this.id, handler.size, this.#options.leaseMs, { only: [kind] });
+      if (jobs.length === 0) return;
+      this.#start(jobs, kind, () => this.#runBatch(handler, jobs));
+      inFlight++;
+      if (jobs.length < handler.size) return;
+    }
+  }
+
+  #start(jobs: ClaimedJob[], kind: string, run: () => Promise<JobOutcome[]>): void {
+    const key = jobs[0]?.id ?? "";
+    const ids = jobs.map((job) => job.id);
     const heartbeat = setInterval(
       () => {
-        extendLease(this.#deps, job.id, this.id, this.#options.leaseMs).catch((error: unknown) =>
-          this.#deps.logger.warn({ err: error, job: job.id }, "could not extend a job's lease"),
+        extendLeases(this.#deps, ids, this.id, this.#options.leaseMs).catch((error: unknown) =>
+          this.#deps.logger.warn({ err: error, jobs: ids.length, job: key }, "could not extend a job's lease"),
         );
       },
       Math.max(100, Math.floor(this.#options.leaseMs / 3)),
     );
     heartbeat.unref();
-    let outcome: JobOutcome;
+    const done = run()
+      .finally(() => clearInterval(heartbeat))
+      .then((outcomes) => this.#record(jobs, outcomes))
+      .catch((error: unknown) => {
+        // The lease will expire and another attempt will follow: at-least-once.
+        this.#deps.logger.error({ err: error, job: key }, "could not record a job's outcome");
+      })
+      .finally(() => {
+        this.#running.delete(key);
+        this.#deps.jobSignal.wake(); // a slot is free
+      });
+    this.#running.set(key, { jobs: ids, kind, done });
+  }
+
+  async #runOne(job: ClaimedJob): Promise<JobOutcome[]> {
     const handler = this.#handlers[job.kind];
+    if (handler === undefined) return [{ status: "dead", error: `no handler for job kind '${job.kind}'` }];
     try {
-      outcome =
-        handler === undefined ? { status: "dead", error: `no handler for job kind '${job.kind}'` } : await handler(job);
+      return [await handler(job)];
     } catch (error) {
-      outcome = {
-        status: "retry",
-        delayMs: defaultBackoffMs(job.attempt),
-        error: this.#deps.redactor.scrub(errorText(error)),
-      };
-      this.#deps.logger.warn({ err: error, job: job.id, kind: job.kind, attempt: job.attempt }, "job failed");
-    } finally {
-      clearInterval(heartbeat);
+      return [this.#thrown(job, error)];
     }
-    if (this.#released.has(job.id)) return;
+  }
+
+  async #runBatch(handler: BatchJobHandler, jobs: ClaimedJob[]): Promise<JobOutcome[]> {
     try {
+      const outcomes = await handler.run(jobs);
+      if (outcomes.length !== jobs.length)
+        throw new Error(`a batch of ${jobs.length} gave ${outcomes.length} outcomes`);
+      return outcomes;
+    } catch (error) {
+      return jobs.map((job) => this.#thrown(job, error));
+    }
+  }
+
+  #thrown(job: ClaimedJob, error: unknown): JobOutcome {
+    this.#deps.logger.warn({ err: error, job: job.id, kind: job.kind, attempt: job.attempt }, "job failed");
+    return {
+      status: "retry",
+      delayMs: defaultBackoffMs(job.attempt),
+      error: this.#deps.redactor.scrub(errorText(error)),
+    };
+  }
+
+  async #record(jobs: ClaimedJob[], outcomes: JobOutcome[]): Promise<void> {
+    const succeeded: ClaimedJob[] = [];
+    for (const [index, job] of jobs.entries()) {
+      const outcome = outcomes[index];
+      if (outcome === undefined || this.#released.has(job.id)) continue;
       if (outcome.status === "succeeded") {
-        if (!(await completeJob(this.#deps, job.id, this.id))) this.#lost(job);
+        succeeded.push(job);
       } else if (outcome.status === "retry") {
         const result = await retryJob(this.#deps, job, this.id, outcome.delayMs, outcome.error);
         if (result === "lost") this.#lost(job);
@@ -113,9 +176,18 @@ export class Worker {
         await deadJob(this.#deps, job.id, this.id, outcome.error);
         this.#deps.logger.error({ job: job.id, kind: job.kind, error: outcome.error }, "job dead");
       }
-    } catch (error) {
-      // The lease will expire and another attempt will follow: at-least-once.
-      this.#deps.logger.error({ err: error, job: job.id }, "could not record a job's outcome");
+    }
+    if (succeeded.length === 1 && succeeded[0] !== undefined) {
+      if (!(await completeJob(this.#deps, succeeded[0].id, this.id))) this.#lost(succeeded[0]);
+    } else if (succeeded.length > 1) {
+      const lost = new Set(
+        await completeJobs(
+          this.#deps,
+          succeeded.map((job) => job.id),
+          this.id,
+        ),
+      );
+      for (const job of succeeded) if (lost.has(job.id)) this.#lost(job);
     }
   }
 
@@ -132,9 +204,13 @@ export class Worker {
     this.#deps.jobSignal.wake();
     await this.#loop;
     const deadline = new Promise<"timeout">((resolve) => setTimeout(() => resolve("timeout"), timeoutMs).unref());
-    const finished = await Promise.race([Promise.all(this.#running.values()).then(() => "done" as const), deadline]);
+    const units = [...this.#running.values()];
+    const finished = await Promise.race([
+      Promise.all(units.map((unit) => unit.done)).then(() => "done" as const),
+      deadline,
+    ]);
     if (finished === "timeout") {
-      for (const jobId of this.#running.keys()) {
+      for (const jobId of [...this.#running.values()].flatMap((unit) => unit.jobs)) {
         this.#released.add(jobId);
         await releaseJob(this.#deps, jobId, this.id).catch((error: unknown) =>
           this.#deps.logger.error({ err: error, job: jobId }, "could not release a job"),
