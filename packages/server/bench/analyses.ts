@@ -15,14 +15,38 @@ const CONCURRENCY = 32;
 const ANSWER =
   "Here are the CRMs agencies use most:\n\n1. **HubSpot** – free tier, great marketing tools.\n2. **Acme CRM** – affordable and easy to set up.\n3. **Pipedrive** – a clean sales pipeline.\n\nSee https://www.g2.com/categories/crm for reviews.";
 
-/** An OpenAI-compatible chat server that answers every request after LATENCY_MS. */
-async function slowEngine(): Promise<{ url: string; requests: () => number; stop(): Promise<void> }> {
+interface SlowEngine {
+  url: string;
+  requests: () => number;
+  /** Requests refused with 429 because more than `limit` were in flight. */
+  refused: () => number;
+  stop(): Promise<void>;
+}
+
+/**
+ * An OpenAI-compatible chat server that answers every request after LATENCY_MS; with a `limit`,
+ * it enforces a vendor's concurrency limit: a request beyond it gets 429 with Retry-After: 1.
+ */
+async function slowEngine(limit = Number.POSITIVE_INFINITY): Promise<SlowEngine> {
   let requests = 0;
+  let refused = 0;
+  let inFlight = 0;
   const server = createServer((req, res) => {
     req.resume();
     req.on("end", () => {
+      if (inFlight >= limit) {
+        refused++;
+        res
+          .writeHead(429, { "content-type": "application/json", "retry-after": "1" })
+          .end(
+            JSON.stringify({ error: { message: "Rate limit reached", type: "requests", code: "rate_limit_exceeded" } }),
+          );
+        return;
+      }
       requests++;
+      inFlight++;
       setTimeout(() => {
+        inFlight--;
         res.writeHead(200, { "content-type": "application/json" }).end(
           JSON.stringify({
             id: `chatcmpl-${requests}`,
@@ -41,15 +65,29 @@ async function slowEngine(): Promise<{ url: string; requests: () => number; stop
   return {
     url: `http://127.0.0.1:${port}`,
     requests: () => requests,
+    refused: () => refused,
     stop: () => new Promise((resolve) => server.close(() => resolve())),
   };
+}
+
+/** Polls the analysis until it ends; its run time from start to completion, in seconds. */
+async function waitForAnalysis(db: Awaited<ReturnType<typeof createRuntime>>["deps"]["db"], id: string) {
+  const read = () => db.selectFrom("analyses").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+  let row = await read();
+  const deadline = Date.now() + 180_000;
+  while (row.status !== "completed" && row.status !== "failed" && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    row = await read();
+  }
+  if (row.started_at === null || row.completed_at === null) throw new Error(`analysis ended ${row.status}`);
+  return { seconds: (Date.parse(row.completed_at) - Date.parse(row.started_at)) / 1000, status: row.status };
 }
 
 /**
  * 1,000 answers (100 prompts × 10 samples) from an engine answering in 200 ms, 32 at a time,
  * through a worker process: the ideal is 1,000 / 32 × 0.2 s = 6.25 s.
  */
-export async function analysisThroughput(dir: string): Promise<string[]> {
+export async function analysisThroughput(dir: string): Promise<{ lines: string[]; ratio: number }> {
   const engine = await slowEngine();
   const path = join(dir, "analyses.db");
   const custom = [{ name: "bench_engine", base_url: engine.url, model: "bench-model" }];
@@ -85,30 +123,78 @@ export async function analysisThroughput(dir: string): Promise<string[]> {
       engines: ["bench_engine"],
     });
     const queued = await createAnalysis(ctx, { project_id: project.id, samples: 10 });
-    let row = await runtime.deps.db
-      .selectFrom("analyses")
-      .selectAll()
-      .where("id", "=", queued.id)
-      .executeTakeFirstOrThrow();
-    const deadline = Date.now() + 120_000;
-    while (row.status !== "completed" && row.status !== "failed" && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      row = await runtime.deps.db
-        .selectFrom("analyses")
-        .selectAll()
-        .where("id", "=", queued.id)
-        .executeTakeFirstOrThrow();
-    }
-    if (row.started_at === null || row.completed_at === null) throw new Error(`analysis ended ${row.status}`);
-    const seconds = (Date.parse(row.completed_at) - Date.parse(row.started_at)) / 1000;
+    const { seconds, status } = await waitForAnalysis(runtime.deps.db, queued.id);
     const ideal = (1_000 / CONCURRENCY) * (LATENCY_MS / 1000);
-    return [
-      `1,000 answers, engine latency ${LATENCY_MS} ms, ${CONCURRENCY} at a time: ${seconds.toFixed(2)} s (ideal ${ideal.toFixed(2)} s, ratio ${(seconds / ideal).toFixed(2)}; target ≤ 1.2), ${engine.requests()} engine requests, status ${row.status}`,
-    ];
+    const ratio = seconds / ideal;
+    return {
+      lines: [
+        `1,000 answers, engine latency ${LATENCY_MS} ms, ${CONCURRENCY} at a time: ${seconds.toFixed(2)} s (ideal ${ideal.toFixed(2)} s, ratio ${ratio.toFixed(2)}; target ≤ 1.05), ${engine.requests()} engine requests, status ${status}`,
+      ],
+      ratio,
+    };
   } finally {
     await worker.stop();
     await runtime.close();
     await engine.stop();
+  }
+}
+
+/** Four vendors, each with its own concurrency limit, and Sightline told those limits. */
+const VENDOR_LIMITS = { bench_a: 32, bench_b: 16, bench_c: 8, bench_d: 64 } as const;
+
+/**
+ * One analysis of 1,000 answers over four engines (25 prompts × 10 samples each), every engine
+ * answering in 200 ms and refusing (429) beyond its own concurrency limit, with each engine's
+ * bound configured to that limit. The ideal is what the slowest vendor's limit allows:
+ * 250 ÷ 8 × 0.2 s = 6.25 s.
+ */
+export async function fourEngineAnalysis(dir: string): Promise<string[]> {
+  const names = Object.keys(VENDOR_LIMITS) as (keyof typeof VENDOR_LIMITS)[];
+  const vendors = await Promise.all(names.map((name) => slowEngine(VENDOR_LIMITS[name])));
+  const path = join(dir, "four-engines.db");
+  const custom = names.map((name, i) => ({ name, base_url: vendors[i]?.url ?? "", model: "bench-model" }));
+  const engines = {
+    ...defaultEngineConfig(),
+    custom: names.map((name, i) => ({ name, baseUrl: vendors[i]?.url ?? "", model: "bench-model", apiKey: null })),
+  };
+  const runtime = await createRuntime(
+    { database: { dialect: "sqlite", path }, dataDir: dir, engines },
+    pino({ level: "silent" }),
+  );
+  const worker = await spawnServer(
+    SIGHTLINE_ENTRY,
+    ["worker"],
+    {
+      DATABASE_URL: `sqlite:${path}`,
+      SIGHTLINE_DATA_DIR: dir,
+      SIGHTLINE_CUSTOM_ENGINES: JSON.stringify(custom),
+      SIGHTLINE_ENGINE_CONCURRENCY_BY_ENGINE: JSON.stringify(VENDOR_LIMITS),
+      SIGHTLINE_JOB_POLL_MS: "50",
+      LOG_LEVEL: "info",
+    },
+    { stdout: /Sightline worker (\S+) running/ },
+  );
+  try {
+    const workspace = await createWorkspace(runtime.deps, { name: "Four engines", plan: "agency" });
+    const ctx = await workspaceContext(runtime.deps, workspace.id);
+    const project = await createProject(ctx, {
+      name: "Acme CRM",
+      primary_domain: "acmecrm.com",
+      competitors: [{ name: "HubSpot" }, { name: "Pipedrive" }],
+      prompts: Array.from({ length: 25 }, (_, i) => `best CRM for agencies, question ${i}`),
+      engines: names,
+    });
+    const queued = await createAnalysis(ctx, { project_id: project.id, samples: 10 });
+    const { seconds, status } = await waitForAnalysis(runtime.deps.db, queued.id);
+    const ideal = Math.max(...names.map((name) => (250 / VENDOR_LIMITS[name]) * (LATENCY_MS / 1000)));
+    const refused = vendors.reduce((sum, vendor) => sum + vendor.refused(), 0);
+    return [
+      `4 engines × 250 answers, vendor limits ${names.map((n) => VENDOR_LIMITS[n]).join("/")} at ${LATENCY_MS} ms: ${seconds.toFixed(2)} s (what the limits allow: ${ideal.toFixed(2)} s, ratio ${(seconds / ideal).toFixed(2)}; target ≤ 1.1), ${refused} requests refused with 429, status ${status}`,
+    ];
+  } finally {
+    await worker.stop();
+    await runtime.close();
+    await Promise.all(vendors.map((vendor) => vendor.stop()));
   }
 }
 

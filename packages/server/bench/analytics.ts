@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import pino from "pino";
 import { createRuntime } from "../src/app/runtime.ts";
 import type { DatabaseConfig } from "../src/config/database-url.ts";
@@ -13,14 +14,14 @@ import { createWorkspace, workspaceContext } from "../src/services/workspaces/wo
 import { type Child, freePort, SIGHTLINE_ENTRY, spawnServer } from "./processes.ts";
 
 /**
- * The analytics endpoints over a 90-day range, on one brand with 4 engines, 50 prompts, 3
- * competitors and 300 cited URLs, at 10,000 stored answers and again after growing the same
- * database to 1,000,000. Answers are written as the worker writes them: the result rows and their
+ * The analytics endpoints over a 90-day range, and `GET /v1/results` page after page, on one brand
+ * with 7 engines, 50 prompts, 3 competitors and 300 cited URLs, at 10,000 stored answers and again
+ * after growing the same database to 1,000,000. Answers are written as the worker writes them: the result rows and their
  * counts in the rollups, in one transaction per batch. Requests go over HTTP to `sightline serve`,
  * one at a time, so that each figure is one request's latency.
  */
 const DAYS = 90;
-const ENGINES = ["sandbox", "chatgpt", "claude", "gemini"] as const;
+const ENGINES = ["sandbox", "chatgpt", "claude", "gemini", "perplexity", "grok", "deepseek"] as const;
 const PROMPTS = Array.from(
   { length: 50 },
   (_, i) => `best crm for ${["agencies", "startups", "freelancers", "nonprofits", "retail"][i % 5]}, question ${i}`,
@@ -29,6 +30,8 @@ const COMPETITORS = ["HubSpot", "Pipedrive", "Zoho CRM"] as const;
 const BATCH = 500;
 const WARMUP = 10;
 const SAMPLES = 100;
+/** `GET /v1/results` is walked this many pages deep (20 per page) under each filter. */
+const RESULT_PAGES = 501;
 
 /** A small deterministic generator (mulberry32): the same data on every run and dialect. */
 function random(seed: number): () => number {
@@ -293,6 +296,58 @@ async function timeEndpoints(server: Child, seeded: Seeded, now: Date): Promise<
   return timings;
 }
 
+interface PageTiming {
+  name: string;
+  first: number;
+  last: number;
+  p50: number;
+  p99: number;
+  samples: number[];
+}
+
+/**
+ * Walks `GET /v1/results` from its first page to page RESULT_PAGES by `next_cursor`, under each
+ * filter, timing every page: the first page, the deepest, and the percentiles of all of them.
+ */
+async function timeResultPages(server: Child, seeded: Seeded): Promise<PageTiming[]> {
+  const headers = { authorization: `Bearer ${seeded.key}` };
+  const filters = [
+    { name: "no filter", query: "" },
+    { name: "project_id", query: `project_id=${seeded.projectId}` },
+    { name: "engine=chatgpt", query: "engine=chatgpt" },
+    { name: "project_id + engine=deepseek", query: `project_id=${seeded.projectId}&engine=deepseek` },
+    { name: "mentioned=true", query: "mentioned=true" },
+    { name: "prompt= (one of 50)", query: `prompt=${encodeURIComponent(PROMPTS[7] ?? "")}` },
+  ];
+  const timings: PageTiming[] = [];
+  for (const filter of filters) {
+    const samples: number[] = [];
+    let cursor: string | null = null;
+    for (let page = 1; page <= RESULT_PAGES; page++) {
+      const query = [filter.query, "limit=20", cursor === null ? "" : `cursor=${encodeURIComponent(cursor)}`]
+        .filter((part) => part !== "")
+        .join("&");
+      const started = performance.now();
+      const response = await fetch(`${server.url}/v1/results?${query}`, { headers });
+      const body = await response.text();
+      samples.push(performance.now() - started);
+      if (response.status !== 200) throw new Error(`results, ${filter.name}: ${response.status} ${body.slice(0, 300)}`);
+      cursor = (JSON.parse(body) as { next_cursor: string | null }).next_cursor;
+      if (cursor === null) break;
+    }
+    const sorted = [...samples].sort((a, b) => a - b);
+    timings.push({
+      name: filter.name,
+      first: samples[0] ?? Number.NaN,
+      last: samples[samples.length - 1] ?? Number.NaN,
+      p50: percentile(sorted, 50),
+      p99: percentile(sorted, 99),
+      samples,
+    });
+  }
+  return timings;
+}
+
 async function serve(databaseUrl: string, plansFile: string): Promise<Child> {
   const port = await freePort();
   return spawnServer(
@@ -306,7 +361,7 @@ async function serve(databaseUrl: string, plansFile: string): Promise<Child> {
 async function countRollups(database: DatabaseConfig): Promise<string> {
   const runtime = await createRuntime({ database }, pino({ level: "silent" }));
   try {
-    const count = async (table: "result_rollups" | "source_rollups") =>
+    const count = async (table: "results" | "result_rollups" | "source_rollups") =>
       Number(
         (
           await runtime.deps.db
@@ -315,7 +370,26 @@ async function countRollups(database: DatabaseConfig): Promise<string> {
             .executeTakeFirstOrThrow()
         ).n,
       );
-    return `${(await count("result_rollups")).toLocaleString("en-US")} answer and ${(await count("source_rollups")).toLocaleString("en-US")} source rollup rows`;
+    const answers = await count("results");
+    // What an answer costs on disk, indexes included: PostgreSQL's own measure of the table, the
+    // whole database file on SQLite (rollups and all).
+    const bytes =
+      database.dialect === "postgres"
+        ? Number(
+            (await sql<{ b: string }>`select pg_total_relation_size('results') as b`.execute(runtime.deps.db)).rows[0]
+              ?.b ?? 0,
+          )
+        : Number(
+            (
+              await sql<{
+                b: number;
+              }>`select page_count * page_size as b from pragma_page_count(), pragma_page_size()`.execute(
+                runtime.deps.db,
+              )
+            ).rows[0]?.b ?? 0,
+          );
+    const per = answers === 0 ? 0 : bytes / answers;
+    return `${(await count("result_rollups")).toLocaleString("en-US")} answer and ${(await count("source_rollups")).toLocaleString("en-US")} source rollup rows; ${database.dialect === "postgres" ? "the results table with its indexes" : "the database file"}: ${(bytes / 1_048_576).toFixed(0)} MB, ${per.toFixed(0)} bytes per answer`;
   } finally {
     await runtime.close();
   }
@@ -328,11 +402,12 @@ export async function analyticsBenchmarks(
   databaseUrl: string,
   plansFile: string,
   sizes: readonly number[],
-): Promise<{ lines: string[]; worstP95AtLargest: number }> {
+): Promise<{ lines: string[]; worstP95AtLargest: number; resultsP99AtLargest: number }> {
   const now = new Date();
   const seeded = await seedProject(database, now);
   const lines: string[] = [];
   let worst = 0;
+  let resultsP99 = 0;
   for (const size of sizes) {
     const seconds = await growTo(database, seeded, size);
     const rows = await countRollups(database);
@@ -347,9 +422,18 @@ export async function analyticsBenchmarks(
         );
         if (size === sizes[sizes.length - 1]) worst = Math.max(worst, timing.p95);
       }
+      lines.push(`  GET /v1/results, pages 1 to ${RESULT_PAGES} by cursor (20 per page):`);
+      const pages = await timeResultPages(server, seeded);
+      for (const timing of pages) {
+        lines.push(
+          `    ${timing.name.padEnd(30)} first ${timing.first.toFixed(1).padStart(6)} ms   page ${timing.samples.length} ${timing.last.toFixed(1).padStart(6)} ms   p50 ${timing.p50.toFixed(1).padStart(6)} ms   p99 ${timing.p99.toFixed(1).padStart(6)} ms`,
+        );
+      }
+      const all = pages.flatMap((timing) => timing.samples).sort((a, b) => a - b);
+      if (size === sizes[sizes.length - 1]) resultsP99 = percentile(all, 99);
     } finally {
       await server.stop();
     }
   }
-  return { lines, worstP95AtLargest: worst };
+  return { lines, worstP95AtLargest: worst, resultsP99AtLargest: resultsP99 };
 }
