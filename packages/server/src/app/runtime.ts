@@ -21,6 +21,7 @@ import { checkAlertChannels } from "../services/notifications/channels.ts";
 import { notifyAlertChannels } from "../services/notifications/queue.ts";
 import { DEFAULT_PLANS, type PlanCatalog } from "../services/plans/catalog.ts";
 import { RateLimits } from "../services/rate-limits/rate-limits.ts";
+import { ReadCache } from "../services/read-cache.ts";
 import { RequestMeter } from "../services/usage/request-meter.ts";
 import { systemResolver } from "../services/webhooks/addresses.ts";
 import { fanOutEvent } from "../services/webhooks/fanout.ts";
@@ -125,6 +126,7 @@ export async function createRuntime(
     logger,
     plans: config.plans ?? DEFAULT_PLANS,
     keyCache: new ApiKeyCache(clock),
+    readCache: new ReadCache(database.changeStamp),
     lastUsed: new LastUsedRecorder(),
     rateLimits:
       config.rateLimits === false

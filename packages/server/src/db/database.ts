@@ -22,6 +22,12 @@ export type Db = Kysely<Tables> | Transaction<Tables>;
 export interface Database {
   readonly db: Kysely<Tables>;
   readonly dialect: Dialect;
+  /**
+   * Changes whenever anything may have been committed to the database since it was last called:
+   * by another connection (SQLite's `data_version`) or through this one (its writes, counted by
+   * the driver). Null where the database cannot say without a query (PostgreSQL).
+   */
+  readonly changeStamp: (() => string) | null;
   close(): Promise<void>;
 }
 
@@ -42,15 +48,22 @@ function openSqlite(path: string): Database {
   sqlite.pragma("busy_timeout = 5000");
   sqlite.pragma("synchronous = NORMAL");
   sqlite.pragma("foreign_keys = ON");
+  const writes = { count: 0 };
+  const dataVersion = sqlite.prepare("pragma data_version").pluck();
   const db = new Kysely<Tables>({
     dialect: {
       createAdapter: () => new SqliteAdapter(),
-      createDriver: () => new SqliteDriver(sqlite),
+      createDriver: () => new SqliteDriver(sqlite, writes),
       createIntrospector: (kysely) => new SqliteIntrospector(kysely),
       createQueryCompiler: () => new SqliteQueryCompiler(),
     },
   });
-  return { db, dialect: "sqlite", close: () => db.destroy() };
+  return {
+    db,
+    dialect: "sqlite",
+    changeStamp: () => `${dataVersion.get() as number}:${writes.count}`,
+    close: () => db.destroy(),
+  };
 }
 
 const PG_INT8 = 20;
@@ -95,5 +108,5 @@ function openPostgres(url: string, poolSize: number): Database {
   pool.on("error", () => {});
   pool.on("connect", (client) => client.on("error", () => {}));
   const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
-  return { db, dialect: "postgres", close: () => db.destroy() };
+  return { db, dialect: "postgres", changeStamp: null, close: () => db.destroy() };
 }

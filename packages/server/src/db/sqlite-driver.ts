@@ -16,9 +16,10 @@ export class SqliteDriver implements Driver {
   readonly #mutex = new ConnectionMutex();
   readonly #connection: SqliteConnection;
 
-  constructor(database: BetterSqlite3.Database) {
+  /** `writes.count` goes up with every statement that may write, committed or not. */
+  constructor(database: BetterSqlite3.Database, writes: { count: number } = { count: 0 }) {
     this.#database = database;
-    this.#connection = new SqliteConnection(database);
+    this.#connection = new SqliteConnection(database, writes);
   }
 
   async init(): Promise<void> {}
@@ -79,9 +80,11 @@ function rowBuilder(columns: BetterSqlite3.ColumnDefinition[]): (values: unknown
 class SqliteConnection implements DatabaseConnection {
   readonly #database: BetterSqlite3.Database;
   readonly #statements = new Map<string, Prepared>();
+  readonly #writes: { count: number };
 
-  constructor(database: BetterSqlite3.Database) {
+  constructor(database: BetterSqlite3.Database, writes: { count: number }) {
     this.#database = database;
+    this.#writes = writes;
   }
 
   #prepare(sqlText: string): Prepared {
@@ -104,6 +107,7 @@ class SqliteConnection implements DatabaseConnection {
 
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
     const { statement, build } = this.#prepare(compiled.sql);
+    if (!statement.readonly) this.#writes.count++;
     // better-sqlite3 binds no booleans: they are stored as 1 and 0.
     const parameters = (compiled.parameters as unknown[]).map((p) => (typeof p === "boolean" ? (p ? 1 : 0) : p));
     if (build !== undefined) {

@@ -44,6 +44,14 @@ export interface Tables {
   source_rollups: SourceRollupsTable;
   remeasures: RemeasuresTable;
   judge_verdicts: JudgeVerdictsTable;
+  resource_versions: ResourceVersionsTable;
+}
+
+/** Bumped by a trigger on every change to a resource's rows (projects): see the read cache. */
+interface ResourceVersionsTable {
+  workspace_id: string;
+  resource: string;
+  version: number;
 }
 
 interface SchemaMigrationsTable {

@@ -156,29 +156,52 @@ export async function buildHttpApp(deps: Deps, options: HttpOptions): Promise<Fa
         ),
       },
       handler: async (request, reply) => {
-        // Made on first use only: most handlers never wait, and a signal per request is not free.
-        let gone: AbortController | null = null;
-        const abort = () => gone?.abort();
-        let result: unknown;
-        try {
-          result = await route.handler({
-            params: request.params,
-            query: request.query,
-            body: request.body,
-            ctx: contextFor(deps, request),
-            request,
-            via: "api",
-            get signal() {
-              if (gone === null) {
-                gone = new AbortController();
-                reply.raw.once("close", abort); // before the answer: the client went away
-              }
-              return AbortSignal.any([gone.signal, draining.signal]);
+        const run = async (): Promise<unknown> => {
+          // Made on first use only: most handlers never wait, and a signal per request is not free.
+          let gone: AbortController | null = null;
+          const abort = () => gone?.abort();
+          try {
+            return await route.handler({
+              params: request.params,
+              query: request.query,
+              body: request.body,
+              ctx: contextFor(deps, request),
+              request,
+              via: "api",
+              get signal() {
+                if (gone === null) {
+                  gone = new AbortController();
+                  reply.raw.once("close", abort); // before the answer: the client went away
+                }
+                return AbortSignal.any([gone.signal, draining.signal]);
+              },
+            });
+          } finally {
+            if (gone !== null) reply.raw.off("close", abort);
+          }
+        };
+        const cachedAs = route.cachedAs;
+        if (cachedAs !== undefined && request.auth !== null) {
+          // The answer as the route's serializer writes it, kept while the resource is unchanged.
+          reply.code(route.success.status);
+          const body = await deps.readCache.read(
+            deps.db,
+            request.auth.key.workspaceId,
+            cachedAs,
+            request.url,
+            async () => {
+              const result = await run();
+              if (result instanceof WithStatus || result instanceof RawResponse)
+                throw new Error(`${route.operationId}: a cached route answers plain JSON`);
+              const serialized = reply.serialize(result);
+              return typeof serialized === "string"
+                ? serialized
+                : Buffer.from(serialized as ArrayBuffer).toString("utf8");
             },
-          });
-        } finally {
-          if (gone !== null) reply.raw.off("close", abort);
+          );
+          return reply.type("application/json; charset=utf-8").send(body);
         }
+        const result = await run();
         if (result instanceof WithStatus) {
           for (const [name, value] of Object.entries(result.headers)) reply.header(name, value);
           return reply.code(result.status).send(result.body);

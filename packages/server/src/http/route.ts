@@ -3,6 +3,7 @@ import type { Static, TSchema } from "typebox";
 import type { SpecErrorCode } from "../errors/codes.ts";
 import type { Scope } from "../services/api-keys/scopes.ts";
 import type { ServiceContext } from "../services/context.ts";
+import type { VersionedResource } from "../services/read-cache.ts";
 
 type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE";
 
@@ -70,6 +71,11 @@ export interface RouteSpec<P, Q, B, R extends TSchema> {
   body?: B;
   /** The body may be left out entirely (read as `{}`): every field of it is optional. */
   bodyOptional?: boolean;
+  /**
+   * The answer depends only on this resource's rows in the workspace and on the URL: it is kept
+   * in the read cache, which checks the resource's version before serving it (never stale).
+   */
+  cachedAs?: VersionedResource;
   success: {
     status: SuccessStatus;
     description: string;

@@ -16,6 +16,7 @@ import type { AlertChannels, StoredAlertChannels } from "./monitoring/types.ts";
 import type { PlanName } from "./plan-names.ts";
 import type { Plan, PlanCatalog } from "./plans/catalog.ts";
 import type { RateLimits } from "./rate-limits/rate-limits.ts";
+import type { ReadCache } from "./read-cache.ts";
 import type { RequestMeter } from "./usage/request-meter.ts";
 import type { SecretBox } from "./webhooks/secrets.ts";
 import type { TargetPolicy } from "./webhooks/target.ts";
@@ -29,6 +30,8 @@ export interface Deps {
   logger: Logger;
   plans: PlanCatalog;
   keyCache: ApiKeyCache;
+  /** Answers of versioned reads (the projects), never stale in any process. */
+  readCache: ReadCache;
   lastUsed: LastUsedRecorder;
   /** Null when the operator turned rate limits off. */
   rateLimits: RateLimits | null;

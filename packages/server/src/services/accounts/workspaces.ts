@@ -92,6 +92,7 @@ export async function deleteWorkspace(ctx: ServiceContext, confirmName: string):
       "analyses",
       "monitoring_schedules",
       "projects",
+      "resource_versions",
       "credit_entries",
       "credit_usage",
       "usage_requests",

@@ -21,6 +21,7 @@ export const listProjectsRoute = defineRoute({
   scope: "projects",
   query: ProjectListQuery,
   success: { status: 200, description: "A page of brands.", schema: ProjectListSchema },
+  cachedAs: "projects",
   handler: ({ ctx, query }) => listProjects(ctx, query),
 });
 
@@ -50,6 +51,7 @@ export const getProjectRoute = defineRoute({
   params: IdParams,
   success: { status: 200, description: "The brand.", schema: ProjectSchema },
   errors: ["NOT_FOUND"],
+  cachedAs: "projects",
   handler: ({ ctx, params }) => getProject(ctx, params.id),
 });
 

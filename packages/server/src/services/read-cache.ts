@@ -1,0 +1,84 @@
+import type { Db } from "../db/database.ts";
+
+/** Resources whose rows carry a version (a trigger bumps it on every change: see the migration). */
+export type VersionedResource = "projects";
+
+interface Entry {
+  version: number;
+  /** The database's change stamp when the version was last read, or null where there is none. */
+  stamp: string | null;
+  body: string;
+}
+
+const MAX_ENTRIES = 2_000;
+const MAX_BYTES = 64 * 1_048_576;
+
+/**
+ * Answers of reads, kept per process and never stale in any process. Each entry holds the
+ * resource's version in its workspace, bumped by a database trigger in the transaction of every
+ * change to the resource's rows (whichever process, code path or person makes it). An entry is
+ * served when:
+ * - the database says nothing was committed since the entry was last checked (SQLite's
+ *   `data_version`, with this process's own writes counted by the driver): no query at all; or
+ * - its version is still the database's: one primary-key read, the only cost on PostgreSQL.
+ * Otherwise the answer is computed again, between two reads of the version; it is kept only when
+ * both agree, so an answer computed while a change committed is never kept.
+ */
+export class ReadCache {
+  readonly #stamp: (() => string) | null;
+  readonly #entries = new Map<string, Entry>();
+  #bytes = 0;
+
+  constructor(stamp: (() => string) | null) {
+    this.#stamp = stamp;
+  }
+
+  async read(
+    db: Db,
+    workspaceId: string,
+    resource: VersionedResource,
+    key: string,
+    compute: () => Promise<string>,
+  ): Promise<string> {
+    const id = `${workspaceId}\u0000${resource}\u0000${key}`;
+    const entry = this.#entries.get(id);
+    const stamp = this.#stamp?.() ?? null;
+    if (entry !== undefined && stamp !== null && entry.stamp === stamp) return entry.body;
+    const version = await resourceVersion(db, workspaceId, resource);
+    if (entry !== undefined && entry.version === version) {
+      entry.stamp = stamp;
+      return entry.body;
+    }
+    const body = await compute();
+    if ((await resourceVersion(db, workspaceId, resource)) === version) this.#keep(id, { version, stamp, body });
+    return body;
+  }
+
+  #keep(id: string, entry: Entry): void {
+    const previous = this.#entries.get(id);
+    if (previous !== undefined) {
+      this.#bytes -= previous.body.length;
+      this.#entries.delete(id);
+    }
+    if (entry.body.length > MAX_BYTES / 16) return;
+    this.#entries.set(id, entry);
+    this.#bytes += entry.body.length;
+    // Oldest first: a Map iterates in insertion order.
+    for (const [oldest, kept] of this.#entries) {
+      if (this.#entries.size <= MAX_ENTRIES && this.#bytes <= MAX_BYTES) break;
+      this.#entries.delete(oldest);
+      this.#bytes -= kept.body.length;
+    }
+  }
+}
+
+/** The resource's version in the workspace: 0 before its first change. */
+async function resourceVersion(db: Db, workspaceId: string, resource: VersionedResource): Promise<number> {
+  const row = await db
+    .selectFrom("resource_versions")
+    .select("version")
+    .where("workspace_id", "=", workspaceId)
+    .where("resource", "=", resource)
+    .executeTakeFirst();
+  return row === undefined ? 0 : Number(row.version);
+}
