@@ -228,7 +228,7 @@ describeEachDialect("the analytics API", (h) => {
     const query = { ...period(), interval: "day" };
     const before = (await h.call("getProjectMetrics", { key: t.key, params: { id: projectId }, query })).json();
     // As an installation upgraded from before rollups: answers stored, nothing counted.
-    for (const table of ["result_rollups", "engine_rollups", "source_rollups"] as const)
+    for (const table of ["result_rollups", "engine_rollups", "source_rollups", "source_totals"] as const)
       await h.deps.db.deleteFrom(table).where("project_id", "=", projectId).execute();
     await h.deps.db.updateTable("results").set({ rolled_up: false }).where("project_id", "=", projectId).execute();
     const emptied = (await h.call("getProjectMetrics", { key: t.key, params: { id: projectId }, query })).json();

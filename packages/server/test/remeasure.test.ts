@@ -93,7 +93,7 @@ describeEachDialect("re-measuring a brand's stored answers", (h) => {
   /** What counting every answer afresh gives: the rollups emptied and rebuilt by the rebuild job. */
   async function rebuiltMetrics() {
     const query = { ...period(), interval: "day" };
-    for (const table of ["result_rollups", "engine_rollups", "source_rollups"] as const)
+    for (const table of ["result_rollups", "engine_rollups", "source_rollups", "source_totals"] as const)
       await h.deps.db.deleteFrom(table).where("project_id", "=", projectId).execute();
     await h.deps.db.updateTable("results").set({ rolled_up: false }).where("project_id", "=", projectId).execute();
     const job = {

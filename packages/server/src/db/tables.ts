@@ -42,6 +42,7 @@ export interface Tables {
   result_rollups: ResultRollupsTable;
   engine_rollups: EngineRollupsTable;
   source_rollups: SourceRollupsTable;
+  source_totals: SourceTotalsTable;
   remeasures: RemeasuresTable;
   judge_verdicts: JudgeVerdictsTable;
   resource_versions: ResourceVersionsTable;
@@ -524,6 +525,9 @@ export interface SourceRollupsTable {
   citations: number;
   answers: number;
 }
+
+/** The source rollups summed over engines: what the sources of all engines read. */
+export type SourceTotalsTable = Omit<SourceRollupsTable, "engine">;
 
 /** A re-measure of a project's stored answers under the current rules (`POST /v1/projects/:id/remeasure`). */
 export interface RemeasuresTable {

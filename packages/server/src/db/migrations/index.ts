@@ -16,6 +16,7 @@ import * as reportShares from "./2026-11-24-07-report-shares.ts";
 import * as factsOpportunities from "./2026-11-24-08-facts-opportunities.ts";
 import * as alertChannels from "./2026-11-24-09-alert-channels.ts";
 import * as resourceVersions from "./2026-11-24-10-resource-versions.ts";
+import * as readsAtScale from "./2026-11-24-11-reads-at-scale.ts";
 
 /** A migration: frozen in time, it is typed against no particular schema and imports nothing of the app. */
 export interface Migration {
@@ -43,4 +44,5 @@ export const MIGRATIONS: Migration[] = [
   { name: "2026-11-24-08-facts-opportunities", up: factsOpportunities.up },
   { name: "2026-11-24-09-alert-channels", up: alertChannels.up },
   { name: "2026-11-24-10-resource-versions", up: resourceVersions.up },
+  { name: "2026-11-24-11-reads-at-scale", up: readsAtScale.up },
 ];

@@ -81,6 +81,7 @@ export async function deleteWorkspace(ctx: ServiceContext, confirmName: string):
       "result_rollups",
       "engine_rollups",
       "source_rollups",
+      "source_totals",
       "webhook_deliveries",
       "events",
       "results",

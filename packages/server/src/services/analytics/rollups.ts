@@ -1,6 +1,6 @@
 import type { Insertable } from "kysely";
 import type { Db } from "../../db/database.ts";
-import type { EngineRollupsTable, ResultRollupsTable, SourceRollupsTable } from "../../db/tables.ts";
+import type { EngineRollupsTable, ResultRollupsTable, SourceRollupsTable, SourceTotalsTable } from "../../db/tables.ts";
 import { sha256Hex } from "../../lib/crypto.ts";
 import type { AnswerMeasure } from "../measurement/types.ts";
 import type { Counts } from "./figures.ts";
@@ -132,6 +132,11 @@ function sourceIncrements(answer: CountedAnswer): Insertable<SourceRollupsTable>
   return startsOf(answer).flatMap(({ grain, start }) => [...byUrl.values()].map((row) => ({ ...row, grain, start })));
 }
 
+/** The `source_totals` rows one answer's citations add to: its source rollups without the engine. */
+function sourceTotalIncrements(answer: CountedAnswer): Insertable<SourceTotalsTable>[] {
+  return sourceIncrements(answer).map(({ engine: _engine, ...row }) => row);
+}
+
 /** Sums rows with the same key, so that one statement never touches a row twice. */
 function merge<T extends Record<string, unknown>>(rows: T[], key: (row: T) => string, sum: readonly string[]): T[] {
   const merged = new Map<string, T>();
@@ -150,7 +155,7 @@ function merge<T extends Record<string, unknown>>(rows: T[], key: (row: T) => st
 
 const BATCH = 200;
 
-type RollupTable = "result_rollups" | "engine_rollups" | "source_rollups";
+type RollupTable = "result_rollups" | "engine_rollups" | "source_rollups" | "source_totals";
 
 /** Upserts that add each row's counts to the stored row with the same key (or store it). */
 async function addTo(
@@ -188,6 +193,7 @@ const RESULT_KEYS = ["project_id", "grain", "start", "engine", "prompt_key", "su
 const ENGINE_KEYS = ["project_id", "day", "engine", "subject"] as const;
 const SOURCE_KEYS = ["project_id", "grain", "start", "engine", "url_key"] as const;
 const SOURCE_SUMS = ["citations", "answers"] as const;
+const TOTAL_KEYS = ["project_id", "grain", "start", "url_key"] as const;
 
 /**
  * Adds answers to the rollups: upserts that add to what is there. Runs in the caller's transaction
@@ -197,6 +203,7 @@ export async function countAnswers(db: Db, answers: CountedAnswer[]): Promise<vo
   await addTo(db, "result_rollups", RESULT_KEYS, COUNT_COLUMNS, answers.flatMap(resultIncrements));
   await addTo(db, "engine_rollups", ENGINE_KEYS, COUNT_COLUMNS, answers.flatMap(engineIncrements));
   await addTo(db, "source_rollups", SOURCE_KEYS, SOURCE_SUMS, answers.flatMap(sourceIncrements));
+  await addTo(db, "source_totals", TOTAL_KEYS, SOURCE_SUMS, answers.flatMap(sourceTotalIncrements));
 }
 
 function negated<T extends Record<string, unknown>>(rows: T[], sums: readonly string[]): T[] {
@@ -234,6 +241,7 @@ export async function recountAnswers(db: Db, before: CountedAnswer[], after: Cou
     { table: "result_rollups", keys: RESULT_KEYS, sums: COUNT_COLUMNS, rows: resultIncrements },
     { table: "engine_rollups", keys: ENGINE_KEYS, sums: COUNT_COLUMNS, rows: engineIncrements },
     { table: "source_rollups", keys: SOURCE_KEYS, sums: SOURCE_SUMS, rows: sourceIncrements },
+    { table: "source_totals", keys: TOTAL_KEYS, sums: SOURCE_SUMS, rows: sourceTotalIncrements },
   ];
   for (const { table, keys, sums, rows } of tables) {
     const removed = negated(before.flatMap(rows), sums);

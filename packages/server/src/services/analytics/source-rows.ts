@@ -1,3 +1,5 @@
+import type { SelectQueryBuilder } from "kysely";
+import type { Tables } from "../../db/tables.ts";
 import type { ServiceContext } from "../context.ts";
 import { resultColumns } from "../results/columns.ts";
 import type { Span } from "./period.ts";
@@ -21,19 +23,29 @@ interface StartRow {
   citations: number;
 }
 
+type RollupQuery = SelectQueryBuilder<Tables, "source_rollups", object>;
+
 /** Where the sources endpoint reads its counts. */
 export interface SourceRows {
   byUrl(spans: Span[]): Promise<UrlRow[]>;
   byDomainAndStart(spans: Span[], domains: string[]): Promise<StartRow[]>;
 }
 
-/** From `source_rollups`: an index range per span, whatever the number of answers. */
+/**
+ * From the rollups: an index range per span, whatever the number of answers. One engine's sources
+ * from `source_rollups`; all engines' from `source_totals`, the same counts summed over engines.
+ */
 export function rollupSourceRows(ctx: ServiceContext, projectId: string, engine: string | undefined): SourceRows {
-  const scope = (spans: Span[]) => {
-    let query = ctx.db.selectFrom("source_rollups").where((eb) => inSpans(eb, ctx.workspace.id, projectId, spans));
-    if (engine !== undefined) query = query.where("engine", "=", engine);
-    return query;
-  };
+  const scope = (spans: Span[]): RollupQuery =>
+    engine === undefined
+      ? // The same columns but the engine, which the queries below do not read.
+        (ctx.db
+          .selectFrom("source_totals")
+          .where((eb) => inSpans(eb, ctx.workspace.id, projectId, spans)) as unknown as RollupQuery)
+      : ctx.db
+          .selectFrom("source_rollups")
+          .where((eb) => inSpans(eb, ctx.workspace.id, projectId, spans))
+          .where("engine", "=", engine);
   return {
     byUrl: async (spans) =>
       (

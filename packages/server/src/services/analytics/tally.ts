@@ -123,7 +123,7 @@ export async function sumRollups(
  * start). The project and workspace are repeated inside every term, so that SQLite scans each range
  * by the key (a multi-index OR) instead of every row of the project, and PostgreSQL ORs index scans.
  */
-export function inSpans<T extends "result_rollups" | "source_rollups">(
+export function inSpans<T extends "result_rollups" | "source_rollups" | "source_totals">(
   eb: ExpressionBuilder<Tables, T>,
   workspaceId: string,
   projectId: string,
