@@ -21,7 +21,20 @@ function anchoredDate(year: number, month: number, day: number): Date {
  * billing anchor (`YYYY-MM-DD`), at 00:00 UTC. An anchor on the 31st renews on the last day of
  * shorter months.
  */
+/** The last period computed, per anchor: asked on every metered request, it changes once a month. */
+const recent = new Map<string, BillingPeriod>();
+
 export function billingPeriod(anchor: string, now: Date): BillingPeriod {
+  const known = recent.get(anchor);
+  const time = now.getTime();
+  if (known !== undefined && Date.parse(known.start) <= time && time < Date.parse(known.end)) return known;
+  const period = computePeriod(anchor, now);
+  if (recent.size >= 10_000) recent.clear();
+  recent.set(anchor, period);
+  return period;
+}
+
+function computePeriod(anchor: string, now: Date): BillingPeriod {
   const day = Number(anchor.slice(8, 10));
   let year = now.getUTCFullYear();
   let month = now.getUTCMonth();
