@@ -342,7 +342,9 @@ describeEachDialect(
       const full = (await h.call("getReport", { key: t.key, params: { id: analysisReport.id } })).json();
       const stored = (await h.call("getAnalysis", { key: t.key, params: { id: analysis.id } })).json();
       expect(full.data.summary).toEqual(stored.summary);
-      expect(full.data.results).toHaveLength(2);
+      // The answers are referenced, not embedded; the CSV lists them all.
+      expect(full.data.results).toBeUndefined();
+      expect(full.data).toMatchObject({ result_count: 2, analysis_ids: [analysis.id] });
 
       const csv = await h.call("getReport", {
         key: t.key,
@@ -355,11 +357,19 @@ describeEachDialect(
         "result_id,created_at,engine,model,prompt,sample,status,mentioned,position,sentiment,brand_cited,score,cited_domains,competitors_mentioned,cited_domain_categories,surface,searches",
       );
       expect(lines).toHaveLength(3);
-      for (const row of full.data.results) {
-        expect(row.cited_domain_categories).toHaveLength(row.cited_domains.length);
-        for (const category of row.cited_domain_categories)
+      // Each answer's cited domains once, by kind: the report's tally is the CSV's.
+      const tally: Record<string, number> = {};
+      for (const line of lines.slice(1)) {
+        const fields = line.split(",");
+        const domains = (fields[12] ?? "").split(";").filter((d) => d !== "");
+        const categories = (fields[14] ?? "").split(";").filter((c) => c !== "");
+        expect(categories).toHaveLength(domains.length);
+        for (const category of categories) {
           expect(["owned", "competitor", "social", "reference", "news", "review", "other"]).toContain(category);
+          tally[category] = (tally[category] ?? 0) + 1;
+        }
       }
+      expect(full.data.cited_kinds).toEqual(tally);
       const html = await h.call("getReport", {
         key: t.key,
         params: { id: analysisReport.id },
@@ -407,8 +417,86 @@ describeEachDialect(
       const full = (await h.call("getReport", { key: t.key, params: { id: digest.id } })).json();
       // 2 of 8 answers (0.25), where the mean of the two runs' visibility would say 0.5.
       expect(full.data.summary.overall.visibility.value).toBe(0.25);
-      expect(full.data.results).toHaveLength(8);
+      expect(full.data.result_count).toBe(8);
+      expect(full.data.analysis_ids).toHaveLength(2);
+      const csv = await h.call("getReport", { key: t.key, params: { id: digest.id }, query: { format: "csv" } });
+      expect(csv.body.trim().split("\r\n")).toHaveLength(9);
       expect(full.data.history).toHaveLength(2);
+    });
+
+    it("stores a report of bounded size whatever its answers, and still reads reports that embedded them", async () => {
+      const { t, project } = await setup();
+      const sizeOf = async (analysisId: string) => {
+        const row = await h.deps.db
+          .selectFrom("reports")
+          .select(["id", "data"])
+          .where("analysis_id", "=", analysisId)
+          .executeTakeFirstOrThrow();
+        return { id: row.id, bytes: row.data.length };
+      };
+      const small = (await h.call("analyze", { key: t.key, body: { project_id: project.id, samples: 1 } })).json();
+      await settle(h, t.workspace.id);
+      h.clock.advance(60_000);
+      const large = (await h.call("analyze", { key: t.key, body: { project_id: project.id, samples: 10 } })).json();
+      await settle(h, t.workspace.id);
+      const a = await sizeOf(small.id);
+      const b = await sizeOf(large.id);
+      const csv = await h.call("getReport", { key: t.key, params: { id: b.id }, query: { format: "csv" } });
+      const lines = csv.body.trim().split("\r\n");
+      expect(lines).toHaveLength(21);
+      // 2 answers against 20: the larger report holds no answer (no result id), only figures that
+      // differ (a history point, counts), far less than the 18 more answers' own table.
+      for (const id of [a.id, b.id]) {
+        const data = (
+          await h.deps.db.selectFrom("reports").select("data").where("id", "=", id).executeTakeFirstOrThrow()
+        ).data;
+        expect(data).not.toMatch(/"res_/);
+      }
+      expect(b.bytes - a.bytes).toBeLessThan((csv.body.length * 18) / 20 / 2);
+      const listed = await h.call("listResults", { key: t.key, query: { analysis_id: large.id, limit: "100" } });
+      expect(new Set(lines.slice(1).map((line) => line.split(",")[0]))).toEqual(
+        new Set((listed.json().data as { id: string }[]).map((r) => r.id)),
+      );
+
+      // A report stored before 2026-11-24, with its answers embedded and none of the newer fields.
+      const stored = JSON.parse(
+        (await h.deps.db.selectFrom("reports").select("data").where("id", "=", a.id).executeTakeFirstOrThrow()).data,
+      );
+      const { result_count: _count, analysis_ids: _ids, cited_kinds: _kinds, ...older } = stored;
+      const embedded = [
+        {
+          id: "res_embedded1",
+          created_at: "2026-11-20T10:00:00.000Z",
+          engine: "sandbox",
+          model: "sandbox-1",
+          prompt: "best CRM?",
+          sample: 1,
+          status: "succeeded",
+          mentioned: true,
+          position: 1,
+          sentiment: 0.5,
+          brand_cited: true,
+          score: 80,
+          cited_domains: ["acmecrm.com", "g2.com"],
+          competitors_mentioned: ["HubSpot"],
+          cited_domain_categories: ["owned", "review"],
+        },
+      ];
+      await h.deps.db
+        .updateTable("reports")
+        .set({ data: JSON.stringify({ ...older, results: embedded }) })
+        .where("id", "=", a.id)
+        .execute();
+      const old = (await h.call("getReport", { key: t.key, params: { id: a.id } })).json();
+      expect(old.data).toMatchObject({
+        result_count: 1,
+        analysis_ids: [small.id],
+        cited_kinds: { owned: 1, review: 1 },
+        results: embedded,
+      });
+      const oldCsv = await h.call("getReport", { key: t.key, params: { id: a.id }, query: { format: "csv" } });
+      expect(oldCsv.body.trim().split("\r\n")).toHaveLength(2);
+      expect(oldCsv.body).toContain("res_embedded1,");
     });
 
     it("keeps what answers and brands hold inert in CSV and HTML", async () => {

@@ -1201,8 +1201,8 @@ export interface Report {
       };
     }>;
     alerts: Alert[];
-    /** Every answer: the table `format=csv` returns. */
-    results: Array<{
+    /** Only on reports generated before 2026-11-24, which embedded every answer. Newer reports do not: read their answers with `format=csv` (streamed, every answer) or `GET /v1/results?analysis_id=…`. */
+    results?: Array<{
       id: string;
       /** ISO 8601 UTC timestamp. */
       created_at: string;
@@ -1223,6 +1223,14 @@ export interface Report {
       /** The web searches the engine ran. */
       searches?: string[];
     }>;
+    /** The answers the report covers. */
+    result_count: number;
+    /** The analyses whose answers the report covers: read them with `GET /v1/results?analysis_id=…`, or all at once with `format=csv`. Empty on weekly digests generated before 2026-11-24 (their answers are in `results`). */
+    analysis_ids: string[];
+    /** Cited sites by kind (owned, competitor, social, …): each answer's cited domains counted once. */
+    cited_kinds: {
+      [key: string]: number;
+    };
   };
 }
 

@@ -1,3 +1,4 @@
+import type { Readable } from "node:stream";
 import type { FastifyRequest } from "fastify";
 import type { Static, TSchema } from "typebox";
 import type { SpecErrorCode } from "../errors/codes.ts";
@@ -11,7 +12,8 @@ type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE";
 export class RawResponse {
   constructor(
     readonly contentType: string,
-    readonly body: string | Buffer,
+    /** A stream is sent as it is read (chunked). */
+    readonly body: string | Buffer | Readable,
     readonly filename?: string,
     readonly headers: Record<string, string> = {},
   ) {}

@@ -1,7 +1,7 @@
 import { storedAs } from "../validate.ts";
-import { ReportDataSchema } from "./schemas.ts";
+import { StoredReportDataSchema } from "./schemas.ts";
 
 /** The JSON column of `reports`, read through its schema. */
 export const reportColumns = {
-  data: storedAs("reports.data", ReportDataSchema),
+  data: storedAs("reports.data", StoredReportDataSchema),
 };

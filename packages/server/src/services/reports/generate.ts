@@ -11,11 +11,13 @@ import { rowToAlert } from "../monitoring/runs.ts";
 import { rowToProject } from "../projects/row.ts";
 import { resultColumns } from "../results/columns.ts";
 import { workspaceContext } from "../workspaces/workspaces.ts";
-import type { HistoryPoint, ReportData, ReportType, ResultRow } from "./types.ts";
+import { citedKinds } from "./reports.ts";
+import type { HistoryPoint, ReportData, ReportType, ResultRow, StoredReportData } from "./types.ts";
 
 const HISTORY_POINTS = 30;
 
-function resultRow(row: Selectable<ResultsTable>): ResultRow {
+/** One answer as a report's table shows it (its CSV row). */
+export function resultRow(row: Selectable<ResultsTable>): ResultRow {
   const measure = resultColumns.measure.readNullable(row.measure);
   // Each cited domain once, with the category of its first citation.
   const domains = new Map<string, string>();
@@ -61,7 +63,7 @@ async function build(
   history: Selectable<AnalysesTable>[],
   alertFilter: { runId?: string; from?: string; to?: string },
   source: ReportData["source"],
-): Promise<ReportData> {
+): Promise<StoredReportData> {
   const projectRow = await ctx.db
     .selectFrom("projects")
     .selectAll()
@@ -108,7 +110,10 @@ async function build(
     ),
     history: history.map(point).filter((p): p is HistoryPoint => p !== null),
     alerts: (await alerts.orderBy("created_at").execute()).map(rowToAlert),
-    results: rows.map(resultRow),
+    // The answers are referenced, not embedded: the report's size does not grow with them.
+    result_count: rows.length,
+    analysis_ids: ids,
+    cited_kinds: citedKinds(rows.map(resultRow)),
   };
 }
 
@@ -121,7 +126,7 @@ async function store(
     start: string;
     end: string;
     dedupeKey: string;
-    data: ReportData;
+    data: StoredReportData;
   },
 ): Promise<void> {
   await ctx.db

@@ -6,7 +6,7 @@ import type { ServiceContext } from "../context.ts";
 import { fetchPage, type Page, type PageParams } from "../pagination.ts";
 import { timeRange } from "../time-range.ts";
 import { reportColumns } from "./columns.ts";
-import type { Report, ReportSummary, ReportType } from "./types.ts";
+import type { Report, ReportData, ReportSummary, ReportType, StoredReportData } from "./types.ts";
 
 type SummaryRow = Omit<Selectable<ReportsTable>, "data" | "workspace_id" | "dedupe_key">;
 
@@ -27,7 +27,29 @@ function rowToReportSummary(row: SummaryRow): ReportSummary {
 }
 
 function rowToReport(row: Selectable<ReportsTable>): Report {
-  return { ...rowToReportSummary(row), data: reportColumns.data.read(row.data) };
+  return { ...rowToReportSummary(row), data: reportData(reportColumns.data.read(row.data)) };
+}
+
+/**
+ * The stored data as the API shows it. Reports generated before 2026-11-24 embedded their answers
+ * and lack the fields that now stand for them: those are derived from the embedded answers.
+ */
+function reportData(stored: StoredReportData): ReportData {
+  const results = stored.results ?? [];
+  return {
+    ...stored,
+    result_count: stored.result_count ?? results.length,
+    analysis_ids: stored.analysis_ids ?? (stored.source.analysis_id === null ? [] : [stored.source.analysis_id]),
+    cited_kinds: stored.cited_kinds ?? citedKinds(results),
+  };
+}
+
+/** Each answer's cited domains once, counted by the kind of site. */
+export function citedKinds(rows: readonly { cited_domain_categories?: string[] }[]): Record<string, number> {
+  const kinds: Record<string, number> = {};
+  for (const row of rows)
+    for (const category of row.cited_domain_categories ?? []) kinds[category] = (kinds[category] ?? 0) + 1;
+  return kinds;
 }
 
 export interface ReportFilters extends PageParams {

@@ -67,37 +67,69 @@ export const ResultRowSchema = Type.Object(
   { additionalProperties: false },
 );
 
-/** What a report holds, frozen when it is generated: stored with it, shown in it. */
-export const ReportDataSchema = Type.Object(
-  {
-    project: Type.Object(
-      {
-        id: Type.String(),
-        name: Type.String(),
-        primary_domain: Type.String(),
-        competitors: Type.Array(Type.String()),
-      },
-      { additionalProperties: false },
-    ),
-    source: Type.Object(
-      {
-        analysis_id: Nullable(Type.String()),
-        run_id: Nullable(Type.String()),
-        schedule_id: Nullable(Type.String()),
-      },
-      { additionalProperties: false },
-    ),
-    summary: AnalysisSummarySchema,
-    history: Type.Array(HistoryPointSchema, {
-      description: "Earlier analyses of the same kind, oldest first, this one last.",
+/** Fields every report has in the API, and the stored data of reports before 2026-11-24 lacks. */
+const answerFields = {
+  result_count: Type.Integer({ minimum: 0, description: "The answers the report covers." }),
+  analysis_ids: Type.Array(Type.String(), {
+    description:
+      "The analyses whose answers the report covers: read them with `GET /v1/results?analysis_id=…`, or all at once with `format=csv`. Empty on weekly digests generated before 2026-11-24 (their answers are in `results`).",
+  }),
+  cited_kinds: Dictionary(Type.Integer({ minimum: 0 }), {
+    description: "Cited sites by kind (owned, competitor, social, …): each answer's cited domains counted once.",
+  }),
+};
+
+const reportDataFields = {
+  project: Type.Object(
+    {
+      id: Type.String(),
+      name: Type.String(),
+      primary_domain: Type.String(),
+      competitors: Type.Array(Type.String()),
+    },
+    { additionalProperties: false },
+  ),
+  source: Type.Object(
+    {
+      analysis_id: Nullable(Type.String()),
+      run_id: Nullable(Type.String()),
+      schedule_id: Nullable(Type.String()),
+    },
+    { additionalProperties: false },
+  ),
+  summary: AnalysisSummarySchema,
+  history: Type.Array(HistoryPointSchema, {
+    description: "Earlier analyses of the same kind, oldest first, this one last.",
+  }),
+  alerts: Type.Array(AlertSchema),
+  // Reports generated before 2026-11-24 embedded every answer; newer ones reference their analyses,
+  // so that a report's size does not grow with its answers (a weekly digest of many runs).
+  results: Type.Optional(
+    Type.Array(ResultRowSchema, {
+      description:
+        "Only on reports generated before 2026-11-24, which embedded every answer. Newer reports do not: read their answers with `format=csv` (streamed, every answer) or `GET /v1/results?analysis_id=…`.",
     }),
-    alerts: Type.Array(AlertSchema),
-    results: Type.Array(ResultRowSchema, { description: "Every answer: the table `format=csv` returns." }),
-  },
+  ),
+};
+
+/** What a report holds, frozen when it is generated, as the API shows it. */
+const ReportDataSchema = Type.Object(
+  { ...reportDataFields, ...answerFields },
   {
     additionalProperties: false,
     description: "Frozen when the report was generated; recomputed from stored counts.",
   },
+);
+
+/** What is stored: reports before 2026-11-24 lack the answer fields (read through `reportData`). */
+export const StoredReportDataSchema = Type.Object(
+  {
+    ...reportDataFields,
+    result_count: Type.Optional(answerFields.result_count),
+    analysis_ids: Type.Optional(answerFields.analysis_ids),
+    cited_kinds: Type.Optional(answerFields.cited_kinds),
+  },
+  { additionalProperties: false },
 );
 
 export const ReportSchema = component(

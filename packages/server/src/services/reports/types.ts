@@ -5,6 +5,7 @@ import type {
   ReportSchema,
   ReportSummarySchema,
   ResultRowSchema,
+  StoredReportDataSchema,
 } from "./schemas.ts";
 
 export type ReportType = (typeof REPORT_TYPES)[number];
@@ -19,5 +20,8 @@ export type ResultRow = Static<typeof ResultRowSchema>;
 export type Report = Static<typeof ReportSchema>;
 
 export type ReportData = Report["data"];
+
+/** The data as stored: without the answer fields on reports generated before 2026-11-24. */
+export type StoredReportData = Static<typeof StoredReportDataSchema>;
 
 export type ReportSummary = Static<typeof ReportSummarySchema>;

@@ -1,4 +1,5 @@
-import { reportCsv } from "../../../services/reports/render/csv.ts";
+import { Readable } from "node:stream";
+import { reportCsvChunks } from "../../../services/reports/answers.ts";
 import { reportHtml } from "../../../services/reports/render/html.ts";
 import { reportPdf } from "../../../services/reports/render/pdf.ts";
 import { getReport, listReports } from "../../../services/reports/reports.ts";
@@ -55,8 +56,14 @@ export const getReportRoute = defineRoute({
   errors: ["NOT_FOUND"],
   handler: async ({ ctx, params, query }) => {
     const report = await getReport(ctx, params.id);
-    if (query.format === "csv")
-      return new RawResponse("text/csv; charset=utf-8", reportCsv(report), `${report.id}.csv`);
+    if (query.format === "csv") {
+      // Streamed: a digest's answers are read a page at a time, never all held at once.
+      return new RawResponse(
+        "text/csv; charset=utf-8",
+        Readable.from(reportCsvChunks(ctx, report)),
+        `${report.id}.csv`,
+      );
+    }
     if (query.format === "pdf") return new RawResponse("application/pdf", await reportPdf(report), `${report.id}.pdf`);
     if (query.format === "html") {
       // The page is self-contained: no script and nothing fetched, whatever an answer's text holds.

@@ -1,5 +1,5 @@
 import { surfaceOf } from "../../engines/catalog.ts";
-import type { Report } from "../types.ts";
+import type { ResultRow } from "../types.ts";
 
 const COLUMNS = [
   "result_id",
@@ -34,30 +34,32 @@ function field(value: unknown): string {
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-/** The report's results table, one row per answer. */
-export function reportCsv(report: Report): string {
-  const rows = report.data.results.map((r) =>
-    [
-      r.id,
-      r.created_at,
-      r.engine,
-      r.model,
-      r.prompt,
-      r.sample,
-      r.status,
-      r.mentioned,
-      r.position,
-      r.sentiment,
-      r.brand_cited,
-      r.score,
-      r.cited_domains,
-      r.competitors_mentioned,
-      r.cited_domain_categories ?? [],
-      surfaceOf(r.engine),
-      r.searches ?? [],
-    ]
-      .map(field)
-      .join(","),
-  );
-  return `${[COLUMNS.join(","), ...rows].join("\r\n")}\r\n`;
+/** The first line of a report's CSV. */
+export function csvHeader(): string {
+  return `${COLUMNS.join(",")}\r\n`;
+}
+
+/** One answer's line. */
+export function csvLine(r: ResultRow): string {
+  return `${[
+    r.id,
+    r.created_at,
+    r.engine,
+    r.model,
+    r.prompt,
+    r.sample,
+    r.status,
+    r.mentioned,
+    r.position,
+    r.sentiment,
+    r.brand_cited,
+    r.score,
+    r.cited_domains,
+    r.competitors_mentioned,
+    r.cited_domain_categories ?? [],
+    surfaceOf(r.engine),
+    r.searches ?? [],
+  ]
+    .map(field)
+    .join(",")}\r\n`;
 }

@@ -95,9 +95,7 @@ export function reportView(report: Report): ReportView {
   const history = data.history;
   const pairs = data.summary.surfaces ?? [];
   // Each answer's cited domains once, by the kind of site.
-  const kinds = new Map<string, number>();
-  for (const row of data.results)
-    for (const category of row.cited_domain_categories ?? []) kinds.set(category, (kinds.get(category) ?? 0) + 1);
+  const kinds = new Map(Object.entries(data.cited_kinds));
   return {
     title: report.title,
     meta: `${data.project.name} (${data.project.primary_domain}) · ${when(report.period.start)} to ${when(report.period.end)} UTC · ${count(overall.answers, "answer")} · report ${report.id}`,
