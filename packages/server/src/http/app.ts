@@ -107,10 +107,14 @@ export async function buildHttpApp(deps: Deps, options: HttpOptions): Promise<Fa
     closing = true;
     draining.abort();
   });
-  app.addHook("onSend", async (_request, reply) => {
+  // The access log line is built only when it is written (LOG_LEVEL info or lower).
+  const infoLogged = ["trace", "debug", "info"].includes(options.logger.level);
+  // Callback hooks, not async ones: they run on every request and need not wait for anything.
+  app.addHook("onSend", (_request, reply, payload, done) => {
     if (closing) reply.header("connection", "close");
+    done(null, payload);
   });
-  app.addHook("onResponse", async (request: FastifyRequest, reply: FastifyReply) => {
+  app.addHook("onResponse", (request: FastifyRequest, reply: FastifyReply, done) => {
     const auth = request.auth;
     if (auth !== null && deps.meter !== null) {
       const period = billingPeriod(auth.key.billingAnchor, deps.clock.now());
@@ -120,16 +124,18 @@ export async function buildHttpApp(deps: Deps, options: HttpOptions): Promise<Fa
         `${request.method} ${request.routeOptions.url ?? "unmatched"}`,
       );
     }
-    request.log.info(
-      {
-        method: request.method,
-        route: request.routeOptions.url,
-        status: reply.statusCode,
-        ms: Math.round(reply.elapsedTime * 10) / 10,
-        workspace: request.auth?.key.workspaceId,
-      },
-      "request",
-    );
+    if (infoLogged)
+      request.log.info(
+        {
+          method: request.method,
+          route: request.routeOptions.url,
+          status: reply.statusCode,
+          ms: Math.round(reply.elapsedTime * 10) / 10,
+          workspace: request.auth?.key.workspaceId,
+        },
+        "request",
+      );
+    done();
   });
 
   for (const route of routes) {
