@@ -15,6 +15,7 @@ import { type LoadOptions, type Measurement, measure, printTable } from "./measu
 import { microBenchmarks } from "./micro.ts";
 import { createScratchDatabase } from "./postgres.ts";
 import { type Child, freePort, SIGHTLINE_ENTRY, spawnServer } from "./processes.ts";
+import { type ScaleOutRun, scaleOutRun } from "./scale-out.ts";
 import { webhookBenchmarks } from "./webhooks.ts";
 
 /**
@@ -24,7 +25,8 @@ import { webhookBenchmarks } from "./webhooks.ts";
  * explain the ratio: bare Fastify sending the very same body, and Sightline's /healthz. Then the
  * cost of rate limiting and metering, and webhook delivery throughput and latency.
  * Then the analytics endpoints at 10,000 and 1,000,000 stored results (`--analytics-sizes`).
- * `--only http|webhooks|analyses|analytics` runs one part.
+ * Then 2 API and 2 worker processes against 1 + 1 on PostgreSQL and Redis.
+ * `--only http|webhooks|analyses|analytics|scale-out` runs one part.
  */
 const { values } = parseArgs({
   options: {
@@ -35,6 +37,8 @@ const { values } = parseArgs({
       default: process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres",
     },
     "no-postgres": { type: "boolean", default: false },
+    // The analytics section only: leaves SQLite out (its 1,000,000 answers take minutes to grow).
+    "no-sqlite": { type: "boolean", default: false },
     redis: { type: "string", default: process.env.BENCH_REDIS_URL ?? "redis://127.0.0.1:6379" },
     only: { type: "string" },
     "analytics-sizes": { type: "string", default: "10000,1000000" },
@@ -225,21 +229,25 @@ async function analyticsSection(dir: string, plansFile: string): Promise<boolean
     "\nAnalytics and results, 90-day range (7 engines, 50 prompts, 3 competitors, 300 URLs; one request at a time over HTTP; targets at 1,000,000: analytics p95 ≤ 200 ms, results pages p99 ≤ 20 ms):",
   );
   const path = join(dir, "analytics.db");
-  const sqlite = await analyticsBenchmarks("SQLite", { dialect: "sqlite", path }, `sqlite:${path}`, plansFile, sizes);
-  for (const line of sqlite.lines) console.log(`  ${line}`);
+  const sqlite = values["no-sqlite"]
+    ? null
+    : await analyticsBenchmarks("SQLite", { dialect: "sqlite", path }, `sqlite:${path}`, plansFile, sizes);
+  for (const line of sqlite?.lines ?? []) console.log(`  ${line}`);
   const pg = await withPostgres(async (url) => {
     const result = await analyticsBenchmarks("PostgreSQL", { dialect: "postgres", url }, url, plansFile, sizes);
     for (const line of result.lines) console.log(`  ${line}`);
     return result;
   });
   const largest = Math.max(...sizes).toLocaleString("en-US");
-  console.log(`results page p99 at ${largest} results (SQLite): ${sqlite.resultsP99AtLargest.toFixed(1)} ms`);
+  if (sqlite !== null)
+    console.log(`results page p99 at ${largest} results (SQLite): ${sqlite.resultsP99AtLargest.toFixed(1)} ms`);
   if (pg !== null)
     console.log(`results page p99 at ${largest} results (PostgreSQL): ${pg.resultsP99AtLargest.toFixed(1)} ms`);
-  console.log(`analytics p95 at ${largest} results (SQLite): ${sqlite.worstP95AtLargest.toFixed(1)} ms`);
+  if (sqlite !== null)
+    console.log(`analytics p95 at ${largest} results (SQLite): ${sqlite.worstP95AtLargest.toFixed(1)} ms`);
   if (pg !== null)
     console.log(`analytics p95 at ${largest} results (PostgreSQL): ${pg.worstP95AtLargest.toFixed(1)} ms`);
-  const runs = [sqlite, ...(pg === null ? [] : [pg])];
+  const runs = [...(sqlite === null ? [] : [sqlite]), ...(pg === null ? [] : [pg])];
   return runs.every((run) => run.worstP95AtLargest <= 200 && run.resultsP99AtLargest <= 20);
 }
 
@@ -269,6 +277,39 @@ async function webhookSection(dir: string, plansFile: string): Promise<boolean> 
   return all.every((run) => run.drainPerSecond >= 2_000 && run.latencyP99 <= 20);
 }
 
+async function scaleOutSection(plansFile: string): Promise<void> {
+  console.log("\nScale-out on PostgreSQL with rate limits in Redis (API and worker processes on the same two cores):");
+  if (!(await redisReachable(values.redis))) {
+    console.log(`  Redis at ${values.redis} is unreachable: left out (pass --redis URL).`);
+    return;
+  }
+  const runs: ScaleOutRun[] = [];
+  for (const [apis, workers] of [
+    [1, 1],
+    [2, 2],
+  ] as const) {
+    const run = await withPostgres((url) =>
+      scaleOutRun({ dialect: "postgres", url }, url, values.redis, plansFile, {
+        apis,
+        workers,
+        pending: 5_000,
+        connections: load.connections,
+        durationSeconds: load.durationSeconds,
+      }),
+    );
+    if (run === null) return;
+    runs.push(run);
+    console.log(
+      `  ${apis} API + ${workers} worker processes: GET /v1/projects ${Math.round(run.requestsPerSecond).toLocaleString("en-US")} req/s; webhook drain ${Math.round(run.deliveriesPerSecond).toLocaleString("en-US")} deliveries/s`,
+    );
+  }
+  const [one, two] = runs;
+  if (one !== undefined && two !== undefined)
+    console.log(
+      `scale-out ratio, 2 + 2 ÷ 1 + 1: requests ${(two.requestsPerSecond / one.requestsPerSecond).toFixed(2)}, deliveries ${(two.deliveriesPerSecond / one.deliveriesPerSecond).toFixed(2)}`,
+    );
+}
+
 console.log(
   `Sightline benchmark: ${load.connections} connections, ${load.durationSeconds}s per target after a ${load.warmupSeconds}s warm-up.`,
 );
@@ -285,6 +326,7 @@ try {
     process.exitCode = 1;
   if ((values.only === undefined || values.only === "analytics") && !(await analyticsSection(dir, plansFile)))
     process.exitCode = 1;
+  if (values.only === undefined || values.only === "scale-out") await scaleOutSection(plansFile);
   if (values.only === undefined || values.only === "analyses") {
     console.log("\nAnalyses:");
     const pipeline = await analysisThroughput(dir);

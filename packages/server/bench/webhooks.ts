@@ -20,10 +20,10 @@ export interface WebhookBench {
   latencyP99: number;
 }
 
-const SECRET_KEY = Buffer.alloc(32, 3).toString("base64");
+export const SECRET_KEY = Buffer.alloc(32, 3).toString("base64");
 
 /** Counts deliveries and when each arrived, against the event's own creation time. */
-class BenchReceiver {
+export class BenchReceiver {
   latencies: number[] = [];
   ids = new Set<string>();
   /** When the first and the latest delivery arrived (performance.now()). */
@@ -82,7 +82,7 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 }
 
-async function seed(database: DatabaseConfig, receiverUrl: string, pending: number) {
+export async function seedPendingDeliveries(database: DatabaseConfig, receiverUrl: string, pending: number) {
   const runtime = await createRuntime(
     { database, secretKeys: [Buffer.from(SECRET_KEY, "base64")], webhookAllowPrivate: true },
     pino({ level: "silent" }),
@@ -124,7 +124,7 @@ export async function webhookBenchmarks(
   };
   const children: Child[] = [];
   try {
-    const key = await seed(database, receiver.url, options.pending);
+    const key = await seedPendingDeliveries(database, receiver.url, options.pending);
     const port = await freePort();
     const health = { healthUrl: `http://127.0.0.1:${port}/healthz` };
     const started = performance.now();
