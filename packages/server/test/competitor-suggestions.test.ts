@@ -283,6 +283,20 @@ describeEachDialect("competitor discovery from stored answers", (h) => {
       sql`${explain} SELECT id, engine, text, created_at FROM results WHERE workspace_id = ${t.workspace.id} AND project_id = ${projectId} AND created_at >= ${"2026-01-01T00:00:00.000Z"} AND created_at < ${"2027-01-01T00:00:00.000Z"} AND status = 'succeeded'`;
     const plan = await h.deps.db.transaction().execute(async (trx) => {
       if (h.dialect === "sqlite") return (await query(sql`EXPLAIN QUERY PLAN`).execute(trx)).rows;
+      // A workspace as the planner meets it in use: another brand's answers beside this one's (2,000
+      // copies of them), and statistics, as autovacuum keeps them (the test server runs without it).
+      // On a table of a few rows every index looks alike to the planner.
+      const other = await h.call("createProject", {
+        key: t.key,
+        body: { name: "Other brand", primary_domain: "other-brand.example" },
+      });
+      await sql`
+        INSERT INTO results
+        SELECT (jsonb_populate_record(r, jsonb_build_object(
+          'id', r.id || '_' || g, 'project_id', ${other.json().id}::text, 'sample', r.sample + g * 1000))).*
+        FROM results r, generate_series(1, 400) g
+        WHERE r.workspace_id = ${t.workspace.id} AND r.project_id = ${projectId}`.execute(trx);
+      await sql`ANALYZE results`.execute(trx);
       await sql`SET LOCAL enable_seqscan = off`.execute(trx);
       return (await query(sql`EXPLAIN`).execute(trx)).rows;
     });
