@@ -5,6 +5,7 @@ import { competitorSuggestions } from "../src/services/analytics/competitor-sugg
 import { proportion } from "../src/services/measurement/aggregate.ts";
 import { workspaceContext } from "../src/services/workspaces/workspaces.ts";
 import { describeEachDialect, type Harness, type Tenant } from "./helpers/harness.ts";
+import { planInUse } from "./helpers/plans.ts";
 
 const brand = {
   name: "Acme CRM",
@@ -279,28 +280,14 @@ describeEachDialect("competitor discovery from stored answers", (h) => {
   });
 
   it("reads an indexed range of the project's results", async () => {
-    const query = (explain: ReturnType<typeof sql>) =>
-      sql`${explain} SELECT id, engine, text, created_at FROM results WHERE workspace_id = ${t.workspace.id} AND project_id = ${projectId} AND created_at >= ${"2026-01-01T00:00:00.000Z"} AND created_at < ${"2027-01-01T00:00:00.000Z"} AND status = 'succeeded'`;
-    const plan = await h.deps.db.transaction().execute(async (trx) => {
-      if (h.dialect === "sqlite") return (await query(sql`EXPLAIN QUERY PLAN`).execute(trx)).rows;
-      // A workspace as the planner meets it in use: another brand's answers beside this one's (2,000
-      // copies of them), and statistics, as autovacuum keeps them (the test server runs without it).
-      // On a table of a few rows every index looks alike to the planner.
-      const other = await h.call("createProject", {
-        key: t.key,
-        body: { name: "Other brand", primary_domain: "other-brand.example" },
-      });
-      await sql`
-        INSERT INTO results
-        SELECT (jsonb_populate_record(r, jsonb_build_object(
-          'id', r.id || '_' || g, 'project_id', ${other.json().id}::text, 'sample', r.sample + g * 1000))).*
-        FROM results r, generate_series(1, 400) g
-        WHERE r.workspace_id = ${t.workspace.id} AND r.project_id = ${projectId}`.execute(trx);
-      await sql`ANALYZE results`.execute(trx);
-      await sql`SET LOCAL enable_seqscan = off`.execute(trx);
-      return (await query(sql`EXPLAIN`).execute(trx)).rows;
-    });
-    expect(JSON.stringify(plan)).toContain("results_project_created");
+    const plan = await planInUse(
+      h,
+      t,
+      projectId,
+      (explain) =>
+        sql`${explain} SELECT id, engine, text, created_at FROM results WHERE workspace_id = ${t.workspace.id} AND project_id = ${projectId} AND created_at >= ${"2026-01-01T00:00:00.000Z"} AND created_at < ${"2027-01-01T00:00:00.000Z"} AND status = 'succeeded'`,
+    );
+    expect(plan).toContain("results_project_created");
   });
 });
 

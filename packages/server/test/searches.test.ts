@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import { beforeAll, expect, it } from "vitest";
 import { describeEachDialect, type Harness, type Tenant } from "./helpers/harness.ts";
+import { planInUse } from "./helpers/plans.ts";
 
 const brand = {
   name: "Acme CRM",
@@ -162,14 +163,13 @@ describeEachDialect("query fan-out: the searches engines ran", (h) => {
   });
 
   it("reads an indexed range of the project's results", async () => {
-    const query = (explain: ReturnType<typeof sql>) =>
-      sql`${explain} SELECT engine, searches FROM results WHERE workspace_id = ${t.workspace.id} AND project_id = ${projectId} AND created_at >= ${"2026-01-01T00:00:00.000Z"} AND created_at < ${"2027-01-01T00:00:00.000Z"} AND status = 'succeeded'`;
-    const plan = await h.deps.db.transaction().execute(async (trx) => {
-      if (h.dialect === "sqlite") return (await query(sql`EXPLAIN QUERY PLAN`).execute(trx)).rows;
-      // A table this small is read whole by choice; forbidding that shows whether the index serves the query.
-      await sql`SET LOCAL enable_seqscan = off`.execute(trx);
-      return (await query(sql`EXPLAIN`).execute(trx)).rows;
-    });
-    expect(JSON.stringify(plan)).toContain("results_project_created");
+    const plan = await planInUse(
+      h,
+      t,
+      projectId,
+      (explain) =>
+        sql`${explain} SELECT engine, searches FROM results WHERE workspace_id = ${t.workspace.id} AND project_id = ${projectId} AND created_at >= ${"2026-01-01T00:00:00.000Z"} AND created_at < ${"2027-01-01T00:00:00.000Z"} AND status = 'succeeded'`,
+    );
+    expect(plan).toContain("results_project_created");
   });
 });
