@@ -84,16 +84,20 @@ async function waitForAnalysis(db: Awaited<ReturnType<typeof createRuntime>>["de
 }
 
 /**
- * 1,000 answers (100 prompts × 10 samples) from an engine answering in 200 ms, 32 at a time,
- * through a worker process: the ideal is 1,000 / 32 × 0.2 s = 6.25 s.
+ * One analysis of `prompts` prompts × 10 samples on the given OpenAI-compatible engines, through a
+ * worker process started with `env`, on a fresh SQLite database: its run time and final status.
  */
-export async function analysisThroughput(dir: string): Promise<{ lines: string[]; ratio: number }> {
-  const engine = await slowEngine();
-  const path = join(dir, "analyses.db");
-  const custom = [{ name: "bench_engine", base_url: engine.url, model: "bench-model" }];
+async function timedAnalysis(
+  dir: string,
+  file: string,
+  vendors: { name: string; url: string }[],
+  prompts: number,
+  env: Record<string, string>,
+): Promise<{ seconds: number; status: string }> {
+  const path = join(dir, file);
   const engines = {
     ...defaultEngineConfig(),
-    custom: [{ name: "bench_engine", baseUrl: engine.url, model: "bench-model", apiKey: null }],
+    custom: vendors.map((v) => ({ name: v.name, baseUrl: v.url, model: "bench-model", apiKey: null })),
   };
   const runtime = await createRuntime(
     { database: { dialect: "sqlite", path }, dataDir: dir, engines },
@@ -105,25 +109,49 @@ export async function analysisThroughput(dir: string): Promise<{ lines: string[]
     {
       DATABASE_URL: `sqlite:${path}`,
       SIGHTLINE_DATA_DIR: dir,
-      SIGHTLINE_CUSTOM_ENGINES: JSON.stringify(custom),
-      SIGHTLINE_ENGINE_CONCURRENCY: String(CONCURRENCY),
+      SIGHTLINE_CUSTOM_ENGINES: JSON.stringify(
+        vendors.map((v) => ({ name: v.name, base_url: v.url, model: "bench-model" })),
+      ),
       SIGHTLINE_JOB_POLL_MS: "50",
       LOG_LEVEL: "info",
+      ...env,
     },
     { stdout: /Sightline worker (\S+) running/ },
   );
   try {
-    const workspace = await createWorkspace(runtime.deps, { name: "Throughput", plan: "agency" });
+    const workspace = await createWorkspace(runtime.deps, { name: "Analysis bench", plan: "agency" });
     const ctx = await workspaceContext(runtime.deps, workspace.id);
     const project = await createProject(ctx, {
       name: "Acme CRM",
       primary_domain: "acmecrm.com",
       competitors: [{ name: "HubSpot" }, { name: "Pipedrive" }],
-      prompts: Array.from({ length: 100 }, (_, i) => `best CRM for agencies, question ${i}`),
-      engines: ["bench_engine"],
+      prompts: Array.from({ length: prompts }, (_, i) => `best CRM for agencies, question ${i}`),
+      engines: vendors.map((v) => v.name),
     });
     const queued = await createAnalysis(ctx, { project_id: project.id, samples: 10 });
-    const { seconds, status } = await waitForAnalysis(runtime.deps.db, queued.id);
+    return await waitForAnalysis(runtime.deps.db, queued.id);
+  } finally {
+    await worker.stop();
+    await runtime.close();
+  }
+}
+
+/**
+ * 1,000 answers (100 prompts × 10 samples) from an engine answering in 200 ms, 32 at a time,
+ * through a worker process: the ideal is 1,000 / 32 × 0.2 s = 6.25 s.
+ */
+export async function analysisThroughput(dir: string): Promise<{ lines: string[]; ratio: number }> {
+  const engine = await slowEngine();
+  try {
+    const { seconds, status } = await timedAnalysis(
+      dir,
+      "analyses.db",
+      [{ name: "bench_engine", url: engine.url }],
+      100,
+      {
+        SIGHTLINE_ENGINE_CONCURRENCY: String(CONCURRENCY),
+      },
+    );
     const ideal = (1_000 / CONCURRENCY) * (LATENCY_MS / 1000);
     const ratio = seconds / ideal;
     return {
@@ -133,8 +161,6 @@ export async function analysisThroughput(dir: string): Promise<{ lines: string[]
       ratio,
     };
   } finally {
-    await worker.stop();
-    await runtime.close();
     await engine.stop();
   }
 }
@@ -151,49 +177,20 @@ const VENDOR_LIMITS = { bench_a: 32, bench_b: 16, bench_c: 8, bench_d: 64 } as c
 export async function fourEngineAnalysis(dir: string): Promise<string[]> {
   const names = Object.keys(VENDOR_LIMITS) as (keyof typeof VENDOR_LIMITS)[];
   const vendors = await Promise.all(names.map((name) => slowEngine(VENDOR_LIMITS[name])));
-  const path = join(dir, "four-engines.db");
-  const custom = names.map((name, i) => ({ name, base_url: vendors[i]?.url ?? "", model: "bench-model" }));
-  const engines = {
-    ...defaultEngineConfig(),
-    custom: names.map((name, i) => ({ name, baseUrl: vendors[i]?.url ?? "", model: "bench-model", apiKey: null })),
-  };
-  const runtime = await createRuntime(
-    { database: { dialect: "sqlite", path }, dataDir: dir, engines },
-    pino({ level: "silent" }),
-  );
-  const worker = await spawnServer(
-    SIGHTLINE_ENTRY,
-    ["worker"],
-    {
-      DATABASE_URL: `sqlite:${path}`,
-      SIGHTLINE_DATA_DIR: dir,
-      SIGHTLINE_CUSTOM_ENGINES: JSON.stringify(custom),
-      SIGHTLINE_ENGINE_CONCURRENCY_BY_ENGINE: JSON.stringify(VENDOR_LIMITS),
-      SIGHTLINE_JOB_POLL_MS: "50",
-      LOG_LEVEL: "info",
-    },
-    { stdout: /Sightline worker (\S+) running/ },
-  );
   try {
-    const workspace = await createWorkspace(runtime.deps, { name: "Four engines", plan: "agency" });
-    const ctx = await workspaceContext(runtime.deps, workspace.id);
-    const project = await createProject(ctx, {
-      name: "Acme CRM",
-      primary_domain: "acmecrm.com",
-      competitors: [{ name: "HubSpot" }, { name: "Pipedrive" }],
-      prompts: Array.from({ length: 25 }, (_, i) => `best CRM for agencies, question ${i}`),
-      engines: names,
-    });
-    const queued = await createAnalysis(ctx, { project_id: project.id, samples: 10 });
-    const { seconds, status } = await waitForAnalysis(runtime.deps.db, queued.id);
+    const { seconds, status } = await timedAnalysis(
+      dir,
+      "four-engines.db",
+      names.map((name, i) => ({ name, url: vendors[i]?.url ?? "" })),
+      25,
+      { SIGHTLINE_ENGINE_CONCURRENCY_BY_ENGINE: JSON.stringify(VENDOR_LIMITS) },
+    );
     const ideal = Math.max(...names.map((name) => (250 / VENDOR_LIMITS[name]) * (LATENCY_MS / 1000)));
     const refused = vendors.reduce((sum, vendor) => sum + vendor.refused(), 0);
     return [
       `4 engines × 250 answers, vendor limits ${names.map((n) => VENDOR_LIMITS[n]).join("/")} at ${LATENCY_MS} ms: ${seconds.toFixed(2)} s (what the limits allow: ${ideal.toFixed(2)} s, ratio ${(seconds / ideal).toFixed(2)}; target ≤ 1.1), ${refused} requests refused with 429, status ${status}`,
     ];
   } finally {
-    await worker.stop();
-    await runtime.close();
     await Promise.all(vendors.map((vendor) => vendor.stop()));
   }
 }
