@@ -1,3 +1,4 @@
+import { AsyncLocalStorage, createHook } from "node:async_hooks";
 import { expect } from "vitest";
 import type { Io } from "../../src/cli/io.ts";
 import { main } from "../../src/cli/main.ts";
@@ -17,27 +18,46 @@ function testIo(env: Record<string, string> = {}): Io & { lines: string[]; error
   };
 }
 
-/** The kinds of what keeps this process's event loop alive (sockets, timers…). */
-const keptAlive = (): string[] => process.getActiveResourcesInfo();
+/** What a command started and has not yet closed: async resources by id, with their kind. */
+interface Started {
+  resources: Map<number, { type: string; resource: unknown }>;
+}
+
+const commandOf = new AsyncLocalStorage<Started>();
+// Records every async resource (timer, socket, request…) created while a command runs, and forgets
+// it when it closes. Resources created meanwhile by anything else in this process (a test's own
+// worker polling, a server answering) are not the command's and are not counted.
+const tracking = createHook({
+  init(asyncId, type, _trigger, resource) {
+    if (type === "PROMISE") return;
+    commandOf.getStore()?.resources.set(asyncId, { type, resource });
+  },
+  destroy(asyncId) {
+    for (const started of running) started.resources.delete(asyncId);
+  },
+});
+const running = new Set<Started>();
 
 /**
- * What keeps this process alive that did not `before`, once that is nothing or two seconds have passed (a
- * closed socket takes a moment to go; what was running before may have ended meanwhile).
+ * Whether a resource keeps the event loop alive: a timer or handle (socket, pipe, signal…) still
+ * ref'd. Requests (a file read, a DNS lookup) end by themselves and are not counted.
  */
-async function keptAliveSince(before: string[]): Promise<string[]> {
-  const added = () => {
-    const left = [...before];
-    return keptAlive().filter((kind) => {
-      const index = left.indexOf(kind);
-      if (index === -1) return true;
-      left.splice(index, 1);
-      return false;
-    });
-  };
-  let now = added();
+function keepsAlive(resource: unknown): boolean {
+  const hasRef = (resource as { hasRef?: () => boolean } | null)?.hasRef;
+  return typeof hasRef === "function" && hasRef.call(resource);
+}
+
+/**
+ * What the command left keeping this process alive, once that is nothing or two seconds have passed
+ * (a closed socket takes a moment to go).
+ */
+async function leftRunning(started: Started): Promise<string[]> {
+  const alive = () =>
+    [...started.resources.values()].filter(({ resource }) => keepsAlive(resource)).map(({ type }) => type);
+  let now = alive();
   for (let attempt = 0; attempt < 200 && now.length > 0; attempt++) {
     await new Promise((resolve) => setTimeout(resolve, 10));
-    now = added();
+    now = alive();
   }
   return now;
 }
@@ -49,11 +69,19 @@ async function keptAliveSince(before: string[]): Promise<string[]> {
  */
 export async function runCliInProcess(args: string[], env: Record<string, string>): Promise<CliResult> {
   const io = testIo(env);
-  const before = keptAlive();
-  const code = await main(args, io);
-  // The binary exits when its command returns only if the command left nothing running (no timer, no
-  // connection): a separate process proved that by exiting, this one checks it.
-  expect(await keptAliveSince(before), `sightline ${args.join(" ")} left something running`).toEqual([]);
+  const started: Started = { resources: new Map() };
+  running.add(started);
+  tracking.enable();
+  let code: number;
+  try {
+    code = await commandOf.run(started, () => main(args, io));
+    // The binary exits when its command returns only if the command left nothing running (no timer, no
+    // connection): a separate process proved that by exiting, this one checks it.
+    expect(await leftRunning(started), `sightline ${args.join(" ")} left something running`).toEqual([]);
+  } finally {
+    running.delete(started);
+    if (running.size === 0) tracking.disable();
+  }
   const text = (lines: string[]) => lines.map((line) => `${line}\n`).join("");
   return { code, stdout: text(io.lines), stderr: text(io.errors) };
 }
