@@ -19,7 +19,7 @@ import { RawResponse, type Route, WithStatus } from "./route.ts";
 import { registerSharedReports } from "./shared-reports.ts";
 import { rejectUnstorableText } from "./text-guard.ts";
 import { V1_ROUTES } from "./v1/routes.ts";
-import { validatorCompiler } from "./validation.ts";
+import { lazySerializers, validatorCompiler } from "./validation.ts";
 import { isWebPath, WebApp } from "./web.ts";
 
 export interface HttpOptions {
@@ -58,6 +58,7 @@ export async function buildHttpApp(deps: Deps, options: HttpOptions): Promise<Fa
     // One access-log line per request, written by the onResponse hook below.
     logController: new LogController({ disableRequestLogging: true }),
     genReqId: () => newId("req"),
+    schemaController: { compilersFactory: { buildSerializer: lazySerializers } },
     bodyLimit: options.bodyLimitBytes,
     exposeHeadRoutes: false,
     forceCloseConnections: "idle",

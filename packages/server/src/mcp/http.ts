@@ -1,4 +1,3 @@
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { ApiError } from "../errors/api-error.ts";
 import { admit } from "../http/authenticate-request.ts";
@@ -58,7 +57,7 @@ export function registerMcpRoute(app: FastifyInstance, deps: Deps): void {
       reply.raw.once("close", abort);
       // The request was counted in `onRequest`; each further call of a batch counts as one more.
       let calls = 0;
-      const server = createMcpServer(deps, {
+      const server = await createMcpServer(deps, {
         admit: async () => {
           calls += 1;
           if (calls > 1) await countToolCall(deps, auth);
@@ -66,6 +65,9 @@ export function registerMcpRoute(app: FastifyInstance, deps: Deps): void {
         },
         signal: AbortSignal.any([gone.signal, draining.signal]),
       });
+      const { WebStandardStreamableHTTPServerTransport } = await import(
+        "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"
+      );
       const transport = new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: undefined,
         enableJsonResponse: true,

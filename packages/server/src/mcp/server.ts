@@ -1,12 +1,5 @@
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import {
-  CallToolRequestSchema,
-  type CallToolResult,
-  ErrorCode,
-  ListToolsRequestSchema,
-  McpError,
-  type Tool as ToolDescription,
-} from "@modelcontextprotocol/sdk/types.js";
+import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import type { CallToolResult, Tool as ToolDescription } from "@modelcontextprotocol/sdk/types.js";
 import { ApiError } from "../errors/api-error.ts";
 import { toApiError } from "../http/errors.ts";
 import { newId } from "../lib/ids.ts";
@@ -16,6 +9,7 @@ import { unavailableError } from "../services/availability.ts";
 import type { Deps, ServiceContext } from "../services/context.ts";
 import { parseToolInput, publishedInputSchema, publishedOutputSchema } from "./input.ts";
 import { serializeThrough } from "./output.ts";
+import { mcpSdk } from "./sdk.ts";
 import type { Tool } from "./tool.ts";
 import { MCP_TOOLS } from "./tools.ts";
 
@@ -129,7 +123,11 @@ async function callTool(
  * An MCP server (the SDK's low-level `Server`) publishing the tools with their JSON Schemas, for
  * one caller. Over HTTP one is made per request (stateless); over stdio one per process.
  */
-export function createMcpServer(deps: Deps, caller: McpCaller): Server {
+export async function createMcpServer(deps: Deps, caller: McpCaller): Promise<Server> {
+  const {
+    server: { Server },
+    types: { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError },
+  } = await mcpSdk();
   const server = new Server(
     // The version of the API whose contract the tools follow, as in the OpenAPI document.
     { name: "sightline", title: "Sightline", version: "1.0.0" },

@@ -1,11 +1,11 @@
 import type { Readable, Writable } from "node:stream";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { isJSONRPCErrorResponse, isJSONRPCRequest, isJSONRPCResultResponse } from "@modelcontextprotocol/sdk/types.js";
+import type { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { newId } from "../lib/ids.ts";
 import { authenticate } from "../services/auth/authenticate.ts";
 import type { Deps } from "../services/context.ts";
 import { billingPeriod } from "../services/usage/period.ts";
 import { countToolCall } from "./rate-limit.ts";
+import { mcpSdk } from "./sdk.ts";
 import { createMcpServer } from "./server.ts";
 
 interface StdioOptions {
@@ -29,7 +29,7 @@ export async function serveMcpOverStdio(deps: Deps, apiKey: string, options: Std
     { workspace: first.key.workspaceId, key_id: first.key.id, scopes: first.key.scopes },
     "MCP server on stdio for this key",
   );
-  const server = createMcpServer(deps, {
+  const server = await createMcpServer(deps, {
     admit: async (tool) => {
       const auth = await authenticate(deps, authorization);
       // Metered whatever its outcome, like every authenticated request.
@@ -40,8 +40,9 @@ export async function serveMcpOverStdio(deps: Deps, apiKey: string, options: Std
     },
     signal: options.signal,
   });
+  const { StdioServerTransport } = await import("@modelcontextprotocol/sdk/server/stdio.js");
   const transport = new StdioServerTransport(options.input, options.output);
-  const answering = new Answering(transport);
+  const answering = new Answering(transport, (await mcpSdk()).types);
   const stopped = new Promise<void>((resolve) => {
     if (options.signal.aborted) return resolve();
     options.signal.addEventListener("abort", () => resolve(), { once: true });
@@ -69,18 +70,21 @@ class Answering {
   readonly #pending = new Set<string | number>();
   #waiters: (() => void)[] = [];
 
-  constructor(private readonly transport: StdioServerTransport) {}
+  constructor(
+    private readonly transport: StdioServerTransport,
+    private readonly types: typeof import("@modelcontextprotocol/sdk/types.js"),
+  ) {}
 
   watch(): void {
     const receive = this.transport.onmessage;
     this.transport.onmessage = (message) => {
-      if (isJSONRPCRequest(message)) this.#pending.add(message.id);
+      if (this.types.isJSONRPCRequest(message)) this.#pending.add(message.id);
       receive?.(message);
     };
     const send = this.transport.send.bind(this.transport);
     this.transport.send = async (message) => {
       await send(message);
-      if (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) {
+      if (this.types.isJSONRPCResultResponse(message) || this.types.isJSONRPCErrorResponse(message)) {
         if (message.id !== undefined) this.#pending.delete(message.id);
         if (this.#pending.size === 0) for (const wake of this.#waiters.splice(0)) wake();
       }

@@ -1,6 +1,4 @@
 import { createHmac, randomBytes } from "node:crypto";
-import { betterAuth } from "better-auth";
-import { APIError, createAuthMiddleware } from "better-auth/api";
 import type { AuthDatabase } from "../../db/auth-database.ts";
 import type { Logger } from "../../lib/logger.ts";
 import { LoginLimits } from "./login-limits.ts";
@@ -54,129 +52,145 @@ export function createIdentity(options: IdentityOptions): Identity {
   const limits = new LoginLimits();
   const publicOrigin = new URL(options.publicUrl).origin;
   const resetLinks = new Map<string, (url: string) => void>();
-  const auth = betterAuth({
-    appName: "Sightline",
-    baseURL: options.publicUrl,
-    basePath: "/app/api/auth",
-    secret: createHmac("sha256", options.secretKey).update("sightline sessions").digest("base64url"),
-    // The public URL, and the address the browser used (a server reached as http://127.0.0.1:8080
-    // while its public URL says localhost): a browser sends its own origin, never another site's.
-    trustedOrigins: (request) => {
-      const host = request?.headers.get("host");
-      return [publicOrigin, host === null || host === undefined ? null : `${new URL(publicOrigin).protocol}//${host}`];
-    },
-    database: { db: options.database.db, type: options.database.type },
-    telemetry: { enabled: false },
-    emailAndPassword: {
-      enabled: true,
-      minPasswordLength: 10,
-      maxPasswordLength: 128,
-      password: { hash: hashPassword, verify: verifyPassword },
-      revokeSessionsOnPasswordReset: true,
-      resetPasswordTokenExpiresIn: 3600,
-      sendResetPassword: async ({ user, url }) => {
-        const waiting = resetLinks.get(LoginLimits.key(user.email));
-        if (waiting !== undefined) return waiting(url);
-        if (options.mailer === null) {
-          options.logger.warn(
-            { user: user.id },
-            "password reset asked for, but no SMTP_URL is set: give the user a link with `sightline user reset-link`",
-          );
-          return;
-        }
-        await options.mailer.send({
-          to: user.email,
-          subject: "Reset your Sightline password",
-          text: `Someone (we hope you) asked to reset the password of your Sightline account.\n\nSet a new one within the hour: ${url}\n\nIf it was not you, ignore this e-mail: your password stays as it is.`,
-        });
+  // better-auth is loaded with the first dashboard request or account command, not when any
+  // process starts (about 500 ms of every start-up, issue 16): the API and the workers never use it.
+  const load = async () => {
+    const [{ betterAuth }, { APIError, createAuthMiddleware }] = await Promise.all([
+      import("better-auth"),
+      import("better-auth/api"),
+    ]);
+    return betterAuth({
+      appName: "Sightline",
+      baseURL: options.publicUrl,
+      basePath: "/app/api/auth",
+      secret: createHmac("sha256", options.secretKey).update("sightline sessions").digest("base64url"),
+      // The public URL, and the address the browser used (a server reached as http://127.0.0.1:8080
+      // while its public URL says localhost): a browser sends its own origin, never another site's.
+      trustedOrigins: (request) => {
+        const host = request?.headers.get("host");
+        return [
+          publicOrigin,
+          host === null || host === undefined ? null : `${new URL(publicOrigin).protocol}//${host}`,
+        ];
       },
-      onPasswordReset: async ({ user }) => limits.clear(user.email),
-    },
-    user: {
-      modelName: "users",
-      fields: { emailVerified: "email_verified", createdAt: "created_at", updatedAt: "updated_at" },
-    },
-    session: {
-      modelName: "sessions",
-      expiresIn: 14 * 86_400,
-      updateAge: 86_400,
-      fields: {
-        userId: "user_id",
-        expiresAt: "expires_at",
-        ipAddress: "ip_address",
-        userAgent: "user_agent",
-        createdAt: "created_at",
-        updatedAt: "updated_at",
-      },
-    },
-    account: {
-      modelName: "accounts",
-      fields: {
-        userId: "user_id",
-        accountId: "account_id",
-        providerId: "provider_id",
-        accessToken: "access_token",
-        refreshToken: "refresh_token",
-        idToken: "id_token",
-        accessTokenExpiresAt: "access_token_expires_at",
-        refreshTokenExpiresAt: "refresh_token_expires_at",
-        createdAt: "created_at",
-        updatedAt: "updated_at",
-      },
-    },
-    verification: {
-      modelName: "verifications",
-      storeIdentifier: "hashed",
-      fields: { expiresAt: "expires_at", createdAt: "created_at", updatedAt: "updated_at" },
-    },
-    // Per address (the library's); per account below. Sign-in: 10 attempts a minute.
-    rateLimit: {
-      enabled: true,
-      storage: "memory",
-      window: 60,
-      max: 100,
-      customRules: {
-        "/sign-in/email": { window: 60, max: 10 },
-        "/request-password-reset": { window: 600, max: 5 },
-        "/reset-password": { window: 600, max: 10 },
-        "/change-password": { window: 600, max: 10 },
-      },
-    },
-    advanced: {
-      cookiePrefix: "sightline",
-      // Checked even when NODE_ENV is "test".
-      disableOriginCheck: false,
-      ipAddress: { ipAddressHeaders: ["x-sightline-client-ip"] },
-      database: {
-        generateId: ({ model }) => `${PREFIXES[model] ?? model.slice(0, 3)}_${randomBytes(16).toString("base64url")}`,
-      },
-    },
-    hooks: {
-      before: createAuthMiddleware(async (ctx) => {
-        // Sign-up goes through /app/api/signup, which applies first-run and invitation rules.
-        if (ctx.path === "/sign-up/email" && ctx.request !== undefined) {
-          throw new APIError("FORBIDDEN", { message: "Create accounts at /app/api/signup." });
-        }
-        if (ctx.path === "/sign-in/email") {
-          const wait = await limits.blockedFor(ctx.body?.email);
-          if (wait > 0) {
-            throw new APIError("TOO_MANY_REQUESTS", {
-              message: `Too many failed sign-ins for this account; try again in ${wait} s.`,
-            });
+      database: { db: options.database.db, type: options.database.type },
+      telemetry: { enabled: false },
+      emailAndPassword: {
+        enabled: true,
+        minPasswordLength: 10,
+        maxPasswordLength: 128,
+        password: { hash: hashPassword, verify: verifyPassword },
+        revokeSessionsOnPasswordReset: true,
+        resetPasswordTokenExpiresIn: 3600,
+        sendResetPassword: async ({ user, url }) => {
+          const waiting = resetLinks.get(LoginLimits.key(user.email));
+          if (waiting !== undefined) return waiting(url);
+          if (options.mailer === null) {
+            options.logger.warn(
+              { user: user.id },
+              "password reset asked for, but no SMTP_URL is set: give the user a link with `sightline user reset-link`",
+            );
+            return;
           }
-        }
-      }),
-      after: createAuthMiddleware(async (ctx) => {
-        if (ctx.path !== "/sign-in/email") return;
-        const returned = ctx.context.returned;
-        if (returned instanceof APIError) {
-          if (returned.statusCode === 401) await limits.failed(ctx.body?.email);
-        } else {
-          await limits.clear(ctx.body?.email);
-        }
-      }),
-    },
-  });
+          await options.mailer.send({
+            to: user.email,
+            subject: "Reset your Sightline password",
+            text: `Someone (we hope you) asked to reset the password of your Sightline account.\n\nSet a new one within the hour: ${url}\n\nIf it was not you, ignore this e-mail: your password stays as it is.`,
+          });
+        },
+        onPasswordReset: async ({ user }) => limits.clear(user.email),
+      },
+      user: {
+        modelName: "users",
+        fields: { emailVerified: "email_verified", createdAt: "created_at", updatedAt: "updated_at" },
+      },
+      session: {
+        modelName: "sessions",
+        expiresIn: 14 * 86_400,
+        updateAge: 86_400,
+        fields: {
+          userId: "user_id",
+          expiresAt: "expires_at",
+          ipAddress: "ip_address",
+          userAgent: "user_agent",
+          createdAt: "created_at",
+          updatedAt: "updated_at",
+        },
+      },
+      account: {
+        modelName: "accounts",
+        fields: {
+          userId: "user_id",
+          accountId: "account_id",
+          providerId: "provider_id",
+          accessToken: "access_token",
+          refreshToken: "refresh_token",
+          idToken: "id_token",
+          accessTokenExpiresAt: "access_token_expires_at",
+          refreshTokenExpiresAt: "refresh_token_expires_at",
+          createdAt: "created_at",
+          updatedAt: "updated_at",
+        },
+      },
+      verification: {
+        modelName: "verifications",
+        storeIdentifier: "hashed",
+        fields: { expiresAt: "expires_at", createdAt: "created_at", updatedAt: "updated_at" },
+      },
+      // Per address (the library's); per account below. Sign-in: 10 attempts a minute.
+      rateLimit: {
+        enabled: true,
+        storage: "memory",
+        window: 60,
+        max: 100,
+        customRules: {
+          "/sign-in/email": { window: 60, max: 10 },
+          "/request-password-reset": { window: 600, max: 5 },
+          "/reset-password": { window: 600, max: 10 },
+          "/change-password": { window: 600, max: 10 },
+        },
+      },
+      advanced: {
+        cookiePrefix: "sightline",
+        // Checked even when NODE_ENV is "test".
+        disableOriginCheck: false,
+        ipAddress: { ipAddressHeaders: ["x-sightline-client-ip"] },
+        database: {
+          generateId: ({ model }) => `${PREFIXES[model] ?? model.slice(0, 3)}_${randomBytes(16).toString("base64url")}`,
+        },
+      },
+      hooks: {
+        before: createAuthMiddleware(async (ctx) => {
+          // Sign-up goes through /app/api/signup, which applies first-run and invitation rules.
+          if (ctx.path === "/sign-up/email" && ctx.request !== undefined) {
+            throw new APIError("FORBIDDEN", { message: "Create accounts at /app/api/signup." });
+          }
+          if (ctx.path === "/sign-in/email") {
+            const wait = await limits.blockedFor(ctx.body?.email);
+            if (wait > 0) {
+              throw new APIError("TOO_MANY_REQUESTS", {
+                message: `Too many failed sign-ins for this account; try again in ${wait} s.`,
+              });
+            }
+          }
+        }),
+        after: createAuthMiddleware(async (ctx) => {
+          if (ctx.path !== "/sign-in/email") return;
+          const returned = ctx.context.returned;
+          if (returned instanceof APIError) {
+            if (returned.statusCode === 401) await limits.failed(ctx.body?.email);
+          } else {
+            await limits.clear(ctx.body?.email);
+          }
+        }),
+      },
+    });
+  };
+  let loading: ReturnType<typeof load> | null = null;
+  const authOf = () => {
+    loading ??= load();
+    return loading;
+  };
 
   const toUser = (user: { id: string; name: string; email: string }): AccountUser => ({
     id: user.id,
@@ -185,13 +199,13 @@ export function createIdentity(options: IdentityOptions): Identity {
   });
 
   return {
-    handle: (request) => auth.handler(request),
+    handle: async (request) => (await authOf()).handler(request),
     async currentUser(headers) {
-      const found = await auth.api.getSession({ headers });
+      const found = await (await authOf()).api.getSession({ headers });
       return found === null ? null : toUser(found.user);
     },
     async signUp(input, headers) {
-      const { headers: answer, response } = await auth.api.signUpEmail({
+      const { headers: answer, response } = await (await authOf()).api.signUpEmail({
         body: { name: input.name, email: input.email, password: input.password },
         headers,
         returnHeaders: true,
@@ -199,7 +213,7 @@ export function createIdentity(options: IdentityOptions): Identity {
       return { user: toUser(response.user), setCookie: answer.getSetCookie() };
     },
     async createUser(input) {
-      const context = await auth.$context;
+      const context = await (await authOf()).$context;
       const user = await context.internalAdapter.createUser(
         { name: input.name, email: input.email.toLowerCase(), emailVerified: false },
         { method: "admin" },
@@ -217,7 +231,7 @@ export function createIdentity(options: IdentityOptions): Identity {
       const key = LoginLimits.key(email);
       const link = new Promise<string>((resolve) => resetLinks.set(key, resolve));
       try {
-        await auth.api.requestPasswordReset({ body: { email: key, redirectTo: "/reset-password" } });
+        await (await authOf()).api.requestPasswordReset({ body: { email: key, redirectTo: "/reset-password" } });
         // The library answers the same whether or not the account exists; no account, no link.
         return await Promise.race([link, new Promise<null>((resolve) => setTimeout(() => resolve(null), 50))]);
       } finally {

@@ -1,4 +1,4 @@
-import nodemailer from "nodemailer";
+import type { Transporter } from "nodemailer";
 
 interface Mail {
   to: string;
@@ -16,10 +16,12 @@ export interface Mailer {
 }
 
 export function smtpMailer(url: string, from: string): Mailer {
-  const transport = nodemailer.createTransport(url);
+  // nodemailer is loaded with the first message, not at start-up (issue 16).
+  let transport: Promise<Transporter> | null = null;
   return {
     async send(mail) {
-      await transport.sendMail({ from, ...mail });
+      transport ??= import("nodemailer").then(({ default: nodemailer }) => nodemailer.createTransport(url));
+      await (await transport).sendMail({ from, ...mail });
     },
   };
 }

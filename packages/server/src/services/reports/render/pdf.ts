@@ -1,4 +1,3 @@
-import PDFDocument from "pdfkit";
 import type { Report } from "../types.ts";
 import { type BarChartView, type LineChartView, reportView, type TableView } from "./view.ts";
 
@@ -205,7 +204,9 @@ function note(doc: Doc, text: string): void {
 }
 
 /** The report as the bytes of a PDF document. */
-export function reportPdf(report: Report): Promise<Buffer> {
+export async function reportPdf(report: Report): Promise<Buffer> {
+  // Loaded on the first PDF, not at start-up (pdfkit and its fonts: about 190 ms, issue 16).
+  const { default: PDFDocument } = await import("pdfkit");
   const view = reportView(report);
   const doc = new PDFDocument({
     size: "A4",
