@@ -16,6 +16,7 @@ import { microBenchmarks } from "./micro.ts";
 import { createScratchDatabase } from "./postgres.ts";
 import { type Child, freePort, SIGHTLINE_ENTRY, spawnServer } from "./processes.ts";
 import { type ScaleOutRun, scaleOutRun } from "./scale-out.ts";
+import { startupBenchmark } from "./startup.ts";
 import { webhookBenchmarks } from "./webhooks.ts";
 
 /**
@@ -26,7 +27,8 @@ import { webhookBenchmarks } from "./webhooks.ts";
  * cost of rate limiting and metering, and webhook delivery throughput and latency.
  * Then the analytics endpoints at 10,000 and 1,000,000 stored results (`--analytics-sizes`).
  * Then 2 API and 2 worker processes against 1 + 1 on PostgreSQL and Redis.
- * `--only http|webhooks|analyses|analytics|scale-out` runs one part.
+ * Then `npm start`'s start-up time and idle memory.
+ * `--only http|webhooks|analyses|analytics|scale-out|startup` runs one part.
  */
 const { values } = parseArgs({
   options: {
@@ -327,6 +329,10 @@ try {
   if ((values.only === undefined || values.only === "analytics") && !(await analyticsSection(dir, plansFile)))
     process.exitCode = 1;
   if (values.only === undefined || values.only === "scale-out") await scaleOutSection(plansFile);
+  if (values.only === undefined || values.only === "startup") {
+    console.log("\nStart-up:");
+    for (const line of await startupBenchmark()) console.log(`  ${line}`);
+  }
   if (values.only === undefined || values.only === "analyses") {
     console.log("\nAnalyses:");
     const pipeline = await analysisThroughput(dir);

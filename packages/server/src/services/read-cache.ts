@@ -72,13 +72,50 @@ export class ReadCache {
   }
 }
 
-/** The resource's version in the workspace: 0 before its first change. */
-async function resourceVersion(db: Db, workspaceId: string, resource: VersionedResource): Promise<number> {
-  const row = await db
-    .selectFrom("resource_versions")
-    .select("version")
-    .where("workspace_id", "=", workspaceId)
-    .where("resource", "=", resource)
-    .executeTakeFirst();
-  return row === undefined ? 0 : Number(row.version);
+/** Version reads waiting for the next query, per database handle. */
+interface PendingReads {
+  keys: Map<string, { workspaceId: string; resource: VersionedResource }>;
+  waiters: { key: string; resolve: (version: number) => void; reject: (error: unknown) => void }[];
+}
+
+const pendingByDb = new WeakMap<Db, PendingReads>();
+
+/**
+ * The resource's version in the workspace (0 before its first change), read by a query sent after
+ * this call: never an answer older than the request asking. The reads asked in one turn of the
+ * event loop go together in one query, sent when the turn is over (issue 16): on PostgreSQL, the
+ * requests read off the sockets together cost one round trip between them instead of one each,
+ * and each still sees every change committed before it asked.
+ */
+function resourceVersion(db: Db, workspaceId: string, resource: VersionedResource): Promise<number> {
+  let pending = pendingByDb.get(db);
+  if (pending === undefined) {
+    const batch: PendingReads = { keys: new Map(), waiters: [] };
+    pending = batch;
+    pendingByDb.set(db, batch);
+    setImmediate(() => {
+      pendingByDb.delete(db);
+      void readVersions(db, batch);
+    });
+  }
+  const key = `${workspaceId}\u0000${resource}`;
+  pending.keys.set(key, { workspaceId, resource });
+  const batch = pending;
+  return new Promise((resolve, reject) => batch.waiters.push({ key, resolve, reject }));
+}
+
+async function readVersions(db: Db, batch: PendingReads): Promise<void> {
+  try {
+    const wanted = [...batch.keys.values()];
+    const rows = await db
+      .selectFrom("resource_versions")
+      .select(["workspace_id", "resource", "version"])
+      .where("workspace_id", "in", [...new Set(wanted.map((w) => w.workspaceId))])
+      .where("resource", "in", [...new Set(wanted.map((w) => w.resource))])
+      .execute();
+    const versions = new Map(rows.map((row) => [`${row.workspace_id}\u0000${row.resource}`, Number(row.version)]));
+    for (const waiter of batch.waiters) waiter.resolve(versions.get(waiter.key) ?? 0);
+  } catch (error) {
+    for (const waiter of batch.waiters) waiter.reject(error);
+  }
 }

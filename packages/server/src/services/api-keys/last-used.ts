@@ -7,10 +7,11 @@ import { withTransaction } from "../../db/transaction.ts";
  * of last-used times, which are informational only.
  */
 export class LastUsedRecorder {
-  #pending = new Map<string, string>();
+  /** Milliseconds since the epoch: formatted when written, not on every request. */
+  #pending = new Map<string, number>();
 
   touch(keyId: string, at: Date): void {
-    this.#pending.set(keyId, at.toISOString());
+    this.#pending.set(keyId, at.getTime());
   }
 
   get pendingCount(): number {
@@ -24,7 +25,8 @@ export class LastUsedRecorder {
     this.#pending = new Map();
     try {
       await withTransaction(db, async (tx) => {
-        for (const [keyId, at] of batch) {
+        for (const [keyId, ms] of batch) {
+          const at = new Date(ms).toISOString();
           await tx
             .updateTable("api_keys")
             .set({ last_used_at: at })
