@@ -149,6 +149,10 @@ describe.each(DIALECTS)("brand dashboards in a browser [%s]", (dialect) => {
       SIGHTLINE_SECRET_KEY: TEST_SECRET_KEY.toString("base64"),
       // Slow enough that the analysis is seen running before it completes.
       SIGHTLINE_SANDBOX_LATENCY_MS: "1500",
+      // Priced, so that the analysis and Settings have vendor costs to show (the sandbox is free by default).
+      SIGHTLINE_ENGINE_PRICES: JSON.stringify({
+        sandbox: { input_per_million: 2, output_per_million: 8, per_search: 0.001, per_request: 0.0005 },
+      }),
     });
     browser = await launchChromium();
     const context = await browser.newContext({
@@ -286,6 +290,30 @@ describe.each(DIALECTS)("brand dashboards in a browser [%s]", (dialect) => {
       .waitFor();
     await expectAccessible(page, "analysis completed");
   }, 60_000);
+
+  it("shows what the engines charged: on the analysis, and per engine and month in Settings", async () => {
+    const { page } = desk;
+    const line = page.getByText(/^Vendor cost:/);
+    await line.waitFor();
+    expect(await line.textContent()).toMatch(/^Vendor cost: \$\d+\.\d+ \([\d,]+ tokens, [\d,]+ searches\)\.$/);
+    const usage = await appApi<{ cost: { period: { answers: number; total: number } } }>(page, "/usage");
+    expect(usage.body.cost.period.answers).toBe(ANSWERS);
+    expect(usage.body.cost.period.total).toBeGreaterThan(0);
+    await page.goto(`${base}/w/${workspaceId}/settings`);
+    const section = page.getByRole("region", { name: "What the AI engines charged this period" });
+    await section.waitFor();
+    const row = section
+      .getByRole("row")
+      .filter({ hasText: /Sandbox/i })
+      .first();
+    const cells = await row.getByRole("cell").allTextContents();
+    expect(cells[1]).toBe(String(ANSWERS));
+    expect(cells[4]).toMatch(/^\$\d/);
+    await section.getByText(`for ${ANSWERS} answers`).waitFor();
+    await page.locator("#cost-title").scrollIntoViewIfNeeded();
+    await expectAccessible(page, "settings with costs");
+    await shot(page, "flow-5b-costs", 1280);
+  });
 
   it("shows the overview: tiles with interval, n and change, every chart drawn, the filters working", async () => {
     const { page } = desk;

@@ -34,6 +34,7 @@ describe("schedule form", () => {
       prompts: null,
       samples: 3,
       active: true,
+      batch: false,
       alert_rules: [
         { type: "visibility_below", threshold: 0.25, engines: ["chatgpt"] },
         { type: "visibility_drop", points: 5, require_significance: false },
@@ -42,6 +43,14 @@ describe("schedule form", () => {
       ],
     });
     expect(scheduleBodyOf({ ...draft, frequency: "hour" }).schedule).toEqual({ every: "hour" });
+    // The batch choice goes out as set, and comes back from the schedule as it was saved.
+    expect(scheduleBodyOf({ ...draft, batch: true }).batch).toBe(true);
+    expect(
+      scheduleDraftOf({
+        ...scheduleBodyOf({ ...draft, batch: true }),
+        alert_rules: [],
+      } as unknown as MonitoringSchedule).batch,
+    ).toBe(true);
     expect(scheduleBodyOf({ ...draft, frequency: "cron", cron: " 0 9 * * 1-5 " }).schedule).toEqual({
       cron: "0 9 * * 1-5",
     });

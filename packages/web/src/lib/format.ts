@@ -43,6 +43,18 @@ export function formatNumber(value: number): string {
   return numberFormat.format(value);
 }
 
+const usdFormat = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" });
+const smallUsdFormat = new Intl.NumberFormat("en-US", {
+  style: "currency",
+  currency: "USD",
+  maximumSignificantDigits: 2,
+});
+
+/** "$12.40"; amounts under a cent keep two significant digits ("$0.0042"), so that one answer's cost shows. */
+export function formatUsd(value: number): string {
+  return value > 0 && value < 0.01 ? smallUsdFormat.format(value) : usdFormat.format(value);
+}
+
 /** Singular or plural with the number: "1 credit", "1,200 credits". */
 export function plural(count: number, one: string, many = `${one}s`): string {
   return `${formatNumber(count)} ${count === 1 ? one : many}`;

@@ -6,7 +6,7 @@ import { Spinner } from "../../components/page-states.tsx";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card.tsx";
 import { Progress } from "../../components/ui/progress.tsx";
 import { percent, points, position, proportion, sentimentScore } from "../../lib/figures.ts";
-import { engineName, formatDateTime, plural } from "../../lib/format.ts";
+import { engineName, formatDateTime, formatNumber, formatUsd, plural } from "../../lib/format.ts";
 import { useBrand } from "../brand/brand-context.tsx";
 import { reportsQuery } from "./analyses-api.ts";
 import { AnalysisStatus, TRIGGER_NAMES } from "./analysis-status.tsx";
@@ -149,6 +149,19 @@ export function AnalysisProgress({ analysis }: { analysis: Analysis }) {
             </span>
             <span className="text-muted-foreground">{progress.pending} pending</span>
           </p>
+          {analysis.batch && !finished && (
+            <p className="text-xs text-muted-foreground">
+              Sent through the vendors' batch APIs (about half the price): their answers arrive within 24 hours.
+            </p>
+          )}
+          {analysis.cost.answers > 0 && (
+            <p className="text-xs text-muted-foreground">
+              {finished ? "Vendor cost" : "Vendor cost so far"}:{" "}
+              <span className="tabular-nums">{formatUsd(analysis.cost.total)}</span> (
+              {formatNumber(analysis.cost.input_tokens + analysis.cost.output_tokens)} tokens,{" "}
+              {plural(analysis.cost.search_calls, "search", "searches")}).
+            </p>
+          )}
           {analysis.credits.released > 0 && (
             <p className="text-xs text-muted-foreground">
               {plural(analysis.credits.released, "credit")} of {analysis.credits.reserved} given back for answers that

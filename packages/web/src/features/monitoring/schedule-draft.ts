@@ -75,6 +75,8 @@ export interface ScheduleDraft {
   prompts: string;
   samples: string;
   active: boolean;
+  /** Answers through the vendors' batch APIs where an engine has one (half price, within 24 hours). */
+  batch: boolean;
   rules: RuleDraft[];
 }
 
@@ -115,6 +117,7 @@ export function emptySchedule(): ScheduleDraft {
     prompts: "",
     samples: "3",
     active: true,
+    batch: false,
     rules: [newRule("visibility_drop")],
   };
 }
@@ -159,6 +162,7 @@ export function scheduleDraftOf(schedule: MonitoringSchedule): ScheduleDraft {
     prompts: (schedule.prompts ?? []).join("\n"),
     samples: String(schedule.samples),
     active: schedule.active,
+    batch: schedule.batch ?? false,
     rules: schedule.alert_rules.map(ruleDraftOf),
   };
 }
@@ -196,6 +200,7 @@ export function scheduleBodyOf(draft: ScheduleDraft): Omit<MonitoringScheduleCre
     prompts: draft.brandPrompts ? null : splitPrompts(draft.prompts),
     samples: Number(draft.samples),
     active: draft.active,
+    batch: draft.batch,
     alert_rules: draft.rules.map(ruleOf),
   };
 }

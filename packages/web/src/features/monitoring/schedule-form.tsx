@@ -204,6 +204,12 @@ export function ScheduleForm({
         errors={errors}
       />
       <CheckboxField
+        label="Use the vendors' batch APIs"
+        description="ChatGPT, Claude and Gemini answer through their batch APIs: about half the price, but a run completes within 24 hours instead of minutes. Other engines are asked at once."
+        checked={draft.batch}
+        onCheckedChange={(on) => set("batch", on)}
+      />
+      <CheckboxField
         label="Active"
         description="Runs on its schedule. Pause it to stop the runs without losing its settings."
         checked={draft.active}

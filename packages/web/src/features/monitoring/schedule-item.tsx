@@ -72,6 +72,7 @@ export function ScheduleItem({ schedule }: { schedule: MonitoringSchedule }) {
             {schedule.engines === null ? "The brand's engines" : schedule.engines.map(engineName).join(", ")} ·{" "}
             {schedule.prompts === null ? "the brand's prompts" : plural(schedule.prompts.length, "prompt")} ·{" "}
             {plural(schedule.samples, "sample")}
+            {schedule.batch && " · through the vendors' batch APIs"}
           </p>
         </div>
         <Badge variant={schedule.active ? "success" : "muted"}>{schedule.active ? "Active" : "Paused"}</Badge>

@@ -3,10 +3,10 @@ import { useQuery } from "@tanstack/react-query";
 import { ErrorState, LoadingState } from "../../components/page-states.tsx";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card.tsx";
 import { Progress } from "../../components/ui/progress.tsx";
-import { formatDate, formatNumber, planName, plural } from "../../lib/format.ts";
+import { formatDate, formatNumber, formatUsd, planName, plural } from "../../lib/format.ts";
 import { useWorkspace } from "../workspace/workspace-context.tsx";
 import { usageQuery } from "./usage-api.ts";
-import { CreditsByEngine, RequestsByEndpoint } from "./usage-tables.tsx";
+import { CostByEngine, CostByMonth, CreditsByEngine, RequestsByEndpoint } from "./usage-tables.tsx";
 
 /** The last day of a half-open period [start, end): the day before `end`. */
 function lastDay(end: string): Date {
@@ -86,6 +86,26 @@ function UsageDetails({ usage }: { usage: Usage }) {
           {plural(credits.remaining, "credit")} left until {formatDate(usage.period.end)}. One credit is one answer from
           one AI engine.
           {credits.remaining <= 0 && " New analyses are refused until the period renews."}
+        </p>
+      </section>
+
+      <section aria-labelledby="cost-title" className="grid gap-2">
+        <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1">
+          <h3 id="cost-title" className="text-sm font-medium">
+            What the AI engines charged this period
+          </h3>
+          <p className="text-sm tabular-nums">
+            <span className="font-semibold">{formatUsd(usage.cost.period.total)}</span> for{" "}
+            {plural(usage.cost.period.answers, "answer")}
+          </p>
+        </div>
+        <div className="grid gap-6 lg:grid-cols-[2fr_1fr]">
+          <CostByEngine cost={usage.cost.period} />
+          <CostByMonth months={usage.cost.months} />
+        </div>
+        <p className="text-xs text-muted-foreground">
+          Your vendors' charges for the answers of finished analyses: what each vendor reported (tokens, searches, or
+          its own price), priced from this server's price table. Sightline's credits are counted apart.
         </p>
       </section>
 

@@ -1,5 +1,6 @@
+import type { Cost, Usage } from "@sightline/sdk";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "../../components/ui/table.tsx";
-import { engineName, formatNumber } from "../../lib/format.ts";
+import { engineName, formatDate, formatNumber, formatUsd } from "../../lib/format.ts";
 
 function sorted(counts: Record<string, number>): [string, number][] {
   return Object.entries(counts)
@@ -27,6 +28,68 @@ export function CreditsByEngine({ byEngine, used }: { byEngine: Record<string, n
             <TableCell className="text-right tabular-nums text-muted-foreground">
               {used > 0 ? `${Math.round((count / used) * 100)}%` : "—"}
             </TableCell>
+          </TableRow>
+        ))}
+      </TableBody>
+    </Table>
+  );
+}
+
+/** What each engine's answers cost this period, dearest first. */
+export function CostByEngine({ cost }: { cost: Cost }) {
+  const rows = Object.entries(cost.by_engine).sort((a, b) => b[1].cost - a[1].cost);
+  if (rows.length === 0) return <p className="text-sm text-muted-foreground">No answers finished yet this period.</p>;
+  return (
+    <Table>
+      <TableHeader>
+        <TableRow>
+          <TableHead>Engine</TableHead>
+          <TableHead className="text-right">Answers</TableHead>
+          <TableHead className="text-right">Tokens</TableHead>
+          <TableHead className="text-right">Searches</TableHead>
+          <TableHead className="text-right">Cost</TableHead>
+          <TableHead className="text-right">Per answer</TableHead>
+        </TableRow>
+      </TableHeader>
+      <TableBody>
+        {rows.map(([engine, row]) => (
+          <TableRow key={engine}>
+            <TableCell>{engineName(engine)}</TableCell>
+            <TableCell className="text-right tabular-nums">{formatNumber(row.answers)}</TableCell>
+            <TableCell className="text-right tabular-nums">
+              {formatNumber(row.input_tokens + row.output_tokens)}
+            </TableCell>
+            <TableCell className="text-right tabular-nums">{formatNumber(row.search_calls)}</TableCell>
+            <TableCell className="text-right tabular-nums">{formatUsd(row.cost)}</TableCell>
+            <TableCell className="text-right tabular-nums text-muted-foreground">
+              {row.answers > 0 ? formatUsd(row.cost / row.answers) : "—"}
+            </TableCell>
+          </TableRow>
+        ))}
+      </TableBody>
+    </Table>
+  );
+}
+
+/** The last twelve billing periods' cost, newest first; months before the first answer are left out. */
+export function CostByMonth({ months }: { months: Usage["cost"]["months"] }) {
+  const lastUsed = months.reduce((last, month, index) => (month.cost.answers > 0 ? index : last), -1);
+  const shown = months.slice(0, Math.max(1, lastUsed + 1));
+  return (
+    <Table>
+      <TableHeader>
+        <TableRow>
+          <TableHead>Period from</TableHead>
+          <TableHead className="text-right">Answers</TableHead>
+          <TableHead className="text-right">Cost</TableHead>
+        </TableRow>
+      </TableHeader>
+      <TableBody>
+        {shown.map((month) => (
+          <TableRow key={month.start}>
+            <TableCell>{formatDate(month.start)}</TableCell>
+            <TableCell className="text-right tabular-nums">{formatNumber(month.cost.answers)}</TableCell>
+            <TableCell className="text-right tabular-nums">{formatUsd(month.cost.total)}</TableCell>
           </TableRow>
         ))}
       </TableBody>
