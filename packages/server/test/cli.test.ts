@@ -99,6 +99,11 @@ describe.each(DIALECTS)("operator CLI [%s]", (dialect) => {
     expect(analysis.summary.overall.answers).toBe(4);
     const human = await run(["analyze", "--project", projectId, "--engines", "sandbox"]);
     expect(human.stdout).toContain("VISIBILITY");
+    // Both analyses' answers (4 + 2) in the period's usage, with what the sandbox costs: nothing.
+    const usage = await run(["usage", "show", "--workspace", ws]);
+    expect(usage.code, usage.stderr).toBe(0);
+    expect(usage.stdout).toContain("Vendor cost: $0.0000 for 6 answers (finished analyses)");
+    expect(usage.stdout).toMatch(/sandbox\s+6\s+\d+\s+\d+\s+0\.0000/);
     const missing = await run(["analyze", "--project", "prj_nope"]);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain("No project with id 'prj_nope'");

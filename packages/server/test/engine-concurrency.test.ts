@@ -5,6 +5,7 @@ import { EngineRegistry } from "../src/services/engines/registry.ts";
 import { Semaphore } from "../src/services/engines/semaphore.ts";
 import { defaultEngineConfig } from "../src/services/engines/settings.ts";
 import { type EngineAdapter, type EngineOutcome, failure } from "../src/services/engines/types.ts";
+import { usageOf } from "../src/services/engines/usage.ts";
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 1));
 
@@ -58,7 +59,10 @@ class NarrowVendor implements EngineAdapter {
     this.running++;
     await tick();
     this.running--;
-    return { ok: true, answer: { text: "An answer.", model: "narrow-1", citations: [], searches: [] } };
+    return {
+      ok: true,
+      answer: { text: "An answer.", model: "narrow-1", citations: [], searches: [], usage: usageOf({}) },
+    };
   }
 }
 

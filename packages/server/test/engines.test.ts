@@ -5,6 +5,7 @@ import { EngineRegistry } from "../src/services/engines/registry.ts";
 import { cleanSearches } from "../src/services/engines/searches.ts";
 import { defaultEngineConfig, type EngineConfig } from "../src/services/engines/settings.ts";
 import type { EngineQuery } from "../src/services/engines/types.ts";
+import { usageOf } from "../src/services/engines/usage.ts";
 import {
   type FakeVendor,
   startFakeAnthropic,
@@ -334,7 +335,7 @@ describe("engine registry", () => {
         peak = Math.max(peak, inFlight);
         await new Promise((resolve) => setTimeout(resolve, 20));
         inFlight--;
-        return { ok: true, answer: { text: "ok", model: "m", citations: [], searches: [] } };
+        return { ok: true, answer: { text: "ok", model: "m", citations: [], searches: [], usage: usageOf({}) } };
       },
     });
     const results = await Promise.all(Array.from({ length: 12 }, () => registry.ask("deepseek", QUERY)));

@@ -1,5 +1,6 @@
 import { expect, it } from "vitest";
 import type { EngineAdapter, EngineQuery } from "../src/services/engines/types.ts";
+import { usageOf } from "../src/services/engines/usage.ts";
 import { FUNNEL_STAGES, parseQuestions } from "../src/services/prompt-suggestions/instruction.ts";
 import { describeEachDialect, type Harness, type Tenant } from "./helpers/harness.ts";
 
@@ -28,7 +29,7 @@ function scripted(name: string, text: string | null): EngineAdapter & { asked: E
           error: { code: "ENGINE_FAILURE", message: "vendor is down", retryable: false, status: 500, retryAfter: null },
         };
       }
-      return { ok: true, answer: { text, model: `${name}-test`, citations: [], searches: [] } };
+      return { ok: true, answer: { text, model: `${name}-test`, citations: [], searches: [], usage: usageOf({}) } };
     },
   };
 }

@@ -323,6 +323,8 @@ export interface Analysis {
   engines: string[];
   prompts: string[];
   samples: number;
+  /** Whether its answers go to the vendors' batch APIs where an engine has one (a run of a monitoring schedule with `batch`): it then completes within the vendor's 24-hour window, at about half the price of tokens. */
+  batch: boolean;
   country: string | null;
   language: string | null;
   progress: {
@@ -338,6 +340,7 @@ export interface Analysis {
     /** Credits given back for answers that failed. */
     released: number;
   };
+  cost: Cost;
   /** Engines that failed, with why; their other answers, and other engines', are kept. */
   errors: Array<{
     engine: string;
@@ -356,6 +359,36 @@ export interface Analysis {
   started_at: string | null;
   /** ISO 8601 UTC timestamp. */
   completed_at: string | null;
+}
+
+/** What the engines' vendors charge for these answers: the vendor's own figure when its response gives one (Perplexity, DataForSEO), otherwise the reported tokens and searches priced from the operator's price table (docs/costs.md). Sightline's credits are separate. */
+export interface Cost {
+  currency: "USD";
+  /** What the answers cost, in USD (to the millionth). */
+  total: number;
+  /** Answers received (failed requests cost nothing and are not counted). */
+  answers: number;
+  /** Input tokens the vendors reported (0 for SERP and scraping providers, which bill per search). */
+  input_tokens: number;
+  /** Output tokens the vendors reported, reasoning tokens included. */
+  output_tokens: number;
+  /** Billable searches: web-search tool calls, grounded queries, SERP searches, scraping tasks. */
+  search_calls: number;
+  /** The same, per engine (engines with no answer are left out). */
+  by_engine: {
+    [key: string]: {
+      /** USD. */
+      cost: number;
+      /** Answers received (failed requests cost nothing and are not counted). */
+      answers: number;
+      /** Input tokens the vendors reported (0 for SERP and scraping providers, which bill per search). */
+      input_tokens: number;
+      /** Output tokens the vendors reported, reasoning tokens included. */
+      output_tokens: number;
+      /** Billable searches: web-search tool calls, grounded queries, SERP searches, scraping tasks. */
+      search_calls: number;
+    };
+  };
 }
 
 /** Aggregates overall, per engine and per prompt, and the API-vs-web comparison. */
@@ -510,6 +543,17 @@ export interface Result {
   }>;
   /** The web searches the engine ran while answering, from its structured output (query fan-out), in order, without duplicates; empty when the engine reports none. */
   searches: string[];
+  /** What the answer used and cost, as its vendor reported it (ADR 0029); null for failed answers (vendors bill no failure) and answers stored before costs were kept. */
+  usage: {
+    /** Null when the vendor reports none. */
+    input_tokens: number | null;
+    /** Reasoning tokens included. */
+    output_tokens: number | null;
+    /** Billable searches: web-search tool calls, grounded queries, SERP searches, scraping tasks. */
+    search_calls: number;
+    /** USD: the vendor's own figure when its response gives one, otherwise the usage priced from the price table (docs/costs.md). */
+    cost: number;
+  } | null;
   brand_cited: boolean;
   /** The answer's visibility score. */
   score: number | null;
@@ -822,6 +866,8 @@ export interface MonitoringSchedule {
   timezone: string;
   alert_rules: AlertRule[];
   active: boolean;
+  /** Send each run's answers to the vendors' batch APIs where an engine has one (`chatgpt`: OpenAI Batch, `claude`: Anthropic Message Batches, `gemini`: Gemini batch mode): about half the price of tokens, answers within the vendor's 24-hour window, so a run completes hours later instead of minutes. Other engines are asked live. False by default. */
+  batch: boolean;
   /** ISO 8601 UTC timestamp. */
   next_run_at: string | null;
   last_run: {
@@ -872,6 +918,8 @@ export interface MonitoringSchedule {
         delta: number | null;
       };
     } | null;
+    /** What the run's answers cost (ADR 0029); null until it finishes, and for runs finished before costs were kept. */
+    cost: Cost | null;
     /** ISO 8601 UTC timestamp. */
     created_at: string;
     /** ISO 8601 UTC timestamp. */
@@ -929,6 +977,8 @@ export interface MonitoringScheduleCreate {
   timezone?: string;
   alert_rules?: AlertRuleInput[];
   active?: boolean;
+  /** Send each run's answers to the vendors' batch APIs where an engine has one (`chatgpt`: OpenAI Batch, `claude`: Anthropic Message Batches, `gemini`: Gemini batch mode): about half the price of tokens, answers within the vendor's 24-hour window, so a run completes hours later instead of minutes. Other engines are asked live. False by default. */
+  batch?: boolean;
 }
 
 /** A condition checked after each run; it fires when it starts to hold. */
@@ -974,6 +1024,8 @@ export interface MonitoringScheduleUpdate {
   timezone?: string;
   alert_rules?: AlertRuleInput[];
   active?: boolean;
+  /** Send each run's answers to the vendors' batch APIs where an engine has one (`chatgpt`: OpenAI Batch, `claude`: Anthropic Message Batches, `gemini`: Gemini batch mode): about half the price of tokens, answers within the vendor's 24-hour window, so a run completes hours later instead of minutes. Other engines are asked live. False by default. */
+  batch?: boolean;
 }
 
 export interface MonitoringScheduleDeleted {
@@ -1030,6 +1082,8 @@ export interface MonitoringRun {
       delta: number | null;
     };
   } | null;
+  /** What the run's answers cost (ADR 0029); null until it finishes, and for runs finished before costs were kept. */
+  cost: Cost | null;
   /** ISO 8601 UTC timestamp. */
   created_at: string;
   /** ISO 8601 UTC timestamp. */
@@ -1299,6 +1353,18 @@ export interface Usage {
     };
     /** Credits used by calls to the judge engine (`SIGHTLINE_JUDGE_ENGINE`), one per call; included in `used`, not in `by_engine`. */
     judge: number;
+  };
+  /** What the answers of analyses finished in a period cost: the current period (`period`) and the last 12 (`months`). */
+  cost: {
+    period: Cost;
+    /** The last 12 billing periods, newest first, the current one included. */
+    months: Array<{
+      /** ISO 8601 UTC timestamp. */
+      start: string;
+      /** ISO 8601 UTC timestamp. */
+      end: string;
+      cost: Cost;
+    }>;
   };
   /** The rate-limit window as of this request. */
   rate_limit: {

@@ -1,6 +1,7 @@
 import { join, resolve } from "node:path";
 import type { LogLevel } from "../lib/logger.ts";
 import type { VendorDescriptor, VendorSettings } from "../services/engines/descriptor.ts";
+import type { EnginePrice } from "../services/engines/prices.ts";
 import { type CustomEngineSettings, type EngineConfig, vendorSettings } from "../services/engines/settings.ts";
 import { engineVariables, variableNames } from "../services/engines/variables.ts";
 import { PLAN_NAMES, type PlanName } from "../services/plan-names.ts";
@@ -8,7 +9,7 @@ import { DEFAULT_PLANS, type PlanCatalog } from "../services/plans/catalog.ts";
 import { loadPlanCatalog } from "../services/plans/load.ts";
 import { DEFAULT_RETENTION, type RetentionConfig } from "../services/retention/prune.ts";
 import { type DatabaseConfig, parseDatabaseUrl } from "./database-url.ts";
-import { parseConcurrencyByEngine, parseCustomEngines, parseJudgeEngine } from "./engines.ts";
+import { parseConcurrencyByEngine, parseCustomEngines, parseEnginePrices, parseJudgeEngine } from "./engines.ts";
 import {
   ConfigValueError,
   parseBoolean,
@@ -221,6 +222,18 @@ export const CONFIG_VARIABLES: ConfigVariable[] = [
       'Each engine\'s own bound, from its vendor\'s documented rate limits, as JSON: `{"chatgpt": 32, "sandbox": 128}` (the sandbox\'s is 64).',
   },
   {
+    name: "SIGHTLINE_ENGINE_PRICES",
+    default: "(none)",
+    description:
+      'Your own prices (USD) for some engines, over the list prices in docs/costs.md, as JSON: `{"chatgpt": {"input_per_million": 0.25, "output_per_million": 2, "per_search": 0.01, "per_request": 0}}` (any of the four fields).',
+  },
+  {
+    name: "SIGHTLINE_BATCH_POLL_SECONDS",
+    default: "60",
+    description:
+      "How often a worker looks at the vendors' batches of monitoring schedules with `batch: true` (OpenAI, Anthropic, Gemini).",
+  },
+  {
     name: "SIGHTLINE_JUDGE_ENGINE",
     default: "(none)",
     description:
@@ -323,6 +336,10 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     concurrencyByEngine: read<Record<string, number>>("SIGHTLINE_ENGINE_CONCURRENCY_BY_ENGINE", {}, (raw) =>
       parseConcurrencyByEngine(raw, custom),
     ),
+    pricesByEngine: read<Record<string, Partial<EnginePrice>>>("SIGHTLINE_ENGINE_PRICES", {}, (raw) =>
+      parseEnginePrices(raw, custom),
+    ),
+    batchPollSeconds: read("SIGHTLINE_BATCH_POLL_SECONDS", 60, (raw) => parseInteger(raw, 1, 3600)),
     sandboxLatencyMs: read("SIGHTLINE_SANDBOX_LATENCY_MS", 0, (raw) => parseInteger(raw, 0, 60_000)),
   };
   const judgeEngine = read<string | null>("SIGHTLINE_JUDGE_ENGINE", null, (raw) => parseJudgeEngine(raw, engines));

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { ENGINE_DESCRIPTORS, isEngineName } from "../services/engines/catalog.ts";
+import type { EnginePrice } from "../services/engines/prices.ts";
 import type { CustomEngineSettings, EngineConfig } from "../services/engines/settings.ts";
 import { variableNames } from "../services/engines/variables.ts";
 import { ConfigValueError, parseHttpUrl } from "./parse.ts";
@@ -78,6 +79,53 @@ export function parseJudgeEngine(raw: string, engines: EngineConfig): string {
     }
   }
   return name;
+}
+
+const PRICE_FIELDS = {
+  input_per_million: "inputPerMillion",
+  output_per_million: "outputPerMillion",
+  per_search: "perSearch",
+  per_request: "perRequest",
+} as const satisfies Record<string, keyof EnginePrice>;
+
+/**
+ * SIGHTLINE_ENGINE_PRICES: `{"chatgpt": {"input_per_million": 0.25, "per_search": 0.01}}`, the
+ * operator's prices in USD for some engines (built-in or custom), any of the four fields, each a
+ * number from 0 to 10,000.
+ */
+export function parseEnginePrices(raw: string, custom: CustomEngineSettings[]): Record<string, Partial<EnginePrice>> {
+  let data: unknown;
+  try {
+    data = JSON.parse(raw);
+  } catch {
+    throw new ConfigValueError('is not valid JSON; write it as {"chatgpt": {"input_per_million": 0.25}}');
+  }
+  if (typeof data !== "object" || data === null || Array.isArray(data))
+    throw new ConfigValueError(
+      'must be a JSON object of engine names and prices, e.g. {"chatgpt": {"per_search": 0.01}}',
+    );
+  const out: Record<string, Partial<EnginePrice>> = {};
+  for (const [name, fields] of Object.entries(data)) {
+    if (!isEngineName(name) && !custom.some((engine) => engine.name === name))
+      throw new ConfigValueError(`names an unknown engine "${name}"`);
+    if (typeof fields !== "object" || fields === null || Array.isArray(fields))
+      throw new ConfigValueError(`gives ${name} ${JSON.stringify(fields)}; each engine's prices must be an object`);
+    const price: Partial<EnginePrice> = {};
+    for (const [field, value] of Object.entries(fields)) {
+      const key = PRICE_FIELDS[field as keyof typeof PRICE_FIELDS];
+      if (key === undefined)
+        throw new ConfigValueError(
+          `gives ${name} an unknown field "${field}"; the fields are ${Object.keys(PRICE_FIELDS).join(", ")}`,
+        );
+      if (typeof value !== "number" || !Number.isFinite(value) || value < 0 || value > 10_000)
+        throw new ConfigValueError(
+          `gives ${name}.${field} ${JSON.stringify(value)}; prices are numbers from 0 to 10000 (USD)`,
+        );
+      price[key] = value;
+    }
+    out[name] = price;
+  }
+  return out;
 }
 
 /**

@@ -6,7 +6,8 @@
 export const BOOLEAN_COLUMNS: Readonly<Record<string, readonly string[]>> = {
   webhook_endpoints: ["active"],
   results: ["mentioned", "brand_cited", "rolled_up"],
-  monitoring_schedules: ["active"],
+  monitoring_schedules: ["active", "batch"],
+  analyses: ["batch"],
   alert_states: ["active"],
   users: ["email_verified"],
 };

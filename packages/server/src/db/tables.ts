@@ -46,6 +46,34 @@ export interface Tables {
   remeasures: RemeasuresTable;
   judge_verdicts: JudgeVerdictsTable;
   resource_versions: ResourceVersionsTable;
+  cost_usage: CostUsageTable;
+  engine_batches: EngineBatchesTable;
+}
+
+/** One vendor batch of an analysis's answers for one engine (ADR 0030). */
+interface EngineBatchesTable {
+  id: string;
+  workspace_id: string;
+  analysis_id: string;
+  engine: string;
+  vendor_batch_id: string;
+  requests: number;
+  /** submitted, then collected. */
+  status: string;
+  created_at: string;
+  collected_at: string | null;
+}
+
+/** The answers' usage and cost per workspace, billing period and engine, added as analyses finish. */
+interface CostUsageTable {
+  workspace_id: string;
+  period_start: string;
+  engine: string;
+  answers: number;
+  input_tokens: number;
+  output_tokens: number;
+  search_calls: number;
+  cost_micros: number;
 }
 
 /** Bumped by a trigger on every change to a resource's rows (projects): see the read cache. */
@@ -228,6 +256,8 @@ export interface AnalysesTable {
   started_at: string | null;
   completed_at: string | null;
   updated_at: string;
+  /** Sent to the vendors' batch APIs where an engine has one (a run of a batch schedule). */
+  batch: Generated<DbBool>;
 }
 
 export interface ResultsTable {
@@ -260,6 +290,12 @@ export interface ResultsTable {
   rolled_up: Generated<DbBool>;
   /** The web searches the engine ran (JSON list of strings; '[]' for older answers and failures). */
   searches: Generated<string>;
+  /** The answer's usage as its vendor reported it; null for failures and answers stored before costs. */
+  input_tokens: number | null;
+  output_tokens: number | null;
+  search_calls: number | null;
+  /** What the answer cost, in millionths of a USD. */
+  cost_micros: number | null;
 }
 
 export interface MonitoringSchedulesTable {
@@ -277,6 +313,8 @@ export interface MonitoringSchedulesTable {
   timezone: string;
   alert_rules: string;
   active: DbBool;
+  /** Runs use the vendors' batch APIs where an engine has one. */
+  batch: Generated<DbBool>;
   next_run_at: string | null;
   created_at: string;
   updated_at: string;
@@ -295,6 +333,8 @@ export interface MonitoringRunsTable {
   analysis_id: string | null;
   summary: string | null;
   change: string | null;
+  /** The run's answers' cost (JSON, the API's Cost), kept when it finishes. */
+  cost: string | null;
   created_at: string;
   completed_at: string | null;
 }

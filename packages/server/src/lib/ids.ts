@@ -40,6 +40,7 @@ export type IdPrefix =
   | "whd"
   | "wha"
   | "ana"
+  | "bat"
   | "res"
   | "mon"
   | "run"

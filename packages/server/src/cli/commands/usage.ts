@@ -33,6 +33,22 @@ export async function usageCommand(deps: Deps, args: string[], io: Io): Promise<
   ])) {
     io.out(`  ${line}`);
   }
+  const cost = usage.cost.period;
+  io.out(`Vendor cost: $${cost.total.toFixed(4)} for ${cost.answers} answers (finished analyses)`);
+  if (cost.answers > 0) {
+    for (const line of table([
+      ["ENGINE", "ANSWERS", "TOKENS", "SEARCHES", "COST (USD)"],
+      ...Object.entries(cost.by_engine).map(([e, c]) => [
+        e,
+        String(c.answers),
+        String(c.input_tokens + c.output_tokens),
+        String(c.search_calls),
+        c.cost.toFixed(4),
+      ]),
+    ])) {
+      io.out(`  ${line}`);
+    }
+  }
   io.out(`Requests: ${usage.requests.total}`);
   for (const line of table([
     ["ENDPOINT", "REQUESTS"],

@@ -17,6 +17,8 @@ import * as factsOpportunities from "./2026-11-24-08-facts-opportunities.ts";
 import * as alertChannels from "./2026-11-24-09-alert-channels.ts";
 import * as resourceVersions from "./2026-11-24-10-resource-versions.ts";
 import * as readsAtScale from "./2026-11-24-11-reads-at-scale.ts";
+import * as answerCosts from "./2026-11-24-12-answer-costs.ts";
+import * as vendorBatches from "./2026-11-24-13-vendor-batches.ts";
 
 /** A migration: frozen in time, it is typed against no particular schema and imports nothing of the app. */
 export interface Migration {
@@ -45,4 +47,6 @@ export const MIGRATIONS: Migration[] = [
   { name: "2026-11-24-09-alert-channels", up: alertChannels.up },
   { name: "2026-11-24-10-resource-versions", up: resourceVersions.up },
   { name: "2026-11-24-11-reads-at-scale", up: readsAtScale.up },
+  { name: "2026-11-24-12-answer-costs", up: answerCosts.up },
+  { name: "2026-11-24-13-vendor-batches", up: vendorBatches.up },
 ];

@@ -20,7 +20,7 @@ export function answerToResult(
   /** The answer's measure when the caller has it already (settled by the judge). */
   measured?: AnswerMeasure,
 ): Insertable<ResultsTable> {
-  const { outcome, attempts, latencyMs } = asked;
+  const { outcome, attempts, latencyMs, costMicros } = asked;
   const base = {
     id: newId("res"),
     workspace_id: analysis.workspace_id,
@@ -52,6 +52,12 @@ export function answerToResult(
       citation_count: 0,
       brand_citation_count: 0,
       score: null,
+      // Every row has every column: answers are written in groups, one statement for many rows.
+      searches: "[]",
+      input_tokens: null,
+      output_tokens: null,
+      search_calls: null,
+      cost_micros: null,
     };
   }
   const measure = measured ?? measureAnswer(compiled, { ...outcome.answer, prompt: item.prompt });
@@ -62,6 +68,10 @@ export function answerToResult(
     error: null,
     text: outcome.answer.text,
     searches: toJson(outcome.answer.searches),
+    input_tokens: outcome.answer.usage.inputTokens,
+    output_tokens: outcome.answer.usage.outputTokens,
+    search_calls: outcome.answer.usage.searchCalls,
+    cost_micros: costMicros,
     ...measureColumns(measure),
   };
 }

@@ -23,6 +23,8 @@ export type AnalyzeInput = Omit<Static<typeof AnalyzeSchema>, "wait">;
 export interface AnalysisOrigin {
   trigger: AnalysisTrigger;
   scheduleId?: string | null;
+  /** Use the vendors' batch APIs where an engine has one (runs of a batch schedule, ADR 0030). */
+  batch?: boolean;
 }
 
 /**
@@ -124,6 +126,7 @@ export async function createAnalysis(
     started_at: null,
     completed_at: null,
     updated_at: now,
+    batch: origin.batch ?? false,
   };
   // The reservation is the point of this transaction: if the database cannot take it (busy, down),
   // the quota cannot be read either, and the answer is BILLING_UNAVAILABLE, never a silent pass.

@@ -4,7 +4,9 @@ import { toJson } from "../../lib/json.ts";
 import { inTransaction, type ServiceContext } from "../context.ts";
 import { recordEvent } from "../events/events.ts";
 import { resultColumns } from "../results/columns.ts";
+import { addCostUsage, type CostTally, type CostView, costView, countAnswerCost } from "../usage/costs.ts";
 import { releaseCredits } from "../usage/credits.ts";
+import { billingPeriod } from "../usage/period.ts";
 import type { AnalysisPlan } from "./plan.ts";
 import { summarizeResults } from "./summary.ts";
 import type { AnalysisSummary, EngineFailureSummary } from "./types.ts";
@@ -14,6 +16,8 @@ import { rowToAnalysis } from "./view.ts";
 interface FinishedAnalysis {
   analysis: Selectable<AnalysesTable>;
   summary: AnalysisSummary;
+  /** What its answers cost (ADR 0029). */
+  cost: CostView;
 }
 
 /**
@@ -38,12 +42,28 @@ export async function finishAnalysis(
   await inTransaction(ctx, async (tx) => {
     const results = await tx.db
       .selectFrom("results")
-      .select(["engine", "prompt", "status", "measure", "mentioned", "position", "sentiment", "score", "error"])
+      .select([
+        "engine",
+        "prompt",
+        "status",
+        "measure",
+        "mentioned",
+        "position",
+        "sentiment",
+        "score",
+        "error",
+        "input_tokens",
+        "output_tokens",
+        "search_calls",
+        "cost_micros",
+      ])
       .where("workspace_id", "=", row.workspace_id)
       .where("analysis_id", "=", row.id)
       .execute();
     const failures = new Map<string, EngineFailureSummary>();
+    const costs = new Map<string, CostTally>();
     for (const result of results) {
+      if (result.status === "succeeded") countAnswerCost(costs, result.engine, result);
       if (result.status !== "failed") continue;
       const entry = failures.get(result.engine);
       if (entry === undefined) {
@@ -68,6 +88,12 @@ export async function finishAnalysis(
       .where("status", "=", "running")
       .executeTakeFirst();
     if (finished.numUpdatedRows === 0n) return; // finished meanwhile by another attempt
+    // Counted once, in the period the analysis finished in: usage's cost per engine and month.
+    await addCostUsage(
+      tx.db,
+      { workspaceId: row.workspace_id, periodStart: billingPeriod(tx.workspace.billingAnchor, tx.clock.now()).start },
+      costs,
+    );
     const released = await releaseCredits(tx, {
       charges: [...failures.values()].map((f) => ({ engine: f.engine, credits: f.answers })),
       reference: row.id,
@@ -94,8 +120,8 @@ export async function finishAnalysis(
       .where("workspace_id", "=", row.workspace_id)
       .where("id", "=", row.id)
       .executeTakeFirstOrThrow();
-    const counts = { succeeded, failed: results.length - succeeded };
+    const counts = { succeeded, failed: results.length - succeeded, costs };
     await recordEvent(tx, "analysis.completed", { object: rowToAnalysis(final, counts) });
-    for (const hook of hooks) await hook(tx, { analysis: final, summary });
+    for (const hook of hooks) await hook(tx, { analysis: final, summary, cost: costView(costs) });
   });
 }

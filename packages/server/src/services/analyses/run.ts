@@ -1,13 +1,16 @@
-import { countAnswers } from "../analytics/rollups.ts";
-import { type Deps, inTransaction } from "../context.ts";
+import type { Deps } from "../context.ts";
+import type { AskResult } from "../engines/registry.ts";
 import type { EngineQuery } from "../engines/types.ts";
+import { enqueueJob } from "../jobs/store.ts";
 import type { ClaimedJob, JobHandler, JobOutcome } from "../jobs/types.ts";
 import { measureWithJudge } from "../judge/judge.ts";
-import { resultColumns } from "../results/columns.ts";
 import { workspaceContext } from "../workspaces/workspaces.ts";
 import { answerToResult } from "./answer.ts";
+import { AnswerWriter } from "./answer-writer.ts";
+import { batchRound, markCollected } from "./batches.ts";
 import { type AnalysisFinishedHook, finishAnalysis } from "./finish.ts";
-import { planAnalysis } from "./plan.ts";
+import { planAnalysis, type WorkItem } from "./plan.ts";
+import { RUN_ANALYSIS_JOB } from "./types.ts";
 
 /** Answers asked at once by one analysis; each engine's own limit applies within it. */
 const ANSWERS_IN_FLIGHT = 64;
@@ -45,37 +48,58 @@ export function runAnalysisHandler(deps: Deps, hooks: readonly AnalysisFinishedH
       .execute();
 
     const plan = await planAnalysis(ctx, row);
-    await pool(plan.work, ANSWERS_IN_FLIGHT, async (item) => {
-      const query: EngineQuery = {
-        prompt: item.prompt,
-        country: row.country,
-        language: row.language,
-        sample: item.sample,
-        seed: analysisId,
-        simulation: plan.measured,
-      };
-      const asked = await deps.engines.ask(item.engine, query);
+    const queryOf = (item: WorkItem): EngineQuery => ({
+      prompt: item.prompt,
+      country: row.country,
+      language: row.language,
+      sample: item.sample,
+      seed: analysisId,
+      simulation: plan.measured,
+    });
+    const writer = new AnswerWriter(ctx, row);
+    /** Measures an answer and hands it to the writer (answers and their rollup counts are written together). */
+    const store = async (item: WorkItem, asked: AskResult) => {
+      // After the engines' next requests have gone out: measuring waits, the engines should not.
+      await new Promise<void>((resolve) => setImmediate(resolve));
       // The rules, and the judge (when configured) for names they are unsure of: before the
       // transaction, which never waits on an engine.
       const measured = asked.outcome.ok
         ? await measureWithJudge(ctx, plan.compiled, { ...asked.outcome.answer, prompt: item.prompt })
         : undefined;
-      const result = answerToResult(row, item, asked, plan.compiled, deps.clock.now().toISOString(), measured);
-      // The answer and its counts in the rollups, together: analytics never disagree with results.
-      await inTransaction(ctx, async (tx) => {
-        const stored = await tx.db
-          .insertInto("results")
-          .values(result)
-          .onConflict((oc) => oc.columns(["analysis_id", "prompt_index", "engine", "sample"]).doNothing())
-          .executeTakeFirst();
-        if ((stored.numInsertedOrUpdatedRows ?? 0n) === 0n || !asked.outcome.ok) return;
-        const measure = resultColumns.measure.read(result.measure as string);
-        await countAnswers(tx.db, [
-          { ...row, engine: item.engine, prompt: item.prompt, created_at: result.created_at, measure },
-        ]);
-      });
-    });
+      writer.add(answerToResult(row, item, asked, plan.compiled, deps.clock.now().toISOString(), measured));
+    };
 
+    // A batch analysis sends its batch engines' answers to their vendors' batch APIs (ADR 0030).
+    const batched = new Map<string, WorkItem[]>();
+    const live: WorkItem[] = [];
+    for (const item of plan.work) {
+      if (row.batch && deps.engines.batchOf(item.engine) !== null) {
+        batched.set(item.engine, [...(batched.get(item.engine) ?? []), item]);
+      } else live.push(item);
+    }
+    const round = batched.size === 0 ? null : await batchRound(ctx, deps, row, batched, queryOf);
+    live.push(...(round?.live ?? []));
+    for (const { item, asked } of round?.answered ?? []) await store(item, asked);
+    if (round !== null && round.collected.length > 0) {
+      await writer.flush();
+      await markCollected(ctx, round.collected);
+    }
+
+    await pool(live, ANSWERS_IN_FLIGHT, async (item) =>
+      store(item, await deps.engines.ask(item.engine, queryOf(item))),
+    );
+    await writer.flush();
+
+    if (round !== null && round.pending > 0) {
+      // The vendors are still answering: look again later, in a job of its own (a poll is not a failed attempt).
+      await enqueueJob(ctx, {
+        kind: RUN_ANALYSIS_JOB,
+        payload: { analysis_id: analysisId },
+        runAt: new Date(ctx.clock.now().getTime() + deps.engines.batchPollMs),
+        maxAttempts: 5,
+      });
+      return { status: "succeeded" };
+    }
     await finishAnalysis(ctx, row, plan, hooks);
     return { status: "succeeded" };
   };

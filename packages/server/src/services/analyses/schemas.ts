@@ -3,6 +3,7 @@ import { component, Dictionary, ListOf, Nullable, StringEnum, Timestamp } from "
 import { ANALYSIS_LIMITS, MAX_WAIT_SECONDS } from "../limits.ts";
 import { ProportionSchema, SummarySchema } from "../measurement/schemas.ts";
 import { EngineList, PageQuery, PromptList } from "../schemas.ts";
+import { CostSchema } from "../usage/schemas.ts";
 
 /** One product asked on its two surfaces in the same analysis: is what people see different from the API? */
 const SurfaceComparisonSchema = component(
@@ -82,6 +83,10 @@ export const AnalysisSchema = component(
       engines: Type.Array(Type.String()),
       prompts: Type.Array(Type.String()),
       samples: Type.Integer({ minimum: 1 }),
+      batch: Type.Boolean({
+        description:
+          "Whether its answers go to the vendors' batch APIs where an engine has one (a run of a monitoring schedule with `batch`): it then completes within the vendor's 24-hour window, at about half the price of tokens.",
+      }),
       country: Nullable(Type.String()),
       language: Nullable(Type.String()),
       progress: Type.Object(
@@ -100,6 +105,7 @@ export const AnalysisSchema = component(
         },
         { additionalProperties: false },
       ),
+      cost: CostSchema,
       errors: EngineFailuresSchema,
       summary: Type.Union([AnalysisSummarySchema, Type.Null()], { description: "Null until the analysis finishes." }),
       score_version: Type.String({ description: "The visibility score formula's version (see the docs)." }),

@@ -1,11 +1,15 @@
+import type { Selectable } from "kysely";
 import type { Db } from "../../db/database.ts";
 import type { AnalysesTable } from "../../db/tables.ts";
+import { type CostTally, costView, tallyOf, usageSums } from "../usage/costs.ts";
 import { analysisColumns } from "./columns.ts";
 import type { Analysis, AnalysisStatus, AnalysisSummary, AnalysisTrigger } from "./types.ts";
 
 export interface AnswerCounts {
   succeeded: number;
   failed: number;
+  /** What the answered answers cost, per engine. */
+  costs: Map<string, CostTally>;
 }
 
 export async function answerCounts(
@@ -17,22 +21,28 @@ export async function answerCounts(
   if (analysisIds.length === 0) return out;
   const rows = await db
     .selectFrom("results")
-    .select(["analysis_id", "status", (eb) => eb.fn.countAll<number>().as("n")])
+    .select(["analysis_id", "status", "engine", ...usageSums])
     .where("workspace_id", "=", workspaceId)
     .where("analysis_id", "in", analysisIds)
-    .groupBy(["analysis_id", "status"])
+    .groupBy(["analysis_id", "status", "engine"])
     .execute();
   for (const row of rows) {
-    const counts = out.get(row.analysis_id) ?? { succeeded: 0, failed: 0 };
-    if (row.status === "succeeded") counts.succeeded += Number(row.n);
-    else counts.failed += Number(row.n);
+    const counts = out.get(row.analysis_id) ?? { succeeded: 0, failed: 0, costs: new Map() };
+    const tally = tallyOf(row);
+    if (row.status === "succeeded") {
+      counts.succeeded += tally.answers;
+      counts.costs.set(row.engine, tally);
+    } else counts.failed += tally.answers;
     out.set(row.analysis_id, counts);
   }
   return out;
 }
 
 /** Progress is counted from the stored answers, never kept as a second copy of the truth. */
-export function rowToAnalysis(row: AnalysesTable, counts: AnswerCounts = { succeeded: 0, failed: 0 }): Analysis {
+export function rowToAnalysis(
+  row: Selectable<AnalysesTable>,
+  counts: AnswerCounts = { succeeded: 0, failed: 0, costs: new Map() },
+): Analysis {
   return {
     id: row.id,
     object: "analysis",
@@ -43,6 +53,7 @@ export function rowToAnalysis(row: AnalysesTable, counts: AnswerCounts = { succe
     engines: analysisColumns.engines.read(row.engines),
     prompts: analysisColumns.prompts.read(row.prompts),
     samples: row.samples,
+    batch: row.batch,
     country: row.country,
     language: row.language,
     progress: {
@@ -52,6 +63,7 @@ export function rowToAnalysis(row: AnalysesTable, counts: AnswerCounts = { succe
       pending: Math.max(0, row.total_answers - counts.succeeded - counts.failed),
     },
     credits: { reserved: row.credits_reserved, released: row.credits_released },
+    cost: costView(counts.costs),
     errors: analysisColumns.errors.read(row.errors),
     summary: withSurfaces(analysisColumns.summary.readNullable(row.summary)),
     score_version: row.score_version,

@@ -1,4 +1,5 @@
 import type { PlanName } from "../plan-names.ts";
+import type { EnginePrice } from "./prices.ts";
 import type { EngineAdapter } from "./types.ts";
 
 /**
@@ -38,6 +39,8 @@ interface DescriptorBase<Name extends string> {
   vendor: string;
   /** The smallest built-in plan that includes the engine; every larger plan includes it too. */
   minimumPlan: PlanName;
+  /** The default model's list prices (docs/costs.md says where each comes from). */
+  price: EnginePrice;
 }
 
 /** An engine behind a vendor's API key. */

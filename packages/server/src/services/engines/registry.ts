@@ -3,9 +3,10 @@ import { Redactor } from "../../lib/redact.ts";
 import { ChatCompletionsAdapter } from "./adapters/chat-completions.ts";
 import { type BuiltInDescriptor, ENGINE_DESCRIPTORS, ENGINES } from "./catalog.ts";
 import type { BuildOptions } from "./descriptor.ts";
+import { answerCostMicros, batchPrice, type EnginePrice, FREE } from "./prices.ts";
 import { Semaphore } from "./semaphore.ts";
 import { type EngineConfig, engineSecrets } from "./settings.ts";
-import { type EngineAdapter, type EngineOutcome, type EngineQuery, failure } from "./types.ts";
+import { type EngineAdapter, type EngineBatchApi, type EngineOutcome, type EngineQuery, failure } from "./types.ts";
 import { variableNames } from "./variables.ts";
 
 const MAX_RETRY_WAIT_SECONDS = 30;
@@ -14,6 +15,8 @@ export interface AskResult {
   outcome: EngineOutcome;
   attempts: number;
   latencyMs: number;
+  /** What the answer cost in micro-USD (prices.ts); null when it failed (vendors bill no failure). */
+  costMicros: number | null;
 }
 
 /**
@@ -90,6 +93,43 @@ export class EngineRegistry {
     return this.names().includes(name);
   }
 
+  /** The prices an engine's answers are costed at: its list prices, under the operator's own. */
+  priceOf(name: string): EnginePrice {
+    const listed = ENGINE_DESCRIPTORS.find((descriptor) => descriptor.name === name)?.price ?? FREE;
+    return { ...listed, ...this.#config.pricesByEngine?.[name] };
+  }
+
+  /** The engine's batch API, when its vendor has one and its key is configured (ADR 0030). */
+  batchOf(name: string): EngineBatchApi | null {
+    return this.#adapters.get(name)?.batch ?? null;
+  }
+
+  /** How long to wait before looking at a vendor's batch again. */
+  get batchPollMs(): number {
+    return (this.#config.batchPollSeconds ?? 60) * 1000;
+  }
+
+  /** How long one call to a vendor may take. */
+  get timeoutMs(): number {
+    return this.#config.timeoutMs;
+  }
+
+  /** An answer a vendor's batch returned, scrubbed and priced at the batch rate, as `ask` returns one. */
+  settleBatchAnswer(name: string, outcome: EngineOutcome): AskResult {
+    const scrubbed = this.#scrub(outcome);
+    return {
+      outcome: scrubbed,
+      attempts: 1,
+      latencyMs: 0,
+      costMicros: scrubbed.ok ? answerCostMicros(batchPrice(this.priceOf(name)), scrubbed.answer.usage) : null,
+    };
+  }
+
+  /** A vendor's error text with every configured secret removed, fit to store or log. */
+  scrubMessage(text: string): string {
+    return this.#redactor.scrub(text);
+  }
+
   isConfigured(name: string): boolean {
     return this.#adapters.has(name);
   }
@@ -121,7 +161,12 @@ export class EngineRegistry {
     const adapter = this.#adapters.get(name);
     const limit = this.#limits.get(name);
     if (adapter === undefined || limit === undefined) {
-      return { outcome: failure(this.#unavailable.get(name) ?? `unknown engine ${name}`), attempts: 0, latencyMs: 0 };
+      return {
+        outcome: failure(this.#unavailable.get(name) ?? `unknown engine ${name}`),
+        attempts: 0,
+        latencyMs: 0,
+        costMicros: null,
+      };
     }
     let attempts = 0;
     for (;;) {
@@ -133,7 +178,12 @@ export class EngineRegistry {
         (answered) => !answered.ok && answered.error.status === 429,
       );
       if (outcome.ok || !outcome.error.retryable || attempts > this.#config.maxRetries) {
-        return { outcome, attempts, latencyMs: Math.round(performance.now() - started) };
+        return {
+          outcome,
+          attempts,
+          latencyMs: Math.round(performance.now() - started),
+          costMicros: outcome.ok ? answerCostMicros(this.priceOf(name), outcome.answer.usage) : null,
+        };
       }
       const waitSeconds = Math.min(
         MAX_RETRY_WAIT_SECONDS,

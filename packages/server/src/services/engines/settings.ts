@@ -1,5 +1,6 @@
 import { VENDOR_DESCRIPTORS, type VendorEngine } from "./catalog.ts";
 import type { VendorDescriptor, VendorSettings } from "./descriptor.ts";
+import type { EnginePrice } from "./prices.ts";
 
 export interface CustomEngineSettings {
   name: string;
@@ -18,6 +19,10 @@ export interface EngineConfig {
   concurrency: number;
   /** Per engine, instead of `concurrency` (or of the sandbox's own 64): the vendor's documented limit. */
   concurrencyByEngine?: Record<string, number>;
+  /** Per engine, the operator's prices, field by field over the descriptor's list prices (custom engines: over zero). */
+  pricesByEngine?: Record<string, Partial<EnginePrice>>;
+  /** Seconds between two looks at a vendor's batch (ADR 0030); 60 by default. */
+  batchPollSeconds?: number;
   sandboxLatencyMs: number;
 }
 

@@ -1,5 +1,6 @@
 import Type from "typebox";
 import { AnalysisSummarySchema } from "../analyses/schemas.ts";
+import { CostSchema } from "../usage/schemas.ts";
 import { storedAs } from "../validate.ts";
 import { RunChangeSchema, StoredAlertRuleSchema, StoredScheduleSpecSchema } from "./schemas.ts";
 
@@ -14,6 +15,7 @@ export const scheduleColumns = {
 export const runColumns = {
   summary: storedAs("monitoring_runs.summary", AnalysisSummarySchema),
   change: storedAs("monitoring_runs.change", RunChangeSchema),
+  cost: storedAs("monitoring_runs.cost", CostSchema),
 };
 
 export const alertColumns = {

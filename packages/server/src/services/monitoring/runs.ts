@@ -10,6 +10,7 @@ import { inTransaction, type ServiceContext } from "../context.ts";
 import { recordEvent } from "../events/events.ts";
 import { compareIntervals, type Summary } from "../measurement/aggregate.ts";
 import { fetchPage, type Page, type PageParams } from "../pagination.ts";
+import type { CostView } from "../usage/costs.ts";
 import { evaluateRules } from "./alerts.ts";
 import { ruleView } from "./channels.ts";
 import { alertColumns, runColumns, scheduleColumns } from "./columns.ts";
@@ -27,6 +28,7 @@ export function rowToRun(row: Selectable<MonitoringRunsTable>): RunView {
     analysis_id: row.analysis_id,
     summary: runColumns.summary.readNullable(row.summary),
     change: runColumns.change.readNullable(row.change),
+    cost: runColumns.cost.readNullable(row.cost),
     created_at: row.created_at,
     completed_at: row.completed_at,
   };
@@ -44,7 +46,14 @@ const SKIPPABLE = new Set(["BILLING_LIMIT_EXCEEDED", "ENGINE_NOT_ALLOWED", "VALI
  */
 export async function startRun(
   ctx: ServiceContext,
-  schedule: { id: string; project_id: string; engines: string | null; prompts: string | null; samples: number },
+  schedule: {
+    id: string;
+    project_id: string;
+    engines: string | null;
+    prompts: string | null;
+    samples: number;
+    batch: boolean;
+  },
   slot: string,
 ): Promise<RunView | null> {
   return inTransaction(ctx, async (tx) => {
@@ -80,7 +89,7 @@ export async function startRun(
           ...(prompts === null ? {} : { prompts }),
           samples: schedule.samples,
         },
-        { trigger: "monitoring", scheduleId: schedule.id },
+        { trigger: "monitoring", scheduleId: schedule.id, batch: schedule.batch },
       );
       await tx.db.updateTable("monitoring_runs").set({ analysis_id: analysis.id }).where("id", "=", id).execute();
     } catch (error) {
@@ -128,6 +137,7 @@ async function finishRun(
   ctx: ServiceContext,
   analysis: Selectable<AnalysesTable>,
   summary: AnalysisSummary,
+  cost: CostView,
 ): Promise<void> {
   const run = await ctx.db
     .selectFrom("monitoring_runs")
@@ -207,6 +217,7 @@ async function finishRun(
       status: completed ? "completed" : "failed",
       summary: toJson(summary),
       change: runChange === null ? null : toJson(runChange),
+      cost: toJson(cost),
       completed_at: now,
     })
     .where("id", "=", run.id)
@@ -220,8 +231,8 @@ async function finishRun(
 }
 
 /** The analysis-finished hook of monitoring: closes the run the analysis belongs to, if any. */
-export const closeMonitoringRun: AnalysisFinishedHook = async (ctx, { analysis, summary }) => {
-  if (analysis.schedule_id !== null) await finishRun(ctx, analysis, summary);
+export const closeMonitoringRun: AnalysisFinishedHook = async (ctx, { analysis, summary, cost }) => {
+  if (analysis.schedule_id !== null) await finishRun(ctx, analysis, summary, cost);
 };
 
 export function rowToAlert(row: {

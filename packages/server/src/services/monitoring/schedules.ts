@@ -57,6 +57,7 @@ function toView(row: Row, last: RunView | null): ScheduleView {
     timezone: row.timezone,
     alert_rules: scheduleColumns.alertRules.read(row.alert_rules).map(ruleView),
     active: row.active,
+    batch: row.batch,
     next_run_at: row.next_run_at,
     last_run: last,
     created_at: row.created_at,
@@ -160,6 +161,7 @@ export async function createSchedule(ctx: ServiceContext, input: ScheduleInput):
     timezone: checked.timezone,
     alert_rules: toJson(checked.rules),
     active,
+    batch: input.batch ?? false,
     next_run_at: active ? nextSlot(checked.cron, checked.timezone, now).toISOString() : null,
     created_at: now.toISOString(),
     updated_at: now.toISOString(),
@@ -227,6 +229,7 @@ export async function updateSchedule(ctx: ServiceContext, id: string, patch: Sch
         timezone: checked.timezone,
         alert_rules: toJson(rules),
         active,
+        batch: patch.batch ?? current.batch,
         next_run_at: next,
         updated_at: now.toISOString(),
       })

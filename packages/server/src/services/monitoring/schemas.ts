@@ -3,6 +3,7 @@ import { component, ListOf, Nullable, StringEnum, Timestamp } from "../../lib/sc
 import { AnalysisSummarySchema } from "../analyses/schemas.ts";
 import { ANALYSIS_LIMITS, MAX_ALERT_RULES } from "../limits.ts";
 import { EngineList, EngineName, PageQuery, PromptList } from "../schemas.ts";
+import { CostSchema } from "../usage/schemas.ts";
 
 /** The days a weekly schedule can run on. */
 export const WEEKDAYS = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"] as const;
@@ -149,6 +150,10 @@ export const MonitoringRunSchema = component(
       analysis_id: Nullable(Type.String()),
       summary: Type.Union([AnalysisSummarySchema, Type.Null()]),
       change: Nullable(RunChangeSchema),
+      cost: Type.Union([CostSchema, Type.Null()], {
+        description:
+          "What the run's answers cost (ADR 0029); null until it finishes, and for runs finished before costs were kept.",
+      }),
       created_at: Timestamp,
       completed_at: Nullable(Timestamp),
     },
@@ -174,6 +179,10 @@ export const ScheduleSchema = component(
       timezone: Type.String(),
       alert_rules: Type.Array(AlertRuleSchema),
       active: Type.Boolean(),
+      batch: Type.Boolean({
+        description:
+          "Send each run's answers to the vendors' batch APIs where an engine has one (`chatgpt`: OpenAI Batch, `claude`: Anthropic Message Batches, `gemini`: Gemini batch mode): about half the price of tokens, answers within the vendor's 24-hour window, so a run completes hours later instead of minutes. Other engines are asked live. False by default.",
+      }),
       next_run_at: Nullable(Timestamp),
       last_run: Nullable(MonitoringRunSchema),
       created_at: Timestamp,
@@ -198,6 +207,12 @@ const common = {
   ),
   alert_rules: Type.Optional(Type.Array(AlertRuleInputSchema, { maxItems: MAX_ALERT_RULES })),
   active: Type.Optional(Type.Boolean()),
+  batch: Type.Optional(
+    Type.Boolean({
+      description:
+        "Send each run's answers to the vendors' batch APIs where an engine has one (`chatgpt`: OpenAI Batch, `claude`: Anthropic Message Batches, `gemini`: Gemini batch mode): about half the price of tokens, answers within the vendor's 24-hour window, so a run completes hours later instead of minutes. Other engines are asked live. False by default.",
+    }),
+  ),
 };
 
 export const ScheduleCreateSchema = component(

@@ -4,6 +4,7 @@ import type { ResultsTable } from "../../db/tables.ts";
 import { notFound, validationError } from "../../errors/api-error.ts";
 import type { ServiceContext } from "../context.ts";
 import { surfaceOf } from "../engines/catalog.ts";
+import { microsToUsd } from "../engines/prices.ts";
 import { citationCategory } from "../measurement/citations.ts";
 import { fetchPage, type Page, type PageParams } from "../pagination.ts";
 import { checkEnginesInPlan } from "../plans/engines.ts";
@@ -36,6 +37,15 @@ function rowToResult(row: Selectable<ResultsTable>): Result {
     brand: measure?.brand ?? null,
     competitors: measure?.competitors ?? [],
     searches: resultColumns.searches.read(row.searches),
+    usage:
+      row.cost_micros === null
+        ? null
+        : {
+            input_tokens: row.input_tokens === null ? null : Number(row.input_tokens),
+            output_tokens: row.output_tokens === null ? null : Number(row.output_tokens),
+            search_calls: Number(row.search_calls ?? 0),
+            cost: microsToUsd(Number(row.cost_micros)),
+          },
     brand_cited: row.brand_cited,
     score: row.score,
     score_version: row.score_version,

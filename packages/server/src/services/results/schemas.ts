@@ -38,6 +38,32 @@ export const ResultSchema = component(
         description:
           "The web searches the engine ran while answering, from its structured output (query fan-out), in order, without duplicates; empty when the engine reports none.",
       }),
+      usage: Type.Union(
+        [
+          Type.Object(
+            {
+              input_tokens: Nullable(Type.Integer({ minimum: 0, description: "Null when the vendor reports none." })),
+              output_tokens: Nullable(Type.Integer({ minimum: 0, description: "Reasoning tokens included." })),
+              search_calls: Type.Integer({
+                minimum: 0,
+                description:
+                  "Billable searches: web-search tool calls, grounded queries, SERP searches, scraping tasks.",
+              }),
+              cost: Type.Number({
+                minimum: 0,
+                description:
+                  "USD: the vendor's own figure when its response gives one, otherwise the usage priced from the price table (docs/costs.md).",
+              }),
+            },
+            { additionalProperties: false },
+          ),
+          Type.Null(),
+        ],
+        {
+          description:
+            "What the answer used and cost, as its vendor reported it (ADR 0029); null for failed answers (vendors bill no failure) and answers stored before costs were kept.",
+        },
+      ),
       brand_cited: Type.Boolean(),
       score: Nullable(Type.Number({ minimum: 0, maximum: 100, description: "The answer's visibility score." })),
       score_version: Type.String(),

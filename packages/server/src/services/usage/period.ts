@@ -48,3 +48,8 @@ function computePeriod(anchor: string, now: Date): BillingPeriod {
   const end = anchoredDate(year, month + 1, day);
   return { start: start.toISOString(), end: end.toISOString() };
 }
+
+/** The billing period before `period` (not memoised: the current one stays remembered). */
+export function previousPeriod(anchor: string, period: BillingPeriod): BillingPeriod {
+  return computePeriod(anchor, new Date(Date.parse(period.start) - 1));
+}

@@ -3,6 +3,42 @@ import { component, Dictionary, Nullable, Timestamp } from "../../lib/schema.ts"
 
 const Counts = (description: string) => Dictionary(Type.Integer({ minimum: 0 }), { description });
 
+const Tokens = (description: string) => Type.Integer({ minimum: 0, description });
+
+const UsageFigures = {
+  answers: Type.Integer({
+    minimum: 0,
+    description: "Answers received (failed requests cost nothing and are not counted).",
+  }),
+  input_tokens: Tokens("Input tokens the vendors reported (0 for SERP and scraping providers, which bill per search)."),
+  output_tokens: Tokens("Output tokens the vendors reported, reasoning tokens included."),
+  search_calls: Tokens("Billable searches: web-search tool calls, grounded queries, SERP searches, scraping tasks."),
+};
+
+/** What answers cost (ADR 0029): the vendor's own figure when it gives one, otherwise their usage priced from the price table. */
+export const CostSchema = component(
+  "Cost",
+  Type.Object(
+    {
+      currency: Type.Literal("USD"),
+      total: Type.Number({ minimum: 0, description: "What the answers cost, in USD (to the millionth)." }),
+      ...UsageFigures,
+      by_engine: Dictionary(
+        Type.Object(
+          { cost: Type.Number({ minimum: 0, description: "USD." }), ...UsageFigures },
+          { additionalProperties: false },
+        ),
+        { description: "The same, per engine (engines with no answer are left out)." },
+      ),
+    },
+    {
+      additionalProperties: false,
+      description:
+        "What the engines' vendors charge for these answers: the vendor's own figure when its response gives one (Perplexity, DataForSEO), otherwise the reported tokens and searches priced from the operator's price table (docs/costs.md). Sightline's credits are separate.",
+    },
+  ),
+);
+
 export const UsageSchema = component(
   "Usage",
   Type.Object(
@@ -44,6 +80,20 @@ export const UsageSchema = component(
           additionalProperties: false,
           description:
             "One credit is one answer from one engine (one prompt × one engine × one sample), or one call to the judge.",
+        },
+      ),
+      cost: Type.Object(
+        {
+          period: CostSchema,
+          months: Type.Array(
+            Type.Object({ start: Timestamp, end: Timestamp, cost: CostSchema }, { additionalProperties: false }),
+            { description: "The last 12 billing periods, newest first, the current one included." },
+          ),
+        },
+        {
+          additionalProperties: false,
+          description:
+            "What the answers of analyses finished in a period cost: the current period (`period`) and the last 12 (`months`).",
         },
       ),
       rate_limit: Type.Object(

@@ -1,8 +1,9 @@
 import type { Static } from "typebox";
 import type { ServiceContext } from "../context.ts";
 import type { RateDecision } from "../rate-limits/rate-limits.ts";
+import { costsByPeriod, costView } from "./costs.ts";
 import { JUDGE_LEDGER } from "./credits.ts";
-import { billingPeriod } from "./period.ts";
+import { type BillingPeriod, billingPeriod, previousPeriod } from "./period.ts";
 import type { UsageSchema } from "./schemas.ts";
 
 /** Requests and credits of the current billing period, and the rate-limit window. */
@@ -42,6 +43,14 @@ export async function getUsage(ctx: ServiceContext, rate: RateDecision | null): 
     .orderBy("engine")
     .execute();
 
+  const months = lastPeriods(ctx.workspace.billingAnchor, period, 12);
+  const costs = await costsByPeriod(
+    ctx.db,
+    ctx.workspace.id,
+    months.map((month) => month.start),
+  );
+  const costOf = (start: string) => costView(costs.get(start) ?? new Map());
+
   const allowance = ctx.workspace.plan.creditsPerMonth;
   const used = Number(creditRow?.used ?? 0);
   const sorted = [...byEndpoint].sort(([a], [b]) => a.localeCompare(b));
@@ -62,6 +71,10 @@ export async function getUsage(ctx: ServiceContext, rate: RateDecision | null): 
       ),
       judge: Number(engineRows.find((row) => row.engine === JUDGE_LEDGER)?.credits ?? 0),
     },
+    cost: {
+      period: costOf(period.start),
+      months: months.map((month) => ({ start: month.start, end: month.end, cost: costOf(month.start) })),
+    },
     // Without a request of the API's own (the dashboard, the CLI), the plan's limit with no window.
     rate_limit: {
       enabled: ctx.rateLimits !== null && ctx.workspace.plan.requestsPerMinute !== null,
@@ -71,4 +84,14 @@ export async function getUsage(ctx: ServiceContext, rate: RateDecision | null): 
       window_seconds: ctx.rateLimits === null ? null : ctx.rateLimits.windowSeconds,
     },
   };
+}
+
+/** The `count` billing periods ending with `current`, newest first. */
+function lastPeriods(anchor: string, current: BillingPeriod, count: number): BillingPeriod[] {
+  const out = [current];
+  while (out.length < count) {
+    const newest = out[out.length - 1] as BillingPeriod;
+    out.push(previousPeriod(anchor, newest));
+  }
+  return out;
 }

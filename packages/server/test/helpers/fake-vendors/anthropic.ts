@@ -54,7 +54,7 @@ function pageAge(daysAgo: number): string {
  * citations are spread over the following blocks as `web_search_result_location` entries
  * (`cited_text` is the block's own text, at most 150 characters).
  */
-function buildMessageBody(answer: FakeAnswer, request: RecordedRequest): Message {
+export function buildMessageBody(answer: FakeAnswer, request: RecordedRequest): Message {
   const model = answer.model ?? stringField(request.body, "model") ?? "claude-sonnet-4-6";
   const query = lastUserText(request.body);
   const cited = uniqueCitations(answer.citations);

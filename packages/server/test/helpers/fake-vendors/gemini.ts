@@ -95,7 +95,7 @@ function renderedContent(query: string): string {
  * offsets into the part's text, and `startIndex` is omitted when it is 0 (proto3 JSON drops
  * default values), as the real API does.
  */
-function buildGenerateContentBody(
+export function buildGenerateContentBody(
   answer: FakeAnswer,
   request: RecordedRequest,
   chunkUri: (citation: Citation) => string,

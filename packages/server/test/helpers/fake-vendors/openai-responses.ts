@@ -94,7 +94,7 @@ function tagged(url: string): string {
  * `end_index` (JS string offsets) span the parenthesised link. `output_text` therefore starts with
  * the answer's text.
  */
-function buildResponsesBody(
+export function buildResponsesBody(
   answer: FakeAnswer,
   request: RecordedRequest,
   options: FakeOpenAIResponsesOptions = {},

@@ -1,7 +1,8 @@
-import OpenAI from "openai";
+import type OpenAI from "openai";
 import type { SourceCitation } from "../../measurement/types.ts";
 import { toFailure } from "../errors.ts";
 import { type EngineAdapter, type EngineOutcome, type EngineQuery, failure } from "../types.ts";
+import { reportedCost, reportedCount, usageOf } from "../usage.ts";
 
 /** Fields some OpenAI-compatible vendors add to a chat completion. */
 interface VendorExtras {
@@ -9,6 +10,12 @@ interface VendorExtras {
   citations?: unknown;
   /** Perplexity: the search results behind the answer. */
   search_results?: unknown;
+}
+
+/** Usage fields some vendors add: Perplexity prices the call itself, xAI counts the sources it searched. */
+interface UsageExtras {
+  cost?: { total_cost?: unknown } | null;
+  num_search_queries?: unknown;
 }
 
 function sources(extras: VendorExtras): SourceCitation[] {
@@ -41,24 +48,36 @@ export interface ChatCompletionsSettings {
  */
 export class ChatCompletionsAdapter implements EngineAdapter {
   readonly name: string;
-  readonly #client: OpenAI;
+  readonly #settings: ChatCompletionsSettings;
+  readonly #timeoutMs: number;
+  #client: Promise<OpenAI> | null = null;
   readonly #model: string;
 
   constructor(settings: ChatCompletionsSettings, timeoutMs: number) {
     this.name = settings.name;
-    this.#client = new OpenAI({
-      apiKey: settings.apiKey,
-      baseURL: settings.baseUrl,
-      timeout: timeoutMs,
-      maxRetries: 0,
-    });
+    this.#settings = settings;
+    this.#timeoutMs = timeoutMs;
     this.#model = settings.model;
+  }
+
+  /** The OpenAI SDK, loaded and its client made on first use: start-up loads no vendor SDK (issue 16). */
+  #api(): Promise<OpenAI> {
+    this.#client ??= import("openai").then(
+      ({ default: OpenAI }) =>
+        new OpenAI({
+          apiKey: this.#settings.apiKey,
+          baseURL: this.#settings.baseUrl,
+          timeout: this.#timeoutMs,
+          maxRetries: 0,
+        }),
+    );
+    return this.#client;
   }
 
   async ask(query: EngineQuery, signal: AbortSignal): Promise<EngineOutcome> {
     let completion: OpenAI.Chat.Completions.ChatCompletion & VendorExtras;
     try {
-      completion = await this.#client.chat.completions.create(
+      completion = await (await this.#api()).chat.completions.create(
         { model: this.#model, messages: [{ role: "user", content: query.prompt }] },
         { signal },
       );
@@ -68,9 +87,21 @@ export class ChatCompletionsAdapter implements EngineAdapter {
     const text = completion?.choices?.[0]?.message?.content;
     if (typeof text !== "string" || text === "") return failure(`${this.name} answered with no text`);
     // No chat completions vendor reports the searches it ran (Perplexity gives only their results).
+    const usage = completion.usage as (OpenAI.CompletionUsage & UsageExtras) | undefined;
     return {
       ok: true,
-      answer: { text, model: completion.model ?? this.#model, citations: sources(completion), searches: [] },
+      answer: {
+        text,
+        model: completion.model ?? this.#model,
+        citations: sources(completion),
+        searches: [],
+        usage: usageOf({
+          inputTokens: reportedCount(usage?.prompt_tokens),
+          outputTokens: reportedCount(usage?.completion_tokens),
+          searchCalls: reportedCount(usage?.num_search_queries) ?? 0,
+          costUsd: reportedCost(usage?.cost?.total_cost),
+        }),
+      },
     };
   }
 }

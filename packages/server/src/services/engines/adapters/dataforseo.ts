@@ -3,6 +3,7 @@ import type { CredentialedSettings } from "../descriptor.ts";
 import { toFailure } from "../errors.ts";
 import { cleanSearches } from "../searches.ts";
 import { type EngineAdapter, type EngineOutcome, type EngineQuery, failure } from "../types.ts";
+import { reportedCost, usageOf } from "../usage.ts";
 
 export interface DataForSeoProduct {
   /** The engine's name: `chatgpt_web`, `perplexity_web` or `gemini_web`. */
@@ -184,6 +185,8 @@ export class DataForSeoAdapter implements EngineAdapter {
         citations: sources(result.sources),
         // ChatGPT's scraper reports the searches it ran; Perplexity's and Gemini's report none.
         searches: cleanSearches(Array.isArray(result.fan_out_queries) ? result.fan_out_queries : []),
+        // DataForSEO prices each task itself, in USD.
+        usage: usageOf({ searchCalls: 1, costUsd: reportedCost(task.cost) ?? reportedCost(body.cost) }),
       },
     };
   }

@@ -1,9 +1,30 @@
-import { type GenerateContentResponse, GoogleGenAI } from "@google/genai";
+import type { GenerateContentResponse, GoogleGenAI } from "@google/genai";
 import type { SourceCitation } from "../../measurement/types.ts";
 import type { CredentialedSettings } from "../descriptor.ts";
 import { toFailure } from "../errors.ts";
 import { cleanSearches } from "../searches.ts";
-import { type EngineAdapter, type EngineOutcome, type EngineQuery, failure } from "../types.ts";
+import {
+  type BatchPoll,
+  type BatchRequest,
+  type EngineAdapter,
+  type EngineBatchApi,
+  type EngineOutcome,
+  type EngineQuery,
+  failure,
+} from "../types.ts";
+
+/** Batch job states before the job ends (then: succeeded, failed, cancelled or expired). */
+const RUNNING = new Set([
+  "JOB_STATE_UNSPECIFIED",
+  "JOB_STATE_QUEUED",
+  "JOB_STATE_PENDING",
+  "JOB_STATE_RUNNING",
+  "JOB_STATE_CANCELLING",
+  "JOB_STATE_UPDATING",
+  "JOB_STATE_PAUSED",
+]);
+
+import { sumOfCounts, usageOf } from "../usage.ts";
 
 /**
  * `gemini`: the Gemini API grounded with Google Search; sources are the grounding chunks (redirect
@@ -11,25 +32,37 @@ import { type EngineAdapter, type EngineOutcome, type EngineQuery, failure } fro
  */
 export class GeminiAdapter implements EngineAdapter {
   readonly name = "gemini";
-  readonly #client: GoogleGenAI;
+  readonly #settings: CredentialedSettings;
+  readonly #timeoutMs: number;
+  #client: Promise<GoogleGenAI> | null = null;
   readonly #model: string;
 
   constructor(settings: CredentialedSettings, timeoutMs: number) {
-    this.#client = new GoogleGenAI({
-      apiKey: settings.apiKey,
-      httpOptions: {
-        ...(settings.baseUrl === null ? {} : { baseUrl: settings.baseUrl }),
-        timeout: timeoutMs,
-        retryOptions: { attempts: 1 }, // the registry retries, the same way for every engine
-      },
-    });
+    this.#settings = settings;
+    this.#timeoutMs = timeoutMs;
     this.#model = settings.model;
+  }
+
+  /** Google's SDK, loaded and its client made on first use: start-up loads no vendor SDK (issue 16). */
+  #api(): Promise<GoogleGenAI> {
+    this.#client ??= import("@google/genai").then(
+      ({ GoogleGenAI }) =>
+        new GoogleGenAI({
+          apiKey: this.#settings.apiKey,
+          httpOptions: {
+            ...(this.#settings.baseUrl === null ? {} : { baseUrl: this.#settings.baseUrl }),
+            timeout: this.#timeoutMs,
+            retryOptions: { attempts: 1 }, // the registry retries, the same way for every engine
+          },
+        }),
+    );
+    return this.#client;
   }
 
   async ask(query: EngineQuery, signal: AbortSignal): Promise<EngineOutcome> {
     let response: GenerateContentResponse;
     try {
-      response = await this.#client.models.generateContent({
+      response = await (await this.#api()).models.generateContent({
         model: this.#model,
         contents: query.prompt,
         config: { tools: [{ googleSearch: {} }], abortSignal: signal },
@@ -43,6 +76,53 @@ export class GeminiAdapter implements EngineAdapter {
       }
       return outcome;
     }
+    return this.#read(response);
+  }
+
+  /** Gemini's batch mode: the requests inlined in one batch job, their answers inlined in it once it succeeded. */
+  readonly batch: EngineBatchApi = {
+    submit: async (requests: BatchRequest[], signal: AbortSignal) => {
+      const job = await (await this.#api()).batches.create({
+        model: this.#model,
+        src: requests.map((request) => ({
+          contents: request.query.prompt,
+          config: { tools: [{ googleSearch: {} }] },
+          metadata: { key: request.id },
+        })),
+        config: { displayName: "sightline", abortSignal: signal },
+      });
+      if (typeof job?.name !== "string") throw new Error(`${this.name} created a batch without a name`);
+      return job.name;
+    },
+    poll: async (batchId: string, signal: AbortSignal): Promise<BatchPoll> => {
+      const job = await (await this.#api()).batches.get({ name: batchId, config: { abortSignal: signal } });
+      if (job.state === undefined || RUNNING.has(job.state)) return { done: false };
+      const outcomes = new Map<string, EngineOutcome>();
+      for (const entry of job.dest?.inlinedResponses ?? []) {
+        const key = entry.metadata?.key;
+        if (typeof key !== "string") continue;
+        outcomes.set(
+          key,
+          entry.response === undefined
+            ? failure(`${this.name} batch request failed: ${entry.error?.message ?? "no message"}`, {
+                status: entry.error?.code ?? null,
+              })
+            : this.#read(entry.response),
+        );
+      }
+      return {
+        done: true,
+        outcomes,
+        reason:
+          job.state === "JOB_STATE_SUCCEEDED"
+            ? null
+            : `the batch ended ${job.state.replace("JOB_STATE_", "").toLowerCase()}`,
+      };
+    },
+  };
+
+  /** A generateContent answer read as an outcome: what a live request and a batch response both return. */
+  #read(response: GenerateContentResponse | null | undefined): EngineOutcome {
     const candidate = response?.candidates?.[0];
     const text = (candidate?.content?.parts ?? [])
       .map((part) => (part.thought === true ? "" : (part.text ?? "")))
@@ -56,6 +136,13 @@ export class GeminiAdapter implements EngineAdapter {
     }
     const queries = candidate.groundingMetadata?.webSearchQueries;
     const searches = cleanSearches(Array.isArray(queries) ? queries : []);
-    return { ok: true, answer: { text, model: response.modelVersion ?? this.#model, citations, searches } };
+    // Thinking tokens and the search results the model read are billed as output and input.
+    const meta = response?.usageMetadata;
+    const usage = usageOf({
+      inputTokens: sumOfCounts(meta?.promptTokenCount, meta?.toolUsePromptTokenCount),
+      outputTokens: sumOfCounts(meta?.candidatesTokenCount, meta?.thoughtsTokenCount),
+      searchCalls: Array.isArray(queries) ? queries.length : 0,
+    });
+    return { ok: true, answer: { text, model: response?.modelVersion ?? this.#model, citations, searches, usage } };
   }
 }

@@ -1,6 +1,7 @@
 import type { BrandSpec, SourceCitation } from "../../measurement/types.ts";
 import { cleanSearches } from "../searches.ts";
 import { type EngineAdapter, type EngineOutcome, type EngineQuery, failure } from "../types.ts";
+import { usageOf } from "../usage.ts";
 
 /** A small seeded PRNG (mulberry32) over an FNV-1a hash: same inputs, same answer, everywhere. */
 function random(seed: string): () => number {
@@ -108,7 +109,15 @@ export class SandboxAdapter implements EngineAdapter {
       });
     }
     if (signal.aborted) return failure(`${this.name} timed out`, { retryable: true });
-    return { ok: true, answer: answer(query, this.#surface) };
+    const simulated = answer(query, this.#surface);
+    // No vendor, so no usage report: tokens are estimated as a vendor counts them (about four
+    // characters each), so that costs can be tried with a price set for the sandbox.
+    const usage = usageOf({
+      inputTokens: Math.ceil(query.prompt.length / 4),
+      outputTokens: Math.ceil(simulated.text.length / 4),
+      searchCalls: simulated.searches.length,
+    });
+    return { ok: true, answer: { ...simulated, usage } };
   }
 }
 

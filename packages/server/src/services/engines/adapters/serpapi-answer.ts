@@ -1,6 +1,7 @@
 import type { CredentialedSettings } from "../descriptor.ts";
 import { toFailure } from "../errors.ts";
 import { type EngineAdapter, type EngineOutcome, type EngineQuery, failure } from "../types.ts";
+import { usageOf } from "../usage.ts";
 import { googleLocale, referenceCitations, renderTextBlocks, SerpApiClient, type TextBlock } from "./serpapi-client.ts";
 
 export interface SerpApiAnswerFlavour {
@@ -84,7 +85,14 @@ export class SerpApiAnswerAdapter implements EngineAdapter {
     }
     return {
       ok: true,
-      answer: { text, model: this.#flavour.model, citations: referenceCitations(body.references), searches: [] },
+      answer: {
+        text,
+        model: this.#flavour.model,
+        citations: referenceCitations(body.references),
+        searches: [],
+        // SerpApi bills per search; it reports no tokens.
+        usage: usageOf({ searchCalls: 1 }),
+      },
     };
   }
 }

@@ -1,6 +1,7 @@
 import type { CredentialedSettings } from "../descriptor.ts";
 import { toFailure } from "../errors.ts";
 import { type EngineAdapter, type EngineOutcome, type EngineQuery, failure } from "../types.ts";
+import { usageOf } from "../usage.ts";
 import { googleLocale, referenceCitations, renderTextBlocks, SerpApiClient, type TextBlock } from "./serpapi-client.ts";
 
 interface AiOverview {
@@ -30,6 +31,8 @@ export class SerpApiAdapter implements EngineAdapter {
 
   async ask(query: EngineQuery, signal: AbortSignal): Promise<EngineOutcome> {
     let overview: AiOverview | undefined;
+    // SerpApi bills per search: the Google search, and the AI Overview page when it is fetched apart.
+    let searchCalls = 1;
     try {
       const search = (await this.#client.get(
         { engine: "google", q: query.prompt, ...googleLocale(query.country, query.language) },
@@ -41,6 +44,7 @@ export class SerpApiAdapter implements EngineAdapter {
       }
       overview = search.ai_overview;
       if (overview?.page_token !== undefined && overview.text_blocks === undefined) {
+        searchCalls++;
         const page = (await this.#client.get(
           { engine: "google_ai_overview", page_token: overview.page_token },
           signal,
@@ -56,7 +60,16 @@ export class SerpApiAdapter implements EngineAdapter {
       return failure(`${this.name}: ${overview.error}`, { retryable: true });
     }
     if (overview === undefined || overview.text_blocks === undefined) {
-      return { ok: true, answer: { text: "", model: "google-ai-overview (none shown)", citations: [], searches: [] } };
+      return {
+        ok: true,
+        answer: {
+          text: "",
+          model: "google-ai-overview (none shown)",
+          citations: [],
+          searches: [],
+          usage: usageOf({ searchCalls }),
+        },
+      };
     }
     return {
       ok: true,
@@ -65,6 +78,7 @@ export class SerpApiAdapter implements EngineAdapter {
         model: "google-ai-overview",
         citations: referenceCitations(overview.references),
         searches: [],
+        usage: usageOf({ searchCalls }),
       },
     };
   }

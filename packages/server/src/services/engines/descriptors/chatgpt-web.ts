@@ -12,6 +12,7 @@ export const chatgptWeb = defineEngine({
   counterpart: "chatgpt",
   vendor: "DataForSEO LLM Scraper (ChatGPT)",
   minimumPlan: "agency",
+  price: { inputPerMillion: 0, outputPerMillion: 0, perSearch: 0.004, perRequest: 0 },
   credentials: "api_key",
   prefix: "DATAFORSEO",
   defaultModel: "chatgpt-web",

@@ -6,6 +6,7 @@ export const claude = defineEngine({
   surface: "api",
   vendor: "Anthropic Messages API with web search",
   minimumPlan: "agency",
+  price: { inputPerMillion: 3, outputPerMillion: 15, perSearch: 0.01, perRequest: 0 },
   credentials: "api_key",
   prefix: "ANTHROPIC",
   defaultModel: "claude-sonnet-4-6",

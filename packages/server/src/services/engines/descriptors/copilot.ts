@@ -10,6 +10,7 @@ export const copilot = defineEngine({
   surface: "web",
   vendor: "SerpApi (Microsoft Copilot in Bing)",
   minimumPlan: "agency",
+  price: { inputPerMillion: 0, outputPerMillion: 0, perSearch: 0.015, perRequest: 0 },
   credentials: "api_key",
   prefix: "SERPAPI",
   defaultModel: "bing-copilot",

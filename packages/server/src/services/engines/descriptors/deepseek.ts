@@ -6,6 +6,7 @@ export const deepseek = defineEngine({
   surface: "api",
   vendor: "DeepSeek",
   minimumPlan: "agency",
+  price: { inputPerMillion: 0.28, outputPerMillion: 0.42, perSearch: 0, perRequest: 0 },
   credentials: "api_key",
   prefix: "DEEPSEEK",
   defaultModel: "deepseek-chat",

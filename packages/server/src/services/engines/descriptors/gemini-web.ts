@@ -11,6 +11,7 @@ export const geminiWeb = defineEngine({
   counterpart: "gemini",
   vendor: "DataForSEO LLM Scraper (Gemini)",
   minimumPlan: "agency",
+  price: { inputPerMillion: 0, outputPerMillion: 0, perSearch: 0.004, perRequest: 0 },
   credentials: "api_key",
   prefix: "DATAFORSEO",
   defaultModel: "gemini-web",

@@ -11,6 +11,7 @@ export const googleAiMode = defineEngine({
   surface: "web",
   vendor: "SerpApi (Google AI Mode)",
   minimumPlan: "growth",
+  price: { inputPerMillion: 0, outputPerMillion: 0, perSearch: 0.015, perRequest: 0 },
   credentials: "api_key",
   prefix: "SERPAPI",
   defaultModel: "google-ai-mode",

@@ -7,6 +7,7 @@ export const googleAiOverview = defineEngine({
   surface: "api",
   vendor: "SerpApi (Google AI Overviews)",
   minimumPlan: "growth",
+  price: { inputPerMillion: 0, outputPerMillion: 0, perSearch: 0.015, perRequest: 0 },
   credentials: "api_key",
   prefix: "SERPAPI",
   defaultModel: "google-ai-overview",

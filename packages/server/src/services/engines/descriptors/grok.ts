@@ -7,6 +7,7 @@ export const grok = defineEngine({
   surface: "api",
   vendor: "xAI Grok",
   minimumPlan: "agency",
+  price: { inputPerMillion: 3, outputPerMillion: 15, perSearch: 0.005, perRequest: 0 },
   credentials: "api_key",
   prefix: "XAI",
   defaultModel: "grok-4",

@@ -11,6 +11,7 @@ export const perplexityWeb = defineEngine({
   counterpart: "perplexity",
   vendor: "DataForSEO LLM Scraper (Perplexity)",
   minimumPlan: "agency",
+  price: { inputPerMillion: 0, outputPerMillion: 0, perSearch: 0.004, perRequest: 0 },
   credentials: "api_key",
   prefix: "DATAFORSEO",
   defaultModel: "perplexity-web",

@@ -6,6 +6,7 @@ export const perplexity = defineEngine({
   surface: "api",
   vendor: "Perplexity Sonar",
   minimumPlan: "starter",
+  price: { inputPerMillion: 1, outputPerMillion: 1, perSearch: 0, perRequest: 0.005 },
   credentials: "api_key",
   prefix: "PERPLEXITY",
   defaultModel: "sonar",

@@ -1,5 +1,6 @@
 import { SandboxAdapter } from "../adapters/sandbox.ts";
 import { defineEngine } from "../descriptor.ts";
+import { FREE } from "../prices.ts";
 
 /**
  * The sandbox's web surface: the same offline market as `sandbox`, answered as a consumer
@@ -12,6 +13,7 @@ export const sandboxWeb = defineEngine({
   counterpart: "sandbox",
   vendor: "Offline simulation of a web surface, no vendor (deterministic)",
   minimumPlan: "free",
+  price: FREE,
   credentials: "none",
   concurrency: 64,
   build: (_settings, options) => new SandboxAdapter(options.sandboxLatencyMs, "web"),
