@@ -54,7 +54,8 @@ export function recomputeFigures(results: StoredResult[], competitorNames: reado
   const positions = mentioned.map((r) => r.brand?.position).filter((p): p is number => typeof p === "number");
   const sentiments = mentioned.map((r) => r.brand?.sentiment).filter((s): s is number => typeof s === "number");
   const withCitations = ok.filter((r) => r.citations.length > 0);
-  const round = (v: number, d = 4) => Math.round(v * 10 ** d) / 10 ** d;
+  // Half up, as the API rounds, after the float noise of the sums (added in another order) is dropped.
+  const round = (v: number, d = 4) => Math.round(Number((v * 10 ** d).toPrecision(12))) / 10 ** d;
   return {
     visibility: proportion(mentioned.length, ok.length),
     share_of_voice: all === 0 ? null : round(mentioned.length / all),

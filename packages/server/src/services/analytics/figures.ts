@@ -35,7 +35,12 @@ export function add(into: Counts, more: Counts): Counts {
   return into;
 }
 
-const round = (value: number, digits = 4) => Math.round(value * 10 ** digits) / 10 ** digits;
+/**
+ * Rounded half up at `digits` decimals, after the float noise of sums is dropped (12 significant
+ * digits): a mean that is exactly on a half (72.745) rounds the same way whatever order its sum
+ * was added in, instead of down when the sum came out a last bit short.
+ */
+const round = (value: number, digits = 4) => Math.round(Number((value * 10 ** digits).toPrecision(12))) / 10 ** digits;
 const ratio = (a: number, b: number) => (b === 0 ? null : round(a / b));
 
 /**
