@@ -13,6 +13,7 @@ import {
   failure,
 } from "../types.ts";
 import { reportedCount, sumOfCounts, usageOf } from "../usage.ts";
+import { vendorFetch } from "../vendor-fetch.ts";
 
 /** `claude`: Anthropic's Messages API with the web search tool; sources are its text blocks' citations. */
 export class AnthropicAdapter implements EngineAdapter {
@@ -37,6 +38,7 @@ export class AnthropicAdapter implements EngineAdapter {
           ...(this.#settings.baseUrl === null ? {} : { baseURL: this.#settings.baseUrl }),
           timeout: this.#timeoutMs,
           maxRetries: 0,
+          fetch: vendorFetch,
         }),
     );
     return this.#client;

@@ -3,6 +3,7 @@ import type { SourceCitation } from "../../measurement/types.ts";
 import { toFailure } from "../errors.ts";
 import { type EngineAdapter, type EngineOutcome, type EngineQuery, failure } from "../types.ts";
 import { reportedCost, reportedCount, usageOf } from "../usage.ts";
+import { vendorFetch } from "../vendor-fetch.ts";
 
 /** Fields some OpenAI-compatible vendors add to a chat completion. */
 interface VendorExtras {
@@ -69,6 +70,7 @@ export class ChatCompletionsAdapter implements EngineAdapter {
           baseURL: this.#settings.baseUrl,
           timeout: this.#timeoutMs,
           maxRetries: 0,
+          fetch: vendorFetch,
         }),
     );
     return this.#client;

@@ -13,6 +13,7 @@ import {
   failure,
 } from "../types.ts";
 import { reportedCount, usageOf } from "../usage.ts";
+import { vendorFetch } from "../vendor-fetch.ts";
 
 export interface ResponsesFlavour {
   /** The engine's name: `chatgpt` (OpenAI) or `grok` (xAI, whose API speaks the same protocol). */
@@ -69,6 +70,7 @@ export class OpenAIResponsesAdapter implements EngineAdapter {
         ...(this.#settings.baseUrl === null ? {} : { baseURL: this.#settings.baseUrl }),
         timeout: this.#timeoutMs,
         maxRetries: 0, // the registry retries, the same way for every engine
+        fetch: vendorFetch,
       }),
       toFile,
     }));
