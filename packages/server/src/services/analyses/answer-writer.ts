@@ -22,9 +22,17 @@ export class AnswerWriter {
   #draining: Promise<void> | null = null;
   #failure: unknown = null;
 
-  constructor(ctx: ServiceContext, analysis: Selectable<AnalysesTable>) {
+  readonly #turn: () => Promise<void>;
+
+  /** `turn` resolves when a group may be written: the next turn of the event loop by default. */
+  constructor(
+    ctx: ServiceContext,
+    analysis: Selectable<AnalysesTable>,
+    turn: () => Promise<void> = () => new Promise<void>((resolve) => setImmediate(resolve)),
+  ) {
     this.#ctx = ctx;
     this.#analysis = analysis;
+    this.#turn = turn;
   }
 
   add(result: Insertable<ResultsTable>): void {
@@ -40,7 +48,7 @@ export class AnswerWriter {
 
   async #drain(): Promise<void> {
     // Lets the answers arriving in the same burst join this group.
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    await this.#turn();
     try {
       while (this.#pending.length > 0 && this.#failure === null) await this.#write(this.#pending.splice(0, GROUP));
     } catch (error) {

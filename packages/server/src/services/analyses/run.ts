@@ -1,3 +1,4 @@
+import { OnePerTurn } from "../../lib/turns.ts";
 import type { Deps } from "../context.ts";
 import type { AskResult } from "../engines/registry.ts";
 import type { EngineQuery } from "../engines/types.ts";
@@ -56,11 +57,13 @@ export function runAnalysisHandler(deps: Deps, hooks: readonly AnalysisFinishedH
       seed: analysisId,
       simulation: plan.measured,
     });
-    const writer = new AnswerWriter(ctx, row);
+    // Measuring and writing take their turns between rounds of I/O: the engines' responses, and the
+    // next requests they free, never wait behind a burst's CPU.
+    const turns = new OnePerTurn();
+    const writer = new AnswerWriter(ctx, row, () => turns.wait());
     /** Measures an answer and hands it to the writer (answers and their rollup counts are written together). */
     const store = async (item: WorkItem, asked: AskResult) => {
-      // After the engines' next requests have gone out: measuring waits, the engines should not.
-      await new Promise<void>((resolve) => setImmediate(resolve));
+      await turns.wait();
       // The rules, and the judge (when configured) for names they are unsure of: before the
       // transaction, which never waits on an engine.
       const measured = asked.outcome.ok
