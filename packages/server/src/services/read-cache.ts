@@ -1,3 +1,4 @@
+import { CompiledQuery, PostgresAdapter } from "kysely";
 import type { Db } from "../db/database.ts";
 
 /** Resources whose rows carry a version (a trigger bumps it on every change: see the migration). */
@@ -119,25 +120,33 @@ interface PendingReads {
   waiters: { key: string; resolve: (version: number) => void; reject: (error: unknown) => void }[];
 }
 
-const pendingByDb = new WeakMap<Db, PendingReads>();
+/** Per database handle: the version reads waiting for the next query, and whether one is out. */
+interface VersionReads {
+  pending: PendingReads | null;
+  flying: boolean;
+}
+
+const readsByDb = new WeakMap<Db, VersionReads>();
 
 /**
  * The resource's version in the workspace (0 before its first change), read by a query sent after
- * this call: never an answer older than the request asking. The reads asked in one turn of the
- * event loop go together in one query, sent when the turn is over (issue 16): on PostgreSQL, the
- * requests read off the sockets together cost one round trip between them instead of one each,
- * and each still sees every change committed before it asked.
+ * this call: never an answer older than the request asking. Reads go together (issue 16): those
+ * asked in one turn of the event loop, and those asked while the previous query was out, are
+ * answered by one query, sent when the turn is over and no other is out. On PostgreSQL the
+ * requests of a busy API cost one round trip between them instead of one each, and each still
+ * sees every change committed before it asked.
  */
 function resourceVersion(db: Db, workspaceId: string, resource: VersionedResource): Promise<number> {
-  let pending = pendingByDb.get(db);
-  if (pending === undefined) {
-    const batch: PendingReads = { keys: new Map(), waiters: [] };
-    pending = batch;
-    pendingByDb.set(db, batch);
-    setImmediate(() => {
-      pendingByDb.delete(db);
-      void readVersions(db, batch);
-    });
+  let reads = readsByDb.get(db);
+  if (reads === undefined) {
+    reads = { pending: null, flying: false };
+    readsByDb.set(db, reads);
+  }
+  let pending = reads.pending;
+  if (pending === null) {
+    pending = { keys: new Map(), waiters: [] };
+    reads.pending = pending;
+    if (!reads.flying) setImmediate(sendVersionReads, db, reads);
   }
   const key = `${workspaceId}\u0000${resource}`;
   pending.keys.set(key, { workspaceId, resource });
@@ -145,15 +154,46 @@ function resourceVersion(db: Db, workspaceId: string, resource: VersionedResourc
   return new Promise((resolve, reject) => batch.waiters.push({ key, resolve, reject }));
 }
 
+async function sendVersionReads(db: Db, reads: VersionReads): Promise<void> {
+  const batch = reads.pending;
+  if (batch === null) return;
+  reads.pending = null;
+  reads.flying = true;
+  await readVersions(db, batch);
+  reads.flying = false;
+  // Asked while this one was out: sent now, after the turn (their own requests came after it left).
+  if (reads.pending !== null) setImmediate(sendVersionReads, db, reads);
+}
+
+/** The versions query's text, per dialect and numbers of workspaces and resources: built once, reused. */
+const versionQueries = new Map<string, string>();
+
+function versionQuery(pg: boolean, workspaces: number, resources: number): string {
+  const id = `${pg}|${workspaces}|${resources}`;
+  let text = versionQueries.get(id);
+  if (text === undefined) {
+    let n = 0;
+    const list = (count: number) => Array.from({ length: count }, () => (pg ? `$${++n}` : "?")).join(", ");
+    text = `select workspace_id, resource, version from resource_versions where workspace_id in (${list(workspaces)}) and resource in (${list(resources)})`;
+    if (versionQueries.size > 1_000) versionQueries.clear();
+    versionQueries.set(id, text);
+  }
+  return text;
+}
+
+/**
+ * Reads the batch's versions in one query, written as SQL once per shape rather than through the
+ * query builder (it runs for every busy turn of an API process).
+ */
 async function readVersions(db: Db, batch: PendingReads): Promise<void> {
   try {
     const wanted = [...batch.keys.values()];
-    const rows = await db
-      .selectFrom("resource_versions")
-      .select(["workspace_id", "resource", "version"])
-      .where("workspace_id", "in", [...new Set(wanted.map((w) => w.workspaceId))])
-      .where("resource", "in", [...new Set(wanted.map((w) => w.resource))])
-      .execute();
+    const workspaces = [...new Set(wanted.map((w) => w.workspaceId))];
+    const resources = [...new Set(wanted.map((w) => w.resource))];
+    const pg = db.getExecutor().adapter instanceof PostgresAdapter;
+    const { rows } = await db.executeQuery<{ workspace_id: string; resource: string; version: number | string }>(
+      CompiledQuery.raw(versionQuery(pg, workspaces.length, resources.length), [...workspaces, ...resources]),
+    );
     const versions = new Map(rows.map((row) => [`${row.workspace_id}\u0000${row.resource}`, Number(row.version)]));
     for (const waiter of batch.waiters) waiter.resolve(versions.get(waiter.key) ?? 0);
   } catch (error) {
