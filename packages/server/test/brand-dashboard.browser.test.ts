@@ -477,6 +477,11 @@ describe.each(DIALECTS)("brand dashboards in a browser [%s]", (dialect) => {
     await rule.getByLabel("Drop (percentage points)").fill("10");
     await expectAccessible(page, "new schedule dialog");
     await shot(page, "flow-6-schedule-dialog", 1280);
+    // The vendors' batch APIs are an opt-in, off by default (a run would otherwise take up to 24 hours).
+    const batch = dialog.getByRole("checkbox", { name: "Use the vendors' batch APIs" });
+    await batch.scrollIntoViewIfNeeded();
+    expect(await batch.isChecked()).toBe(false);
+    await shot(page, "flow-6-schedule-dialog-batch", 1280);
     await dialog.getByRole("button", { name: "Create schedule" }).click();
     await dialog.waitFor({ state: "detached" });
 
@@ -1015,6 +1020,19 @@ describe.each(DIALECTS)("brand dashboards in a browser [%s]", (dialect) => {
         path: "/opportunities",
         ready: async (page) => {
           await page.getByRole("list", { name: "Opportunities" }).getByRole("listitem").first().waitFor();
+        },
+      },
+      {
+        name: "17-settings-costs",
+        path: `/w/${workspaceId}/settings`,
+        ready: async (page) => {
+          const costs = page.getByRole("region", { name: "What the AI engines charged this period" });
+          await costs
+            .getByRole("row")
+            .filter({ hasText: /Sandbox/i })
+            .first()
+            .waitFor();
+          await page.locator("#cost-title").scrollIntoViewIfNeeded();
         },
       },
       {

@@ -35,7 +35,7 @@ export function CreditsByEngine({ byEngine, used }: { byEngine: Record<string, n
   );
 }
 
-/** What each engine's answers cost this period, dearest first. */
+/** What each engine's answers cost this period, dearest first; tokens and searches from 640 px up (a phone gets the cost). */
 export function CostByEngine({ cost }: { cost: Cost }) {
   const rows = Object.entries(cost.by_engine).sort((a, b) => b[1].cost - a[1].cost);
   if (rows.length === 0) return <p className="text-sm text-muted-foreground">No answers finished yet this period.</p>;
@@ -45,8 +45,8 @@ export function CostByEngine({ cost }: { cost: Cost }) {
         <TableRow>
           <TableHead>Engine</TableHead>
           <TableHead className="text-right">Answers</TableHead>
-          <TableHead className="text-right">Tokens</TableHead>
-          <TableHead className="text-right">Searches</TableHead>
+          <TableHead className="hidden text-right sm:table-cell">Tokens</TableHead>
+          <TableHead className="hidden text-right sm:table-cell">Searches</TableHead>
           <TableHead className="text-right">Cost</TableHead>
           <TableHead className="text-right">Per answer</TableHead>
         </TableRow>
@@ -56,10 +56,12 @@ export function CostByEngine({ cost }: { cost: Cost }) {
           <TableRow key={engine}>
             <TableCell>{engineName(engine)}</TableCell>
             <TableCell className="text-right tabular-nums">{formatNumber(row.answers)}</TableCell>
-            <TableCell className="text-right tabular-nums">
+            <TableCell className="hidden text-right tabular-nums sm:table-cell">
               {formatNumber(row.input_tokens + row.output_tokens)}
             </TableCell>
-            <TableCell className="text-right tabular-nums">{formatNumber(row.search_calls)}</TableCell>
+            <TableCell className="hidden text-right tabular-nums sm:table-cell">
+              {formatNumber(row.search_calls)}
+            </TableCell>
             <TableCell className="text-right tabular-nums">{formatUsd(row.cost)}</TableCell>
             <TableCell className="text-right tabular-nums text-muted-foreground">
               {row.answers > 0 ? formatUsd(row.cost / row.answers) : "—"}
