@@ -24,12 +24,8 @@ export class AnswerWriter {
 
   readonly #turn: () => Promise<void>;
 
-  /** `turn` resolves when a group may be written: the next turn of the event loop by default. */
-  constructor(
-    ctx: ServiceContext,
-    analysis: Selectable<AnalysesTable>,
-    turn: () => Promise<void> = () => new Promise<void>((resolve) => setImmediate(resolve)),
-  ) {
+  /** `turn` resolves when a group may be written (the analysis's `OnePerTurn`, shared with measuring). */
+  constructor(ctx: ServiceContext, analysis: Selectable<AnalysesTable>, turn: () => Promise<void>) {
     this.#ctx = ctx;
     this.#analysis = analysis;
     this.#turn = turn;
