@@ -112,7 +112,7 @@ export function parseEnginePrices(raw: string, custom: CustomEngineSettings[]): 
       throw new ConfigValueError(`gives ${name} ${JSON.stringify(fields)}; each engine's prices must be an object`);
     const price: Partial<EnginePrice> = {};
     for (const [field, value] of Object.entries(fields)) {
-      const key = PRICE_FIELDS[field as keyof typeof PRICE_FIELDS];
+      const key = Object.hasOwn(PRICE_FIELDS, field) ? PRICE_FIELDS[field as keyof typeof PRICE_FIELDS] : undefined;
       if (key === undefined)
         throw new ConfigValueError(
           `gives ${name} an unknown field "${field}"; the fields are ${Object.keys(PRICE_FIELDS).join(", ")}`,

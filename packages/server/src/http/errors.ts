@@ -17,7 +17,9 @@ export interface ErrorBody {
 }
 
 const FRAMEWORK_MESSAGES: Record<string, string> = {
-  FST_ERR_CTP_INVALID_JSON_BODY: "The request body is not valid JSON.",
+  // The JSON parser refuses `"constructor": {"prototype": …}` too (Fastify's onConstructorPoisoning).
+  FST_ERR_CTP_INVALID_JSON_BODY:
+    'The request body is not valid JSON, or it holds a "constructor" key with a "prototype" key in it, which is refused.',
   FST_ERR_CTP_EMPTY_JSON_BODY: "The request body is empty although Content-Type says application/json.",
   FST_ERR_CTP_BODY_TOO_LARGE: "The request body is too large (the limit is 1 MiB).",
   FST_ERR_CTP_INVALID_MEDIA_TYPE: "Send request bodies as JSON with 'Content-Type: application/json'.",

@@ -84,20 +84,22 @@ function published(tool: Tool, part: Part, detail: ErrorDetail): ErrorDetail {
 export function parseToolInput(tool: Tool, args: Record<string, unknown> | undefined): Record<Part, unknown> {
   const bad = unstorableTextIn([args ?? {}]);
   if (bad !== null) throw validationError([bad]);
-  const split: Record<Part, Record<string, unknown>> = { params: {}, query: {}, body: {} };
+  const split: Record<Part, [string, unknown][]> = { params: [], query: [], body: [] };
   for (const [argument, value] of Object.entries(args ?? {})) {
     const [part, name] = placeOf(tool, argument);
-    split[part][name] = value;
+    split[part].push([name, value]);
   }
   const details: ErrorDetail[] = [];
   const input: Record<Part, unknown> = { params: undefined, query: undefined, body: undefined };
   for (const [part, schema] of partsOf(tool)) {
+    // Own keys whatever their names: an argument `__proto__` is refused as unknown, not made the prototype.
+    const value = Object.fromEntries(split[part]);
     const validate = compileSchema(schema as TSchema);
-    if (!validate(split[part])) {
+    if (!validate(value)) {
       for (const detail of validationDetails(validate.errors ?? [], "body"))
         details.push(published(tool, part, detail));
     }
-    input[part] = split[part];
+    input[part] = value;
   }
   if (details.length > 0) throw validationError(details);
   return input;

@@ -163,7 +163,8 @@ export function formErrors(
 
 /** Field errors of a validation failure, by field name (`engines[0]` → `engines`). */
 export function fieldErrors(error: unknown): Record<string, string> {
-  const out: Record<string, string> = {};
+  // Field names are the server's, but never looked up through Object.prototype.
+  const out: Record<string, string> = Object.create(null);
   if (!(error instanceof ApiError)) return out;
   for (const { field, issue } of error.details) {
     if (!field) continue;

@@ -101,5 +101,5 @@ const ENGINE_NAMES: Record<string, string> = {
 };
 
 export function engineName(engine: string): string {
-  return ENGINE_NAMES[engine] ?? planName(engine);
+  return (Object.hasOwn(ENGINE_NAMES, engine) ? ENGINE_NAMES[engine] : undefined) ?? planName(engine);
 }

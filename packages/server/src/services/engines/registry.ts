@@ -1,4 +1,5 @@
 import type { Logger } from "../../lib/logger.ts";
+import { ownValue } from "../../lib/own-keys.ts";
 import { Redactor } from "../../lib/redact.ts";
 import { ChatCompletionsAdapter } from "./adapters/chat-completions.ts";
 import { type BuiltInDescriptor, ENGINE_DESCRIPTORS, ENGINES } from "./catalog.ts";
@@ -55,7 +56,7 @@ export class EngineRegistry {
     if (descriptor.credentials === "none") {
       this.#add(
         this.#named(descriptor, descriptor.build(null, options)),
-        this.#config.concurrencyByEngine?.[descriptor.name] ?? descriptor.concurrency,
+        ownValue(this.#config.concurrencyByEngine, descriptor.name) ?? descriptor.concurrency,
       );
       return;
     }
@@ -78,7 +79,7 @@ export class EngineRegistry {
 
   #add(
     adapter: EngineAdapter,
-    concurrency = this.#config.concurrencyByEngine?.[adapter.name] ?? this.#config.concurrency,
+    concurrency = ownValue(this.#config.concurrencyByEngine, adapter.name) ?? this.#config.concurrency,
   ): void {
     this.#adapters.set(adapter.name, adapter);
     this.#limits.set(adapter.name, new Semaphore(concurrency));
@@ -96,7 +97,7 @@ export class EngineRegistry {
   /** The prices an engine's answers are costed at: its list prices, under the operator's own. */
   priceOf(name: string): EnginePrice {
     const listed = ENGINE_DESCRIPTORS.find((descriptor) => descriptor.name === name)?.price ?? FREE;
-    return { ...listed, ...this.#config.pricesByEngine?.[name] };
+    return { ...listed, ...ownValue(this.#config.pricesByEngine, name) };
   }
 
   /** The engine's batch API, when its vendor has one and its key is configured (ADR 0030). */

@@ -2,6 +2,7 @@ import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import { promisify } from "node:util";
 import { brotliDecompress, gunzip, inflate } from "node:zlib";
+import { ownValue } from "../../lib/own-keys.ts";
 
 /**
  * The `fetch` the vendors' SDKs (OpenAI, Anthropic) are given: the same requests over Node's own
@@ -64,7 +65,7 @@ async function decoded(message: IncomingMessage, body: Buffer): Promise<Buffer> 
   const encoding = String(message.headers["content-encoding"] ?? "")
     .trim()
     .toLowerCase();
-  const decode = decoders[encoding];
+  const decode = ownValue(decoders, encoding);
   return decode === undefined || body.length === 0 ? body : decode(body);
 }
 

@@ -1,3 +1,5 @@
+import { ownValue } from "../../lib/own-keys.ts";
+
 /**
  * The judge's prompt: fixed text in code, versioned. Any change to it (wording, limits, the JSON
  * asked for) is a new JUDGE_PROMPT_VERSION, so that verdicts cached under the old one are not reused.
@@ -61,7 +63,7 @@ export function parseVerdict(reply: string, question: JudgeQuestion): Verdict | 
   const said = record.meant;
   if (typeof said === "object" && said !== null && !Array.isArray(said)) {
     for (const name of question.names) {
-      const verdict = (said as Record<string, unknown>)[name];
+      const verdict = ownValue(said as Record<string, unknown>, name);
       if (typeof verdict === "boolean") meant.set(name, verdict);
     }
   }

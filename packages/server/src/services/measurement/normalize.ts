@@ -1,3 +1,5 @@
+import { ownValue } from "../../lib/own-keys.ts";
+
 /**
  * Text as the measurement reads it. `normalizeTypography` rewrites what differs only in typography
  * (entities, curly quotes, Unicode hyphens and spaces, full-width forms) so that "L’Oréal",
@@ -44,7 +46,7 @@ function decodeEntity(match: string, decimal?: string, hex?: string, name?: stri
     const code = decimal !== undefined ? Number.parseInt(decimal, 10) : Number.parseInt(hex ?? "", 16);
     return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : match;
   }
-  return ENTITIES[(name ?? "").toLowerCase()] ?? match;
+  return ownValue(ENTITIES, (name ?? "").toLowerCase()) ?? match;
 }
 
 export function normalizeTypography(text: string): string {

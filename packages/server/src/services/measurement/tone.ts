@@ -149,7 +149,7 @@ export function asksForAdvice(folded: string | undefined): boolean {
 /** The answer's language: the project's when set, else guessed from kana and common words. */
 export function detectLanguage(folded: string, declared: string | null): Language {
   const code = declared?.slice(0, 2).toLowerCase();
-  if (code !== undefined && code in RULES) return code as Language;
+  if (code !== undefined && Object.hasOwn(RULES, code)) return code as Language;
   if (/[\p{sc=Hiragana}\p{sc=Katakana}]/u.test(folded.slice(0, 2000))) return "ja";
   if (/\p{sc=Han}{4}/u.test(folded.slice(0, 2000))) return "zh";
   const sample = folded.slice(0, 1500);

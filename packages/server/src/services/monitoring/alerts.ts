@@ -1,4 +1,5 @@
 import type { ErrorDetail } from "../../errors/api-error.ts";
+import { ownValue } from "../../lib/own-keys.ts";
 import { count } from "../../lib/plural.ts";
 import type { AnalysisSummary } from "../analyses/types.ts";
 import { MAX_ALERT_RULES } from "../limits.ts";
@@ -93,14 +94,14 @@ const pct = (value: number | null) => (value === null ? "n/a" : `${(value * 100)
 
 function scopes(rule: AlertRule, current: AnalysisSummary): string[] {
   if (rule.engines !== undefined && rule.engines.length > 0)
-    return rule.engines.filter((e) => current.by_engine[e] !== undefined);
+    return rule.engines.filter((e) => ownValue(current.by_engine, e) !== undefined);
   if (rule.type === "brand_disappeared") return Object.keys(current.by_engine);
   return ["all"];
 }
 
 function pick(summary: AnalysisSummary | null, scope: string): Summary | null {
   if (summary === null) return null;
-  return scope === "all" ? summary.overall : (summary.by_engine[scope] ?? null);
+  return scope === "all" ? summary.overall : (ownValue(summary.by_engine, scope) ?? null);
 }
 
 /**

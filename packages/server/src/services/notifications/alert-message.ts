@@ -1,3 +1,4 @@
+import { ownValue } from "../../lib/own-keys.ts";
 import type { AnalysisSummary } from "../analyses/types.ts";
 import type { Deps } from "../context.ts";
 import type { Summary } from "../measurement/aggregate.ts";
@@ -8,7 +9,7 @@ import type { Message } from "./message.ts";
 
 function pick(summary: AnalysisSummary | null, engine: string | null): Summary | null {
   if (summary === null) return null;
-  return engine === null ? summary.overall : (summary.by_engine[engine] ?? null);
+  return engine === null ? summary.overall : (ownValue(summary.by_engine, engine) ?? null);
 }
 
 /**

@@ -1,4 +1,5 @@
 import { validationError } from "../../errors/api-error.ts";
+import { ownValue } from "../../lib/own-keys.ts";
 import { PROJECT_LIMITS } from "../limits.ts";
 import { cleanText, fold } from "./normalize-text.ts";
 
@@ -71,11 +72,13 @@ export function organisePrompts(
     if (prompt === undefined) problem(`paused_prompts[${index}]`, `“${value}” is not one of the project's prompts`);
     else paused.add(prompt);
   }
-  const promptTagsOut: Record<string, string[]> = {};
-  for (const prompt of prompts) {
-    const tags = tagsOf.get(prompt);
-    if (tags !== undefined && tags.length > 0) promptTagsOut[prompt] = tags;
-  }
+  // Built from entries: `out[prompt] = tags` would set the prototype of a prompt named `__proto__`.
+  const promptTagsOut = Object.fromEntries(
+    prompts.flatMap((prompt) => {
+      const tags = tagsOf.get(prompt);
+      return tags !== undefined && tags.length > 0 ? [[prompt, tags] as const] : [];
+    }),
+  );
   return { prompt_tags: promptTagsOut, paused_prompts: prompts.filter((prompt) => paused.has(prompt)) };
 }
 
@@ -110,5 +113,5 @@ export function activePrompts(project: Organised): string[] {
 /** The tracked prompts carrying `tag` (as stored), in the project's order. */
 export function promptsTagged(project: Organised, tag: string): string[] {
   const tags = project.prompt_tags ?? {};
-  return project.prompts.filter((prompt) => (tags[prompt] ?? []).includes(tag));
+  return project.prompts.filter((prompt) => (ownValue(tags, prompt) ?? []).includes(tag));
 }

@@ -46,10 +46,10 @@ function reportData(stored: StoredReportData): ReportData {
 
 /** Each answer's cited domains once, counted by the kind of site. */
 export function citedKinds(rows: readonly { cited_domain_categories?: string[] }[]): Record<string, number> {
-  const kinds: Record<string, number> = {};
+  const kinds = new Map<string, number>();
   for (const row of rows)
-    for (const category of row.cited_domain_categories ?? []) kinds[category] = (kinds[category] ?? 0) + 1;
-  return kinds;
+    for (const category of row.cited_domain_categories ?? []) kinds.set(category, (kinds.get(category) ?? 0) + 1);
+  return Object.fromEntries(kinds);
 }
 
 export interface ReportFilters extends PageParams {

@@ -21,6 +21,7 @@ import { Label } from "../../components/ui/label.tsx";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "../../components/ui/select.tsx";
 import { formErrors } from "../../lib/api.ts";
 import { engineName, plural } from "../../lib/format.ts";
+import { withKey } from "../../lib/own-keys.ts";
 import { useBrand } from "../brand/brand-context.tsx";
 import { saveProject, suggestPrompts } from "./prompts-api.ts";
 
@@ -93,8 +94,8 @@ function SuggestPromptsForm({ onDone }: { onDone: () => void }) {
     setPending(true);
     setFormError(undefined);
     try {
-      const tags = { ...(project.prompt_tags ?? {}) };
-      for (const s of chosen) if (s.tags.length > 0) tags[s.prompt] = s.tags;
+      let tags = project.prompt_tags ?? {};
+      for (const s of chosen) if (s.tags.length > 0) tags = withKey(tags, s.prompt, s.tags);
       await saveProject(queryClient, workspaceId, project.id, {
         prompts: [...project.prompts, ...chosen.map((s) => s.prompt)],
         prompt_tags: tags,

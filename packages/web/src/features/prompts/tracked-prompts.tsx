@@ -12,6 +12,7 @@ import { Input } from "../../components/ui/input.tsx";
 import { Switch } from "../../components/ui/switch.tsx";
 import { errorMessage } from "../../lib/api.ts";
 import { plural } from "../../lib/format.ts";
+import { ownValue, withKey } from "../../lib/own-keys.ts";
 import { cleanTag, isTag } from "../../lib/period.ts";
 import { cn } from "../../lib/utils.ts";
 import { useBrand } from "../brand/brand-context.tsx";
@@ -47,10 +48,7 @@ export function TrackedPrompts() {
 
   const setTags = (prompt: string, tags: string[], done: string) =>
     save((current) => {
-      const next = { ...(current.prompt_tags ?? {}) };
-      if (tags.length === 0) delete next[prompt];
-      else next[prompt] = tags;
-      return { prompt_tags: next };
+      return { prompt_tags: withKey(current.prompt_tags, prompt, tags.length === 0 ? undefined : tags) };
     }, done);
 
   const setAsked = (prompt: string, asked: boolean) =>
@@ -100,7 +98,7 @@ export function TrackedPrompts() {
               <PromptRow
                 key={prompt}
                 prompt={prompt}
-                tags={project.prompt_tags?.[prompt] ?? []}
+                tags={ownValue(project.prompt_tags, prompt) ?? []}
                 asked={!paused.has(prompt)}
                 canEdit={canEdit}
                 busy={busy}

@@ -1,3 +1,4 @@
+import { ownValue } from "../../../lib/own-keys.ts";
 import { count } from "../../../lib/plural.ts";
 import { surfaceOf } from "../../engines/catalog.ts";
 import type { Summary } from "../../measurement/aggregate.ts";
@@ -106,7 +107,7 @@ export function reportView(report: Report): ReportView {
         { name: "All engines", points: history.map((p) => ({ label: p.at.slice(0, 10), value: p.visibility })) },
         ...engines.map((engine) => ({
           name: engine,
-          points: history.map((p) => ({ label: p.at.slice(0, 10), value: p.by_engine[engine] ?? null })),
+          points: history.map((p) => ({ label: p.at.slice(0, 10), value: ownValue(p.by_engine, engine) ?? null })),
         })),
       ],
       max: 1,
@@ -183,7 +184,7 @@ export function reportView(report: Report): ReportView {
             bars: [...kinds.entries()]
               .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
               .map(([category, n]) => ({
-                label: CATEGORY_LABELS[category] ?? category,
+                label: ownValue(CATEGORY_LABELS, category) ?? category,
                 value: n,
                 highlight: category === "owned",
               })),
