@@ -88,7 +88,13 @@ describe("alert channels in a browser", () => {
     await page.waitForURL(/\/setup$/);
     const signup = await appFetch<{ workspace_id: string }>("/signup", {
       method: "POST",
-      body: { name: "Ops", email: "owner@example.com", password: "a long enough password", workspace_name: "Ops" },
+      body: {
+        name: "Ops",
+        email: "owner@example.com",
+        password: "a long enough password",
+        workspace_name: "Ops",
+        setup_code: await server.setupCode(),
+      },
     });
     const ws = signup.workspace_id;
     const project = await appFetch<{ id: string }>(`/workspaces/${ws}/v1/projects`, {

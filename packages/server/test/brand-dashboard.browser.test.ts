@@ -186,6 +186,7 @@ describe.each(DIALECTS)("brand dashboards in a browser [%s]", (dialect) => {
     const { page } = desk;
     await page.goto(`${base}/`);
     await page.waitForURL(/\/setup$/);
+    await page.getByLabel("Setup code").fill(await server.setupCode());
     await page.getByLabel("Your name").fill(OWNER.name);
     await page.getByLabel("Work e-mail").fill(OWNER.email);
     await page.getByLabel("Password", { exact: true }).fill(OWNER.password);

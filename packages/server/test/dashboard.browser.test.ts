@@ -81,6 +81,7 @@ describe.each(DIALECTS)("the dashboard in a browser [%s]", (dialect) => {
     await expectAccessible(page, "first run");
     await shot(page, "01-first-run");
 
+    await page.getByLabel("Setup code").fill(await server.setupCode());
     await page.getByLabel("Your name").fill(OWNER.name);
     await page.getByLabel("Work e-mail").fill(OWNER.email);
     await page.getByLabel("Password", { exact: true }).fill(OWNER.password);

@@ -1298,8 +1298,8 @@ export interface ReportShare {
   id: string;
   object: "report_share";
   report_id: string;
-  /** Opens the report's page without an account: signed with the server's secret key, read-only, that report only. */
-  url: string;
+  /** Opens the report's page without an account: signed with the server's secret key, read-only, that report only. `null` to callers who cannot create links (a key without the `reports` scope, the viewer role): a link opens the report to anyone who holds it. */
+  url: string | null;
   /** ISO 8601 UTC timestamp. */
   expires_at: string;
   /** ISO 8601 UTC timestamp. */

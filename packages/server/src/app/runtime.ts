@@ -9,9 +9,11 @@ import { dialectSql } from "../db/dialect-sql.ts";
 import { migrateToLatest } from "../db/migrate.ts";
 import { type Clock, systemClock } from "../lib/clock.ts";
 import type { Logger } from "../lib/logger.ts";
+import { ServerOrigins } from "../lib/origins.ts";
 import { Redactor } from "../lib/redact.ts";
 import { createIdentity } from "../services/accounts/identity.ts";
 import { smtpMailer } from "../services/accounts/mailer.ts";
+import { setupCode } from "../services/accounts/setup-code.ts";
 import { ApiKeyCache } from "../services/api-keys/cache.ts";
 import { LastUsedRecorder } from "../services/api-keys/last-used.ts";
 import type { Deps } from "../services/context.ts";
@@ -21,6 +23,7 @@ import { checkAlertChannels } from "../services/notifications/channels.ts";
 import { notifyAlertChannels } from "../services/notifications/queue.ts";
 import { DEFAULT_PLANS, type PlanCatalog } from "../services/plans/catalog.ts";
 import { RateLimits } from "../services/rate-limits/rate-limits.ts";
+import { CounterStore } from "../services/rate-limits/store.ts";
 import { ReadCache } from "../services/read-cache.ts";
 import { RequestMeter } from "../services/usage/request-meter.ts";
 import { systemResolver } from "../services/webhooks/addresses.ts";
@@ -105,11 +108,17 @@ export async function createRuntime(
   const redactor = new Redactor(configuredSecrets({ ...config, secretKeys: keys }));
   const accounts: AccountsConfig = {
     publicUrl: "http://localhost:8080",
+    allowedHosts: [],
     signupPlan: "agency",
     openSignup: false,
     smtp: null,
     ...config.accounts,
   };
+  const counters = new CounterStore(logger, {
+    redisUrl: config.redisUrl ?? null,
+    ...(options.rateLimitKeyPrefix === undefined ? {} : { keyPrefix: options.rateLimitKeyPrefix }),
+  });
+  const origins = new ServerOrigins(accounts.publicUrl, accounts.allowedHosts);
   const mailer = accounts.smtp === null ? null : smtpMailer(accounts.smtp.url, accounts.smtp.from);
   const deps: Deps = {
     redactor,
@@ -134,14 +143,16 @@ export async function createRuntime(
         : new RateLimits(logger, {
             // Real time, not the service clock: windows are the store's TTLs.
             clock: systemClock,
-            redisUrl: config.redisUrl ?? null,
+            store: counters,
             ...(options.rateLimitWindowSeconds === undefined ? {} : { windowSeconds: options.rateLimitWindowSeconds }),
-            ...(options.rateLimitKeyPrefix === undefined ? {} : { keyPrefix: options.rateLimitKeyPrefix }),
           }),
+    counters,
     meter: config.requestMetering === false ? null : new RequestMeter(),
     identity: createIdentity({
       database: authDatabase(database),
       publicUrl: accounts.publicUrl,
+      origins,
+      counters,
       secretKey: keys[0] ?? randomBytes(32),
       mailer,
       logger,
@@ -149,9 +160,11 @@ export async function createRuntime(
     mailer,
     signup: { plan: accounts.signupPlan, open: accounts.openSignup },
     publicUrl: accounts.publicUrl,
+    origins,
+    setupCode: setupCode(keys[0] ?? randomBytes(32)),
   };
 
-  await deps.rateLimits?.ready();
+  await counters.ready();
 
   const attempt = async (what: string, write: () => Promise<void>) => {
     try {
@@ -180,6 +193,7 @@ export async function createRuntime(
       await flushLastUsed();
       await flushMeter();
       await deps.rateLimits?.close();
+      await counters.close();
       await database.close();
     },
   };

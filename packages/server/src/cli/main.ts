@@ -2,11 +2,13 @@ import { createRuntime, type Runtime } from "../app/runtime.ts";
 import { ConfigError, loadConfig } from "../config/config.ts";
 import { configuredSecrets } from "../config/secrets.ts";
 import { createLogger, type LogLevel } from "../lib/logger.ts";
+import { ownValue } from "../lib/own-keys.ts";
 import { Redactor } from "../lib/redact.ts";
 import { ANALYZE_USAGE, analyzeCommand } from "./commands/analyze.ts";
 import { KEY_USAGE, keyCommand } from "./commands/key.ts";
 import { MCP_USAGE, mcpCommand } from "./commands/mcp.ts";
 import { REMEASURE_USAGE, remeasureCommand } from "./commands/remeasure.ts";
+import { SETUP_CODE_USAGE, setupCodeCommand } from "./commands/setup-code.ts";
 import { USAGE_USAGE, usageCommand } from "./commands/usage.ts";
 import { USER_USAGE, userCommand } from "./commands/user.ts";
 import { WORKSPACE_USAGE, workspaceCommand } from "./commands/workspace.ts";
@@ -31,6 +33,7 @@ ${USAGE_USAGE.replace("Usage:\n", "")}
 ${ANALYZE_USAGE.replace("Usage:\n", "")}
 ${REMEASURE_USAGE.replace("Usage:\n", "")}
 ${USER_USAGE.replace("Usage:\n", "")}
+${SETUP_CODE_USAGE.replace("Usage:\n", "")}
 
 Configuration is read from the environment; see the README.`;
 
@@ -49,6 +52,7 @@ const COMMAND_USAGE: Record<string, string> = {
   analyze: ANALYZE_USAGE,
   remeasure: REMEASURE_USAGE,
   user: USER_USAGE,
+  "setup-code": SETUP_CODE_USAGE,
   mcp: MCP_USAGE,
 };
 
@@ -57,9 +61,9 @@ const COMMAND_USAGE: Record<string, string> = {
  * that start with it, and the notes that follow the usage.
  */
 function helpFor(command: string, sub: string | undefined): string | null {
-  const processHelp = PROCESS_HELP[command];
+  const processHelp = ownValue(PROCESS_HELP, command);
   if (processHelp !== undefined) return processHelp;
-  const usage = COMMAND_USAGE[command];
+  const usage = ownValue(COMMAND_USAGE, command);
   if (usage === undefined) return null;
   const lines = usage.split("\n").slice(1);
   const forms = lines.filter((line) => line.startsWith("  sightline "));
@@ -92,7 +96,9 @@ export async function main(argv: string[], io: Io): Promise<number> {
   try {
     const config = loadConfig(io.env, io.cwd);
     if (command === "serve" || command === "all" || command === "worker") return await runProcess(config, command);
-    if (!["workspace", "key", "usage", "analyze", "remeasure", "user", "migrate", "mcp"].includes(command)) {
+    if (
+      !["workspace", "key", "usage", "analyze", "remeasure", "user", "setup-code", "migrate", "mcp"].includes(command)
+    ) {
       throw new UsageError(`unknown command "${command}"`);
     }
     // Operator commands keep stdout for their output; logs go to stderr, quietly.
@@ -101,7 +107,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
     // The MCP server's stdout is the protocol; it answers through its API key, so it has its rate limits.
     if (command === "mcp") return await mcpCommand(config, args, io, logger);
     // Operator commands answer no API requests: no rate limiter, no Redis connection.
-    const runtime: Runtime = await createRuntime({ ...config, rateLimits: false }, logger);
+    const runtime: Runtime = await createRuntime({ ...config, rateLimits: false, redisUrl: null }, logger);
     try {
       if (command === "migrate") {
         io.out("Database is up to date.");
@@ -112,6 +118,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
       if (command === "analyze") return await analyzeCommand(runtime, args, io, logger);
       if (command === "remeasure") return await remeasureCommand(runtime, args, io, logger);
       if (command === "user") return await userCommand(runtime.deps, args, io);
+      if (command === "setup-code") return await setupCodeCommand(runtime.deps, args, io);
       return await keyCommand(runtime.deps, args, io);
     } finally {
       await runtime.close();

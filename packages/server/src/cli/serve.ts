@@ -5,6 +5,7 @@ import type { Config } from "../config/config.ts";
 import { configuredSecrets } from "../config/secrets.ts";
 import { createLogger } from "../lib/logger.ts";
 import { Redactor } from "../lib/redact.ts";
+import { needsSetup } from "../services/accounts/signup.ts";
 
 export type ProcessMode = "all" | "serve" | "worker";
 
@@ -39,6 +40,13 @@ export async function runProcess(config: Config, mode: ProcessMode): Promise<num
     { mode, ...where, database: runtime.database.dialect, worker: worker?.worker.id ?? null },
     server === null ? `Sightline worker ${worker?.worker.id} running` : `Sightline listening on ${server.url}`,
   );
+  // Until the first account exists, whoever can read this console can create it (and nobody else).
+  if (server !== null && (await needsSetup(runtime.deps))) {
+    logger.warn(
+      { setup_code: runtime.deps.setupCode, url: config.http.publicUrl },
+      `First run: open ${config.http.publicUrl} and create the first account with the setup code ${runtime.deps.setupCode} (also printed by \`npm run sightline -- setup-code\`)`,
+    );
+  }
 
   return new Promise<number>((resolve) => {
     let stopping = false;

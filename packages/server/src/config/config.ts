@@ -14,6 +14,7 @@ import {
   ConfigValueError,
   parseBoolean,
   parseChoice,
+  parseHostList,
   parseHttpUrl,
   parseInteger,
   parseRedisUrl,
@@ -58,6 +59,8 @@ export interface Config {
 /** Dashboard accounts: where users reach the server, who may sign up, and e-mail. */
 export interface AccountsConfig {
   publicUrl: string;
+  /** Other host names the server answers to (SIGHTLINE_ALLOWED_HOSTS), besides the public URL's. */
+  allowedHosts: string[];
   signupPlan: PlanName;
   openSignup: boolean;
   smtp: { url: string; from: string } | null;
@@ -87,7 +90,14 @@ export const CONFIG_VARIABLES: ConfigVariable[] = [
   {
     name: "SIGHTLINE_PUBLIC_URL",
     default: "http://localhost:$PORT",
-    description: "Address clients use to reach this server; shown in the OpenAPI document and docs.",
+    description:
+      "Address clients use to reach this server: links in e-mails, the OpenAPI document, and the one host name requests may carry (with loopback names when it is a loopback URL).",
+  },
+  {
+    name: "SIGHTLINE_ALLOWED_HOSTS",
+    default: "(none)",
+    description:
+      "Other host names the server answers to, comma-separated (`sightline.internal,10.0.0.5:8080`); a request for any other host is refused (DNS rebinding).",
   },
   {
     name: "REDIS_URL",
@@ -288,6 +298,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   );
   const poolSize = read("DATABASE_POOL_SIZE", 10, (raw) => parseInteger(raw, 1, 500));
   const publicUrl = read("SIGHTLINE_PUBLIC_URL", `http://localhost:${port === 0 ? 8080 : port}`, parseHttpUrl);
+  const allowedHosts = read<string[]>("SIGHTLINE_ALLOWED_HOSTS", [], parseHostList);
   const logLevel = read("LOG_LEVEL", "info" as LogLevel, (raw) => parseChoice(raw, LOG_LEVELS));
   const shutdownSeconds = read("SIGHTLINE_SHUTDOWN_TIMEOUT", 25, (raw) => parseInteger(raw, 1, 3600));
   const redisUrl = read<string | null>("REDIS_URL", null, parseRedisUrl);
@@ -382,6 +393,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     shutdownTimeoutMs: shutdownSeconds * 1000,
     accounts: {
       publicUrl,
+      allowedHosts,
       signupPlan,
       openSignup,
       smtp: smtpUrl === null ? null : { url: smtpUrl, from: smtpFrom },

@@ -26,6 +26,26 @@ export function parseBoolean(raw: string): boolean {
   throw new ConfigValueError(`must be 1/0, true/false, yes/no or on/off, got "${raw}"`);
 }
 
+/** `name[:port]` entries separated by commas or spaces, lower-cased; a URL or a path is refused. */
+export function parseHostList(raw: string): string[] {
+  const entries = raw
+    .split(/[\s,]+/)
+    .map((entry) => entry.trim().toLowerCase())
+    .filter((entry) => entry !== "");
+  for (const entry of entries) {
+    let url: URL | null = null;
+    try {
+      url = /[@/?#\\]/.test(entry) ? null : new URL(`http://${entry}`);
+    } catch {
+      url = null;
+    }
+    if (url === null || url.hostname === "") {
+      throw new ConfigValueError(`must list host names such as "sightline.example" or "10.0.0.5:8080", got "${entry}"`);
+    }
+  }
+  return entries;
+}
+
 export function parseHttpUrl(raw: string): string {
   let url: URL;
   try {

@@ -7,6 +7,7 @@ import Fastify, {
 } from "fastify";
 import { ApiError } from "../errors/api-error.ts";
 import { newId } from "../lib/ids.ts";
+import { ServerOrigins } from "../lib/origins.ts";
 import { registerMcpRoute } from "../mcp/http.ts";
 import type { Deps, ServiceContext } from "../services/context.ts";
 import { billingPeriod } from "../services/usage/period.ts";
@@ -38,6 +39,13 @@ export interface HttpOptions {
 
 const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 
+/**
+ * The policy of a page that sets none of its own, such as the API reference (`/docs`): its own
+ * styles inline, no script, nothing loaded from elsewhere, never framed.
+ */
+const PAGE_POLICY =
+  "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
 function contextFor(deps: Deps, request: FastifyRequest): ServiceContext {
   const auth = request.auth;
   if (auth === null) throw new ApiError("INVALID_API_KEY", "No API key provided.");
@@ -45,6 +53,7 @@ function contextFor(deps: Deps, request: FastifyRequest): ServiceContext {
     ...deps,
     workspace: { id: auth.key.workspaceId, plan: auth.plan, billingAnchor: auth.key.billingAnchor },
     actor: { type: "api_key", id: auth.key.id },
+    scopes: auth.key.scopes,
     requestId: request.id,
   };
 }
@@ -60,6 +69,10 @@ export async function buildHttpApp(deps: Deps, options: HttpOptions): Promise<Fa
     genReqId: () => newId("req"),
     schemaController: { compilersFactory: { buildSerializer: lazySerializers } },
     bodyLimit: options.bodyLimitBytes,
+    // A `"__proto__"` key is data here (a prompt may be called that, and `prompt_tags` is keyed by
+    // prompts): JSON.parse makes it an own property, and every object keyed by outside text is
+    // read through own keys only (lib/own-keys.ts). `constructor.prototype` stays refused.
+    onProtoPoisoning: "ignore",
     exposeHeadRoutes: false,
     forceCloseConnections: "idle",
     // A client that sends its request slowly (a byte a second) holds a connection no longer than
@@ -98,6 +111,19 @@ export async function buildHttpApp(deps: Deps, options: HttpOptions): Promise<Fa
       new ApiError("NOT_FOUND", `No endpoint ${request.method} ${path}. The API reference is at /docs.`),
     );
   });
+  // Before anything else: a request for a host name this server is not (DNS rebinding) gets no
+  // further, whatever it carries. Health checks are answered under any name (they reveal nothing,
+  // and orchestrators address them by the container's own address).
+  app.addHook("onRequest", (request, reply, done) => {
+    if (deps.origins.allowsHost(request.host) || request.url === "/healthz") return done();
+    sendError(
+      request,
+      reply,
+      new ApiError("VALIDATION_ERROR", ServerOrigins.refusal(request.host), {
+        details: [{ field: "Host", issue: "is not a host name this server answers to" }],
+      }),
+    );
+  });
   app.addHook("onRequest", authenticateRequests(deps));
   app.addHook("preValidation", rejectUnstorableText);
   // While draining, answer in-flight requests with `Connection: close` so that keep-alive
@@ -113,6 +139,16 @@ export async function buildHttpApp(deps: Deps, options: HttpOptions): Promise<Fa
   // Callback hooks, not async ones: they run on every request and need not wait for anything.
   app.addHook("onSend", (_request, reply, payload, done) => {
     if (closing) reply.header("connection", "close");
+    // No page of this server may be framed by another site (clickjacking): every HTML answer says
+    // so, whichever route sent it, and has a policy even if its route set none.
+    const type = reply.getHeader("content-type");
+    if (typeof type === "string" && type.startsWith("text/html")) {
+      const policy = reply.getHeader("content-security-policy");
+      if (typeof policy !== "string") reply.header("content-security-policy", PAGE_POLICY);
+      else if (!policy.includes("frame-ancestors"))
+        reply.header("content-security-policy", `${policy}; frame-ancestors 'none'`);
+      reply.header("x-frame-options", "DENY");
+    }
     done(null, payload);
   });
   app.addHook("onResponse", (request: FastifyRequest, reply: FastifyReply, done) => {
@@ -234,7 +270,13 @@ export async function buildHttpApp(deps: Deps, options: HttpOptions): Promise<Fa
   const openApi = JSON.stringify(document);
   const docsPage = renderDocsPage(document);
   app.get("/v1/openapi.json", async (_request, reply) => reply.type("application/json; charset=utf-8").send(openApi));
-  app.get("/docs", async (_request, reply) => reply.type("text/html; charset=utf-8").send(docsPage));
+  app.get("/docs", async (_request, reply) =>
+    reply
+      .type("text/html; charset=utf-8")
+      .header("content-security-policy", PAGE_POLICY)
+      .header("x-content-type-options", "nosniff")
+      .send(docsPage),
+  );
   app.get("/healthz", async (_request, reply) => {
     try {
       await deps.db.selectFrom("workspaces").select("id").limit(1).execute();

@@ -1,9 +1,10 @@
-import type { FastifyInstance, FastifyReply } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import Type from "typebox";
 import { escapeHtml } from "../lib/html.ts";
 import type { Deps } from "../services/context.ts";
 import { brandName, unsubscribeDigest } from "../services/notifications/digest.ts";
 import { dashboardLinkTarget, unsubscribeTarget } from "../services/notifications/links.ts";
+import { AddressLimit, PUBLIC_ROUTE_LIMITS } from "./address-limits.ts";
 
 /** Nothing cached, indexed or passed on in a Referer; forms may post only here. */
 const PRIVATE = {
@@ -40,26 +41,42 @@ function html(reply: FastifyReply, status: number, body: string) {
  */
 export function registerEmailLinks(app: FastifyInstance, deps: Deps): void {
   const invalid = (_error: unknown, _request: unknown, reply: FastifyReply) => html(reply, 404, BROKEN);
+  const limit = new AddressLimit(deps.counters, "email-link:address", PUBLIC_ROUTE_LIMITS.perAddressPerMinute, 60);
+  // Every link's request is counted against its address first, a broken link's too.
+  const limited = async (request: FastifyRequest, reply: FastifyReply) => {
+    const wait = await limit.wait(request);
+    if (wait === 0) return;
+    reply.header("retry-after", String(wait));
+    return html(reply, 429, page("Too many requests", `<p>Try again in ${wait} seconds.</p>`));
+  };
 
-  app.get("/app/l/:token", { schema: { params: Params }, errorHandler: invalid }, async (request, reply) => {
-    const target = dashboardLinkTarget(deps, (request.params as { token: string }).token);
-    if (target === null) return html(reply, 404, BROKEN);
-    return reply.headers({ "cache-control": "no-store", "referrer-policy": "no-referrer" }).redirect(target, 302);
-  });
+  app.get(
+    "/app/l/:token",
+    { schema: { params: Params }, errorHandler: invalid, onRequest: limited },
+    async (request, reply) => {
+      const target = dashboardLinkTarget(deps, (request.params as { token: string }).token);
+      if (target === null) return html(reply, 404, BROKEN);
+      return reply.headers({ "cache-control": "no-store", "referrer-policy": "no-referrer" }).redirect(target, 302);
+    },
+  );
 
-  app.get("/app/unsubscribe/:token", { schema: { params: Params }, errorHandler: invalid }, async (request, reply) => {
-    const member = unsubscribeTarget(deps, (request.params as { token: string }).token);
-    if (member === null) return html(reply, 404, BROKEN);
-    const brand = (await brandName(deps, member)) ?? "this brand";
-    return html(
-      reply,
-      200,
-      page(
-        "Unsubscribe from the weekly digest?",
-        `<p>You will no longer get the weekly e-mail digest of <strong>${escapeHtml(brand)}</strong>. You can turn it on again on the brand's monitoring page.</p><form method="post"><button type="submit">Unsubscribe</button></form>`,
-      ),
-    );
-  });
+  app.get(
+    "/app/unsubscribe/:token",
+    { schema: { params: Params }, errorHandler: invalid, onRequest: limited },
+    async (request, reply) => {
+      const member = unsubscribeTarget(deps, (request.params as { token: string }).token);
+      if (member === null) return html(reply, 404, BROKEN);
+      const brand = (await brandName(deps, member)) ?? "this brand";
+      return html(
+        reply,
+        200,
+        page(
+          "Unsubscribe from the weekly digest?",
+          `<p>You will no longer get the weekly e-mail digest of <strong>${escapeHtml(brand)}</strong>. You can turn it on again on the brand's monitoring page.</p><form method="post"><button type="submit">Unsubscribe</button></form>`,
+        ),
+      );
+    },
+  );
 
   app.register(async (scope) => {
     // The page's form and mail clients' one-click POST send form bodies; the token is all that counts.
@@ -70,7 +87,7 @@ export function registerEmailLinks(app: FastifyInstance, deps: Deps): void {
     );
     scope.post(
       "/app/unsubscribe/:token",
-      { schema: { params: Params }, errorHandler: invalid },
+      { schema: { params: Params }, errorHandler: invalid, onRequest: limited },
       async (request, reply) => {
         const member = unsubscribeTarget(deps, (request.params as { token: string }).token);
         if (member === null) return html(reply, 404, BROKEN);

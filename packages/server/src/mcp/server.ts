@@ -60,6 +60,7 @@ function contextOf(deps: Deps, auth: Authenticated, requestId: string): ServiceC
     ...deps,
     workspace: { id: auth.key.workspaceId, plan: auth.plan, billingAnchor: auth.key.billingAnchor },
     actor: { type: "api_key", id: auth.key.id },
+    scopes: auth.key.scopes,
     requestId,
   };
 }

@@ -4,11 +4,13 @@ import { withTransaction } from "../db/transaction.ts";
 import type { ErrorDetail } from "../errors/api-error.ts";
 import type { Clock } from "../lib/clock.ts";
 import type { Logger } from "../lib/logger.ts";
+import type { ServerOrigins } from "../lib/origins.ts";
 import type { Redactor } from "../lib/redact.ts";
 import type { Identity } from "./accounts/identity.ts";
 import type { Mailer } from "./accounts/mailer.ts";
 import type { ApiKeyCache } from "./api-keys/cache.ts";
 import type { LastUsedRecorder } from "./api-keys/last-used.ts";
+import type { Scope } from "./api-keys/scopes.ts";
 import type { EngineRegistry } from "./engines/registry.ts";
 import type { EventEnvelope } from "./events/types.ts";
 import type { JobSignal } from "./jobs/signal.ts";
@@ -16,6 +18,7 @@ import type { AlertChannels, StoredAlertChannels } from "./monitoring/types.ts";
 import type { PlanName } from "./plan-names.ts";
 import type { Plan, PlanCatalog } from "./plans/catalog.ts";
 import type { RateLimits } from "./rate-limits/rate-limits.ts";
+import type { CounterStore } from "./rate-limits/store.ts";
 import type { ReadCache } from "./read-cache.ts";
 import type { RequestMeter } from "./usage/request-meter.ts";
 import type { SecretBox } from "./webhooks/secrets.ts";
@@ -35,6 +38,11 @@ export interface Deps {
   lastUsed: LastUsedRecorder;
   /** Null when the operator turned rate limits off. */
   rateLimits: RateLimits | null;
+  /**
+   * Window counts shared by every process (Redis when configured): sign-in lockouts and the limits
+   * of public routes count here whether or not plan rate limits are on.
+   */
+  counters: CounterStore;
   /** Null when the operator turned request metering off. */
   meter: RequestMeter | null;
   /** Wakes this process's worker when a job is enqueued. */
@@ -68,6 +76,10 @@ export interface Deps {
   signup: { plan: PlanName; open: boolean };
   /** Where users reach this server: the links in e-mails and invitations start with it. */
   publicUrl: string;
+  /** The host names this server answers to and the page origins it trusts, from its configuration. */
+  origins: ServerOrigins;
+  /** What the first account must be created with (accounts/setup-code.ts). */
+  setupCode: string;
 }
 
 type EventHook = (ctx: ServiceContext, event: EventEnvelope) => Promise<unknown>;
@@ -92,6 +104,12 @@ type Actor = { type: "api_key"; id: string } | { type: "user"; id: string } | { 
 export interface ServiceContext extends Deps {
   workspace: { id: string; plan: Plan; billingAnchor: string };
   actor: Actor;
+  /**
+   * What the caller may do: an API key's scopes, a member's role as scopes. Absent for the operator
+   * and the system, who may do everything. Routes check it before the service runs; a service
+   * reads it only to leave out what a caller may not see (a report's share links).
+   */
+  scopes?: readonly Scope[];
   requestId?: string;
 }
 

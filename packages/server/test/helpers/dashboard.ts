@@ -72,6 +72,8 @@ export async function signUp(
       password: input.password ?? PASSWORD,
       ...(input.workspace_name === undefined ? {} : { workspace_name: input.workspace_name }),
       ...(input.invitation === undefined ? {} : { invitation: input.invitation }),
+      // Asked for of the first account only; ignored afterwards.
+      setup_code: h.deps.setupCode,
     },
   });
   expect(res.statusCode, res.body).toBe(201);

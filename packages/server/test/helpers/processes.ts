@@ -32,6 +32,21 @@ export interface ServerProcess {
   url: string;
   output(): string;
   exited: Promise<number | null>;
+  /** The setup code the server printed at start, for the first account (waits for the line). */
+  setupCode(): Promise<string>;
+}
+
+function printedSetupCode(output: () => string): Promise<string> {
+  return new Promise((done, fail) => {
+    const started = Date.now();
+    const look = () => {
+      const match = /"setup_code":"([0-9A-Z-]+)"/.exec(output());
+      if (match?.[1] !== undefined) return done(match[1]);
+      if (Date.now() - started > 10_000) return fail(new Error(`no setup code printed:\n${output()}`));
+      setTimeout(look, 20);
+    };
+    look();
+  });
 }
 
 /** Starts `sightline worker` and resolves once it runs. */
@@ -49,7 +64,7 @@ export function startWorkerProcess(env: Record<string, string>): Promise<ServerP
       output += chunk.toString();
       if (output.includes("Sightline worker")) {
         clearTimeout(timer);
-        done({ child, url: "", output: () => output, exited });
+        done({ child, url: "", output: () => output, exited, setupCode: () => printedSetupCode(() => output) });
       }
     });
     child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
@@ -72,7 +87,13 @@ export function startServerProcess(env: Record<string, string>, mode = "all"): P
       const match = /"url":"(http:\/\/[^"]+)"/.exec(output);
       if (match?.[1] !== undefined && output.includes("Sightline listening")) {
         clearTimeout(timer);
-        done({ child, url: match[1], output: () => output, exited });
+        done({
+          child,
+          url: match[1],
+          output: () => output,
+          exited,
+          setupCode: () => printedSetupCode(() => output),
+        });
       }
     };
     child.stdout?.on("data", onData);

@@ -14,6 +14,7 @@ export function SetupPage() {
     >
       <SignupForm
         withWorkspace
+        withSetupCode
         submitLabel="Create account"
         onDone={(result) => {
           queryClient.clear();

@@ -3,6 +3,7 @@ import { ApiError } from "../../errors/api-error.ts";
 import { scopesOf } from "../../services/accounts/roles.ts";
 import { scopeAllows } from "../../services/api-keys/scopes.ts";
 import type { Deps } from "../../services/context.ts";
+import { AddressLimit, PUBLIC_ROUTE_LIMITS } from "../address-limits.ts";
 import { registerEmailLinks } from "../email-links.ts";
 import type { Route } from "../route.ts";
 import { RawResponse, WithStatus } from "../route.ts";
@@ -40,7 +41,20 @@ function registerDashboardRoutes(app: FastifyInstance, deps: Deps): void {
     ...apiKeyRoutes(),
     ...digestRoutes(),
   ];
+  const anonymous = new AddressLimit(deps.counters, "public:address", PUBLIC_ROUTE_LIMITS.perAddressPerMinute, 60);
+  const signUps = new AddressLimit(
+    deps.counters,
+    "signup:address",
+    PUBLIC_ROUTE_LIMITS.signUpsPerAddressPer10Minutes,
+    600,
+  );
+  const refuse = (seconds: number, what: string) => {
+    throw new ApiError("RATE_LIMIT_EXCEEDED", `Too many ${what} from this address; try again in ${seconds} s.`, {
+      retryAfter: seconds,
+    });
+  };
   for (const route of routes) {
+    const isSignUp = route.method === "POST" && route.path === "/signup";
     app.route({
       method: route.method,
       url: `${DASHBOARD_API}${route.path}`,
@@ -51,10 +65,18 @@ function registerDashboardRoutes(app: FastifyInstance, deps: Deps): void {
         response: { [route.success.status]: route.success.schema },
       },
       onRequest: async (request) => {
-        assertSameOrigin(request, deps.publicUrl);
+        assertSameOrigin(request, deps.origins);
         const access = route.access;
         if (access.kind === "public") {
-          request.caller = { user: await deps.identity.currentUser(webHeaders(request)), workspace: null };
+          const user = await deps.identity.currentUser(webHeaders(request));
+          // Counted per address when nobody is signed in (a signed-in member's pages are not limited here).
+          const wait = user === null ? await anonymous.wait(request) : 0;
+          if (wait > 0) refuse(wait, "requests");
+          if (isSignUp) {
+            const signUpWait = await signUps.wait(request);
+            if (signUpWait > 0) refuse(signUpWait, "sign-ups");
+          }
+          request.caller = { user, workspace: null };
           return;
         }
         const user = await requireUser(deps, request);
@@ -100,7 +122,7 @@ function registerWorkspaceApi(app: FastifyInstance, deps: Deps, v1Routes: Route[
         ),
       },
       onRequest: async (request) => {
-        assertSameOrigin(request, deps.publicUrl);
+        assertSameOrigin(request, deps.origins);
         const user = await requireUser(deps, request);
         const workspace = await requireMember(deps, user, workspaceParam(request), "read");
         if (!scopeAllows(scopesOf(workspace.member.role), route.scope, route.method)) {
@@ -169,7 +191,7 @@ async function registerAuthRoutes(app: FastifyInstance, deps: Deps): Promise<voi
     scope.route({
       method: ["GET", "POST"],
       url: `${DASHBOARD_API}/auth/*`,
-      onRequest: async (request) => assertSameOrigin(request, deps.publicUrl),
+      onRequest: async (request) => assertSameOrigin(request, deps.origins),
       handler: async (request, reply) => {
         const body = Buffer.isBuffer(request.body) && request.body.length > 0 ? request.body : undefined;
         const response = await deps.identity.handle(

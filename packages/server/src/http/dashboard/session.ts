@@ -1,8 +1,9 @@
 import type { FastifyRequest } from "fastify";
 import { ApiError } from "../../errors/api-error.ts";
+import type { ServerOrigins } from "../../lib/origins.ts";
 import type { AccountUser } from "../../services/accounts/identity.ts";
 import { type Membership, membership } from "../../services/accounts/members.ts";
-import { can, type Permission } from "../../services/accounts/roles.ts";
+import { can, type Permission, scopesOf } from "../../services/accounts/roles.ts";
 import type { Deps, ServiceContext } from "../../services/context.ts";
 import { workspaceContext } from "../../services/workspaces/workspaces.ts";
 
@@ -27,9 +28,10 @@ export function webHeaders(request: FastifyRequest): Headers {
 /**
  * CSRF: a request that changes something must come from a page of this server. Browsers send
  * `Origin` on every such request (and `Sec-Fetch-Site`); a form on another site sends its own
- * origin, or "cross-site". The session cookie is also `SameSite=Lax`.
+ * origin, or "cross-site". Which origins are this server's is configuration (lib/origins.ts): the
+ * request's `Host` is only compared with it. The session cookie is also `SameSite=Lax`.
  */
-export function assertSameOrigin(request: FastifyRequest, publicUrl: string): void {
+export function assertSameOrigin(request: FastifyRequest, origins: ServerOrigins): void {
   if (SAFE_METHODS.has(request.method)) return;
   const site = headerValue(request.headers["sec-fetch-site"]);
   const referer = headerValue(request.headers.referer);
@@ -41,11 +43,7 @@ export function assertSameOrigin(request: FastifyRequest, publicUrl: string): vo
       origin = undefined;
     }
   }
-  const publicOrigin = new URL(publicUrl).origin;
-  const host = headerValue(request.headers.host);
-  const ownOrigin = host === undefined ? null : `${new URL(publicOrigin).protocol}//${host}`;
-  const same = origin !== undefined && (origin === publicOrigin || origin === ownOrigin);
-  if (!same || site === "cross-site") {
+  if (!origins.trustsOrigin(origin, request.host) || site === "cross-site") {
     throw new ApiError("FORBIDDEN", "Cross-site request refused: changes come from Sightline's own pages only.");
   }
 }
@@ -71,6 +69,6 @@ export async function requireMember(
   if (!can(role, permission)) {
     throw new ApiError("FORBIDDEN", `Your role in this workspace (${role}) does not allow this.`);
   }
-  const ctx = await workspaceContext(deps, workspaceId, { type: "user", id: user.id });
+  const ctx = { ...(await workspaceContext(deps, workspaceId, { type: "user", id: user.id })), scopes: scopesOf(role) };
   return { ctx, member: { userId: user.id, role } };
 }

@@ -1,6 +1,8 @@
 import { createHmac, randomBytes } from "node:crypto";
 import type { AuthDatabase } from "../../db/auth-database.ts";
 import type { Logger } from "../../lib/logger.ts";
+import type { ServerOrigins } from "../../lib/origins.ts";
+import type { CounterStore } from "../rate-limits/store.ts";
 import { LoginLimits } from "./login-limits.ts";
 import type { Mailer } from "./mailer.ts";
 import { hashPassword, verifyPassword } from "./password.ts";
@@ -38,19 +40,27 @@ export interface Identity {
 
 export interface IdentityOptions {
   database: AuthDatabase;
-  /** Where users reach the dashboard: links in e-mails, the trusted origin, secure cookies when https. */
+  /** Where users reach the dashboard: links in e-mails, secure cookies when https. */
   publicUrl: string;
+  /** Which page origins may sign in, change a password or sign out (with the request's `Host`). */
+  origins: ServerOrigins;
   /** The server's secret key: the session cookies' signing secret is derived from it. */
   secretKey: Buffer;
   mailer: Mailer | null;
   logger: Logger;
+  /** Where sign-in attempts are counted (shared through Redis when configured). */
+  counters: CounterStore;
+}
+
+/** The client's address as the HTTP layer saw it (webHeaders), null for a call from inside. */
+function clientAddress(request: Request | undefined): string | null {
+  return request?.headers.get("x-sightline-client-ip") ?? null;
 }
 
 const PREFIXES: Record<string, string> = { user: "usr", session: "ses", account: "acc", verification: "vrf" };
 
 export function createIdentity(options: IdentityOptions): Identity {
-  const limits = new LoginLimits();
-  const publicOrigin = new URL(options.publicUrl).origin;
+  const limits = new LoginLimits(options.counters);
   const resetLinks = new Map<string, (url: string) => void>();
   // better-auth is loaded with the first dashboard request or account command, not when any
   // process starts (about 500 ms of every start-up, issue 16): the API and the workers never use it.
@@ -64,13 +74,15 @@ export function createIdentity(options: IdentityOptions): Identity {
       baseURL: options.publicUrl,
       basePath: "/app/api/auth",
       secret: createHmac("sha256", options.secretKey).update("sightline sessions").digest("base64url"),
-      // The public URL, and the address the browser used (a server reached as http://127.0.0.1:8080
-      // while its public URL says localhost): a browser sends its own origin, never another site's.
+      // The public URL's origin, and the origin the page sent when the configuration trusts it (a
+      // server reached as http://127.0.0.1:8080 while its public URL says localhost). Nothing is
+      // trusted because a header says so: `Host` and `Origin` are only compared (lib/origins.ts).
       trustedOrigins: (request) => {
-        const host = request?.headers.get("host");
+        const origin = request?.headers.get("origin") ?? undefined;
+        const host = request?.headers.get("host") ?? undefined;
         return [
-          publicOrigin,
-          host === null || host === undefined ? null : `${new URL(publicOrigin).protocol}//${host}`,
+          options.origins.publicOrigin,
+          ...(origin !== undefined && options.origins.trustsOrigin(origin, host) ? [origin] : []),
         ];
       },
       database: { db: options.database.db, type: options.database.type },
@@ -137,14 +149,17 @@ export function createIdentity(options: IdentityOptions): Identity {
         storeIdentifier: "hashed",
         fields: { expiresAt: "expires_at", createdAt: "created_at", updatedAt: "updated_at" },
       },
-      // Per address (the library's); per account below. Sign-in: 10 attempts a minute.
+      // Per address, in this process (the library's). Sign-in attempts are limited per account and
+      // per address by LoginLimits below, in the shared store, counting failures only: the
+      // library's count of every sign-in would lock out an office signing in behind one address.
       rateLimit: {
         enabled: true,
         storage: "memory",
         window: 60,
         max: 100,
         customRules: {
-          "/sign-in/email": { window: 60, max: 10 },
+          // The library's default here is 3 in 10 seconds, every sign-in counted: too few for an office.
+          "/sign-in/email": { window: 60, max: 100 },
           "/request-password-reset": { window: 600, max: 5 },
           "/reset-password": { window: 600, max: 10 },
           "/change-password": { window: 600, max: 10 },
@@ -165,22 +180,26 @@ export function createIdentity(options: IdentityOptions): Identity {
           if (ctx.path === "/sign-up/email" && ctx.request !== undefined) {
             throw new APIError("FORBIDDEN", { message: "Create accounts at /app/api/signup." });
           }
+          // A new password ends every other session, whatever the client asked: whoever knew
+          // the old one is signed out everywhere (the session changing it gets a new one).
+          if (ctx.path === "/change-password") {
+            return { context: { body: { ...ctx.body, revokeOtherSessions: true } } };
+          }
           if (ctx.path === "/sign-in/email") {
-            const wait = await limits.blockedFor(ctx.body?.email);
+            const wait = await limits.take(ctx.body?.email, clientAddress(ctx.request));
             if (wait > 0) {
               throw new APIError("TOO_MANY_REQUESTS", {
-                message: `Too many failed sign-ins for this account; try again in ${wait} s.`,
+                message: `Too many sign-in attempts for this account or from this address; try again in ${wait} s.`,
               });
             }
           }
+          return undefined;
         }),
         after: createAuthMiddleware(async (ctx) => {
           if (ctx.path !== "/sign-in/email") return;
-          const returned = ctx.context.returned;
-          if (returned instanceof APIError) {
-            if (returned.statusCode === 401) await limits.failed(ctx.body?.email);
-          } else {
-            await limits.clear(ctx.body?.email);
+          // Counted before the password was checked; a sign-in that succeeded gives its attempt back.
+          if (!(ctx.context.returned instanceof APIError)) {
+            await limits.succeeded(ctx.body?.email, clientAddress(ctx.request));
           }
         }),
       },

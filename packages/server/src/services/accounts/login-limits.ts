@@ -1,36 +1,52 @@
-import { RateLimiterMemory } from "rate-limiter-flexible";
+import type { WindowCounter } from "../rate-limits/counter.ts";
+import type { CounterStore } from "../rate-limits/store.ts";
 
-/** Wrong passwords allowed per account in a window; the next attempt is refused until it ends. */
-const FAILURES_PER_WINDOW = 10;
-const FAILURE_WINDOW_SECONDS = 60;
+/** Password checks allowed per account, and per client address, in a window; the rest are refused. */
+const SIGN_IN_ATTEMPTS_PER_WINDOW = 10;
+const WINDOW_SECONDS = 60;
 
 /**
- * Failed sign-ins counted per account (the authentication library counts per address). Kept in
- * this process's memory: a locked-out attacker gains nothing by waiting for a restart, since the
- * window is a minute. A successful sign-in or a password reset clears the account's count.
+ * Sign-in attempts, counted per account and per client address in the shared store (Redis when
+ * configured, so that every API process counts together). An attempt is counted BEFORE its
+ * password is checked, atomically, and given back when it succeeds: however many arrive at once,
+ * at most ten passwords a minute are checked for one account, and ten from one address. A password
+ * reset clears the account's count.
  */
 export class LoginLimits {
-  readonly #failures = new RateLimiterMemory({
-    points: FAILURES_PER_WINDOW,
-    duration: FAILURE_WINDOW_SECONDS,
-    keyPrefix: "sign-in",
-  });
+  readonly #accounts: WindowCounter;
+  readonly #addresses: WindowCounter;
+
+  constructor(store: CounterStore) {
+    this.#accounts = store.counter("sign-in:account", WINDOW_SECONDS);
+    this.#addresses = store.counter("sign-in:address", WINDOW_SECONDS);
+  }
 
   static key(email: unknown): string {
     return typeof email === "string" ? email.trim().toLowerCase() : "";
   }
 
-  /** Seconds until the account may try again, or 0 when it may now. */
-  async blockedFor(email: unknown): Promise<number> {
-    const state = await this.#failures.get(LoginLimits.key(email));
-    return state !== null && state.consumedPoints >= FAILURES_PER_WINDOW ? Math.ceil(state.msBeforeNext / 1000) : 0;
+  /**
+   * Counts one attempt for the account and the address; 0 when its password may be checked, else
+   * the seconds until the window ends (the attempt is refused, and stays counted).
+   */
+  async take(email: unknown, address: string | null): Promise<number> {
+    const [account, from] = await Promise.all([
+      this.#accounts.hit(LoginLimits.key(email)),
+      address === null ? null : this.#addresses.hit(address),
+    ]);
+    const over = [account, from].filter((count) => count !== null && count.count > SIGN_IN_ATTEMPTS_PER_WINDOW);
+    return over.length === 0 ? 0 : Math.max(1, ...over.map((count) => Math.ceil((count?.msBeforeReset ?? 0) / 1000)));
   }
 
-  async failed(email: unknown): Promise<void> {
-    await this.#failures.penalty(LoginLimits.key(email), 1);
+  /** A sign-in that succeeded: its attempt was no guess, and is given back. */
+  async succeeded(email: unknown, address: string | null): Promise<void> {
+    await Promise.all([
+      this.#accounts.giveBack(LoginLimits.key(email)),
+      address === null ? undefined : this.#addresses.giveBack(address),
+    ]);
   }
 
   async clear(email: unknown): Promise<void> {
-    await this.#failures.delete(LoginLimits.key(email));
+    await this.#accounts.reset(LoginLimits.key(email));
   }
 }

@@ -24,6 +24,8 @@ export const SignUpSchema = Type.Object(
     password: Type.String({ minLength: 10, maxLength: 128 }),
     workspace_name: Type.Optional(Type.String({ maxLength: 100 })),
     invitation: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+    /** The first account only: the code the server prints at start (`sightline setup-code`). */
+    setup_code: Type.Optional(Type.String({ maxLength: 40 })),
   },
   { additionalProperties: false },
 );

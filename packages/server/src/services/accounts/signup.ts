@@ -5,6 +5,7 @@ import { workspaceContext } from "../workspaces/workspaces.ts";
 import type { AccountUser } from "./identity.ts";
 import { acceptInvitation, normalizeEmail, previewInvitation } from "./invitations.ts";
 import { addMember } from "./members.ts";
+import { isSetupCode } from "./setup-code.ts";
 import { createWorkspaceFor } from "./workspaces.ts";
 
 export interface SignUpInput {
@@ -13,6 +14,7 @@ export interface SignUpInput {
   password: string;
   workspace_name?: string;
   invitation?: string;
+  setup_code?: string;
 }
 
 export interface SignedUp {
@@ -76,6 +78,19 @@ export async function signUp(deps: Deps, input: SignUpInput, headers: Headers): 
   const first = await needsSetup(deps);
   if (!first && !deps.signup.open) {
     throw new ApiError("FORBIDDEN", "Sign-up is by invitation: ask a workspace admin to invite you.");
+  }
+  // Whoever creates the first account owns the installation: only someone who can read the
+  // server's console or data folder can, not the first page to reach its address.
+  if (first && !isSetupCode(deps.setupCode, input.setup_code)) {
+    throw validationError([
+      {
+        field: "setup_code",
+        issue:
+          input.setup_code === undefined || input.setup_code.trim() === ""
+            ? "is required for the first account: the server prints it when it starts (or run `npm run sightline -- setup-code`)"
+            : "is not this server's setup code: copy it from the server's console (or run `npm run sightline -- setup-code`)",
+      },
+    ]);
   }
   const workspaceName = (input.workspace_name ?? "").trim() || `${input.name.trim()}'s workspace`;
   const created = await createAccount(deps, input, headers);

@@ -17,5 +17,14 @@ export class MemoryWindowCounter implements WindowCounter {
     return { count: result.consumedPoints, msBeforeReset: result.msBeforeNext };
   }
 
+  async giveBack(key: string): Promise<void> {
+    const state = await this.#limiter.get(key);
+    if (state !== null && state.consumedPoints > 0) await this.#limiter.reward(key, 1);
+  }
+
+  async reset(key: string): Promise<void> {
+    await this.#limiter.delete(key);
+  }
+
   async close(): Promise<void> {}
 }

@@ -1,8 +1,7 @@
 import { type Clock, systemClock } from "../../lib/clock.ts";
 import type { Logger } from "../../lib/logger.ts";
 import type { WindowCounter } from "./counter.ts";
-import { MemoryWindowCounter } from "./memory-counter.ts";
-import { RedisLink, RedisWindowCounter } from "./redis-counter.ts";
+import { CounterStore } from "./store.ts";
 
 /** Requests per window allowed to a client address that has no valid key (DESIGN.md §2). */
 export const ANONYMOUS_LIMIT = 60;
@@ -26,6 +25,8 @@ export interface RateLimitOptions {
    */
   clock?: Clock;
   windowSeconds?: number;
+  /** Where counts are kept; by default a store of its own on `redisUrl` (or memory). */
+  store?: CounterStore;
   redisUrl?: string | null;
   keyPrefix?: string;
 }
@@ -38,21 +39,23 @@ export class RateLimits {
   readonly windowSeconds: number;
   readonly #workspaces: WindowCounter;
   readonly #addresses: WindowCounter;
-  readonly #redis: RedisLink | null;
+  readonly #store: CounterStore;
+  /** Whether the store is this instance's own, closed with it. */
+  readonly #ownStore: boolean;
   readonly #clock: Clock;
 
   constructor(logger: Logger, options: RateLimitOptions = {}) {
     this.#clock = options.clock ?? systemClock;
     this.windowSeconds = options.windowSeconds ?? 60;
-    const prefix = options.keyPrefix ?? "sightline:rl";
-    const redis = options.redisUrl ? new RedisLink(options.redisUrl, logger) : null;
-    this.#redis = redis;
-    const counter = (kind: string) =>
-      redis === null
-        ? new MemoryWindowCounter(this.windowSeconds, `${prefix}:${kind}`)
-        : new RedisWindowCounter(redis, this.windowSeconds, `${prefix}:${kind}`);
-    this.#workspaces = counter("ws");
-    this.#addresses = counter("ip");
+    this.#ownStore = options.store === undefined;
+    this.#store =
+      options.store ??
+      new CounterStore(logger, {
+        redisUrl: options.redisUrl ?? null,
+        ...(options.keyPrefix === undefined ? {} : { keyPrefix: options.keyPrefix }),
+      });
+    this.#workspaces = this.#store.counter("ws", this.windowSeconds);
+    this.#addresses = this.#store.counter("ip", this.windowSeconds);
   }
 
   async hit(subject: RateSubject): Promise<RateDecision> {
@@ -73,16 +76,16 @@ export class RateLimits {
 
   /** Waits (briefly) for the shared store, if there is one. */
   async ready(): Promise<void> {
-    await this.#redis?.ready();
+    await this.#store.ready();
   }
 
   /** True while counts come from the per-process fallback because Redis is out. */
   get degraded(): boolean {
-    return this.#redis?.degraded ?? false;
+    return this.#store.degraded;
   }
 
   async close(): Promise<void> {
     await Promise.all([this.#workspaces.close(), this.#addresses.close()]);
-    await this.#redis?.close();
+    if (this.#ownStore) await this.#store.close();
   }
 }

@@ -107,5 +107,24 @@ export class RedisWindowCounter implements WindowCounter {
     }
   }
 
+  async giveBack(key: string): Promise<void> {
+    try {
+      const state = await this.#limiter.get(key);
+      if (state !== null && state.consumedPoints > 0) await this.#limiter.reward(key, 1);
+    } catch (error) {
+      this.#link.down(error);
+      await this.#fallback.giveBack(key);
+    }
+  }
+
+  async reset(key: string): Promise<void> {
+    await this.#fallback.reset(key);
+    try {
+      await this.#limiter.delete(key);
+    } catch (error) {
+      this.#link.down(error);
+    }
+  }
+
   async close(): Promise<void> {}
 }

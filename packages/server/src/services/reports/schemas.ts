@@ -178,10 +178,12 @@ export const ReportShareSchema = component(
       id: Type.String({ description: "Prefixed `rsh_`." }),
       object: Type.Literal("report_share"),
       report_id: Type.String(),
-      url: Type.String({
-        description:
-          "Opens the report's page without an account: signed with the server's secret key, read-only, that report only.",
-      }),
+      url: Nullable(
+        Type.String({
+          description:
+            "Opens the report's page without an account: signed with the server's secret key, read-only, that report only. `null` to callers who cannot create links (a key without the `reports` scope, the viewer role): a link opens the report to anyone who holds it.",
+        }),
+      ),
       expires_at: Timestamp,
       revoked_at: Nullable(Timestamp),
       active: Type.Boolean({ description: "Neither expired nor revoked: the link opens the report." }),

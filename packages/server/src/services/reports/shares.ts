@@ -26,13 +26,25 @@ function shareToken(deps: Pick<Deps, "secrets">, shareId: string): string {
   return `${shareId}.${deps.secrets.sign(PURPOSE, shareId)}`;
 }
 
-function rowToShare(deps: Pick<Deps, "secrets" | "publicUrl" | "clock">, row: Selectable<ReportSharesTable>) {
-  const now = deps.clock.now().toISOString();
+/**
+ * Whether the caller may see links: whoever may create them (the `reports` scope; the member role
+ * and above). A link opens the report to anyone holding it, so a read-only key or a viewer sees
+ * that links exist, not the links themselves. The operator and the system see everything.
+ */
+function seesLinks(ctx: Pick<ServiceContext, "scopes">): boolean {
+  return ctx.scopes === undefined || ctx.scopes.includes("reports");
+}
+
+function rowToShare(
+  ctx: Pick<ServiceContext, "secrets" | "publicUrl" | "clock" | "scopes">,
+  row: Selectable<ReportSharesTable>,
+) {
+  const now = ctx.clock.now().toISOString();
   return {
     id: row.id,
     object: "report_share" as const,
     report_id: row.report_id,
-    url: `${deps.publicUrl}/shared/reports/${shareToken(deps, row.id)}`,
+    url: seesLinks(ctx) ? `${ctx.publicUrl}/shared/reports/${shareToken(ctx, row.id)}` : null,
     expires_at: row.expires_at,
     revoked_at: row.revoked_at,
     active: row.revoked_at === null && row.expires_at > now,

@@ -26,6 +26,7 @@ export async function checkTargetUrl(raw: string, policy: TargetPolicy, field = 
   if (url.protocol !== "https:" && url.protocol !== "http:") fail("must use http or https");
   if (url.username !== "" || url.password !== "") fail("must not carry credentials");
   if (url.hash !== "") fail("must not have a fragment");
+  if (url.port === "0") fail("must not use port 0");
   if (policy.allowPrivate) return url.toString();
 
   const host = url.hostname;

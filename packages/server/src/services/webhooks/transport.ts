@@ -111,6 +111,10 @@ export class HttpTransport implements WebhookTransport {
         finish({ statusCode: null, excerpt: null, error: "invalid URL" });
         return;
       }
+      if (url.port === "0") {
+        finish({ statusCode: null, excerpt: null, error: "refused: port 0" });
+        return;
+      }
       const hostname = url.hostname.replace(/^\[|\]$/g, "");
       // An IP literal is connected to without a lookup: check it here.
       if (!this.#options.allowPrivate && isIpLiteral(hostname) && !isPublicAddress(hostname)) {

@@ -111,7 +111,7 @@ function ShareLinks({ workspaceId, reportId }: { workspaceId: string; reportId: 
       </form>
       {created && (
         <div className="grid gap-1">
-          <CopyField label="New link" value={created.url} />
+          <CopyField label="New link" value={created.url ?? ""} />
           <p className="text-xs text-muted-foreground">Opens the report until {formatDateTime(created.expires_at)}.</p>
         </div>
       )}
@@ -130,8 +130,8 @@ function ShareLinks({ workspaceId, reportId }: { workspaceId: string; reportId: 
           {[...active, ...inactive].map((share) => (
             <li key={share.id} className="flex flex-wrap items-center justify-between gap-2 rounded-md border p-2">
               <div className="grid min-w-0 gap-0.5">
-                <span className="truncate font-mono text-xs" title={share.url}>
-                  {share.url}
+                <span className="truncate font-mono text-xs" title={share.url ?? undefined}>
+                  {share.url ?? "Link shown to members who can share"}
                 </span>
                 <span className="text-xs text-muted-foreground">
                   Made {formatDateTime(share.created_at)} ·{" "}

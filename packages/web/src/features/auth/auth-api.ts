@@ -17,6 +17,7 @@ export interface SignupInput {
   password: string;
   workspace_name?: string;
   invitation?: string;
+  setup_code?: string;
 }
 
 export function signUp(input: SignupInput): Promise<SignupResult> {

@@ -11,11 +11,14 @@ interface SignupFormProps {
   /** Ask for a workspace name (first run, open sign-up); an invitation joins an existing one instead. */
   withWorkspace: boolean;
   invitation?: { token: string; email: string };
+  /** First run: ask for the code the server printed when it started. */
+  withSetupCode?: boolean;
   submitLabel: string;
   onDone: (result: SignupResult) => void;
 }
 
-export function SignupForm({ withWorkspace, invitation, submitLabel, onDone }: SignupFormProps) {
+export function SignupForm({ withWorkspace, invitation, withSetupCode = false, submitLabel, onDone }: SignupFormProps) {
+  const [setupCode, setSetupCode] = useState("");
   const [name, setName] = useState("");
   const [email, setEmail] = useState(invitation?.email ?? "");
   const [password, setPassword] = useState("");
@@ -26,6 +29,7 @@ export function SignupForm({ withWorkspace, invitation, submitLabel, onDone }: S
 
   async function submit() {
     const found: Record<string, string> = {};
+    if (withSetupCode && setupCode.trim() === "") found.setup_code = "Enter the setup code from the server's console.";
     if (name.trim() === "") found.name = "Enter your name.";
     if (!/^[^\s@]+@[^\s@]+$/.test(email.trim())) found.email = "Enter an e-mail address such as you@company.com.";
     const problem = passwordProblem(password);
@@ -42,10 +46,11 @@ export function SignupForm({ withWorkspace, invitation, submitLabel, onDone }: S
         password,
         ...(withWorkspace ? { workspace_name: workspaceName.trim() } : {}),
         ...(invitation ? { invitation: invitation.token } : {}),
+        ...(withSetupCode ? { setup_code: setupCode.trim() } : {}),
       });
       onDone(result);
     } catch (error) {
-      const split = formErrors(error, ["name", "email", "password", "workspace_name"]);
+      const split = formErrors(error, ["setup_code", "name", "email", "password", "workspace_name"]);
       setErrors(split.fields);
       setFormError(split.message);
     } finally {
@@ -56,6 +61,24 @@ export function SignupForm({ withWorkspace, invitation, submitLabel, onDone }: S
   return (
     <Form onSubmit={submit} className="grid gap-4">
       <FormError message={formError} />
+      {withSetupCode && (
+        <Field
+          label="Setup code"
+          name="setup_code"
+          autoComplete="off"
+          spellCheck={false}
+          placeholder="XXXX-XXXX-XXXX-XXXX"
+          value={setupCode}
+          onChange={(event) => setSetupCode(event.target.value)}
+          hint={
+            <>
+              Printed in the console where Sightline was started (&ldquo;First run: … setup code&rdquo;), or run{" "}
+              <code>npm run sightline -- setup-code</code>. It proves you run this server.
+            </>
+          }
+          error={errors.setup_code}
+        />
+      )}
       <Field
         label="Your name"
         name="name"
