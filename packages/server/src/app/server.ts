@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger, FastifyInstance } from "fastify";
 import type { Config } from "../config/config.ts";
 import { buildHttpApp } from "../http/app.ts";
+import { registerMcpRoute } from "../mcp/http.ts";
 import type { Runtime } from "./runtime.ts";
 
 export interface RunningServer {
@@ -19,6 +20,7 @@ export async function startServer(config: Config, runtime: Runtime, logger: Fast
     keepAliveTimeoutMs: config.http.keepAliveTimeoutMs,
     maxConnections: config.http.maxConnections,
     logger,
+    mounts: [registerMcpRoute],
   });
   await app.listen({ host: config.http.host, port: config.http.port });
   const address = app.server.address();

@@ -8,15 +8,16 @@ import Fastify, {
 import { ApiError } from "../errors/api-error.ts";
 import { newId } from "../lib/ids.ts";
 import { ServerOrigins } from "../lib/origins.ts";
-import { registerMcpRoute } from "../mcp/http.ts";
-import type { Deps, ServiceContext } from "../services/context.ts";
+import type { Deps } from "../services/context.ts";
 import { billingPeriod } from "../services/usage/period.ts";
 import { admit, authenticateRequests, needsKey } from "./authenticate-request.ts";
 import { registerDashboardApi } from "./dashboard/register.ts";
 import { renderDocsPage } from "./docs/render.ts";
+import { apiKeyDoor } from "./doors/api-key.ts";
 import { clientErrorHandler, makeErrorHandler, sendError, toApiError } from "./errors.ts";
 import { buildOpenApiDocument } from "./openapi/build.ts";
-import { RawResponse, type Route, WithStatus } from "./route.ts";
+import type { Route } from "./route.ts";
+import { mountRoutes } from "./runner.ts";
 import { registerSharedReports } from "./shared-reports.ts";
 import { rejectUnstorableText } from "./text-guard.ts";
 import { V1_ROUTES } from "./v1/routes.ts";
@@ -35,6 +36,8 @@ export interface HttpOptions {
   webRoot?: string;
   logger: FastifyBaseLogger;
   routes?: Route[];
+  /** Further entrances the process assembly adds (the MCP server at /mcp), before the app is ready. */
+  mounts?: ((app: FastifyInstance, deps: Deps) => void)[];
 }
 
 const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
@@ -45,18 +48,6 @@ const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
  */
 const PAGE_POLICY =
   "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
-
-function contextFor(deps: Deps, request: FastifyRequest): ServiceContext {
-  const auth = request.auth;
-  if (auth === null) throw new ApiError("INVALID_API_KEY", "No API key provided.");
-  return {
-    ...deps,
-    workspace: { id: auth.key.workspaceId, plan: auth.plan, billingAnchor: auth.key.billingAnchor },
-    actor: { type: "api_key", id: auth.key.id },
-    scopes: auth.key.scopes,
-    requestId: request.id,
-  };
-}
 
 /** The HTTP surface: API v1 under /v1, its OpenAPI document and reference, health. */
 export async function buildHttpApp(deps: Deps, options: HttpOptions): Promise<FastifyInstance> {
@@ -175,96 +166,10 @@ export async function buildHttpApp(deps: Deps, options: HttpOptions): Promise<Fa
     done();
   });
 
-  for (const route of routes) {
-    app.route({
-      method: route.method,
-      url: `/v1${route.path}`,
-      config: { route },
-      ...(route.bodyOptional === true
-        ? {
-            preValidation: async (request: FastifyRequest) => {
-              if (request.body === undefined || request.body === null) request.body = {};
-            },
-          }
-        : {}),
-      schema: {
-        ...(route.params === undefined ? {} : { params: route.params }),
-        ...(route.query === undefined ? {} : { querystring: route.query }),
-        ...(route.body === undefined ? {} : { body: route.body }),
-        response: Object.fromEntries(
-          [route.success.status, ...(route.success.also ?? []).map((other) => other.status)].map((status) => [
-            status,
-            route.success.schema,
-          ]),
-        ),
-      },
-      handler: async (request, reply) => {
-        const run = async (): Promise<unknown> => {
-          // Made on first use only: most handlers never wait, and a signal per request is not free.
-          let gone: AbortController | null = null;
-          const abort = () => gone?.abort();
-          try {
-            return await route.handler({
-              params: request.params,
-              query: request.query,
-              body: request.body,
-              ctx: contextFor(deps, request),
-              request,
-              via: "api",
-              get signal() {
-                if (gone === null) {
-                  gone = new AbortController();
-                  reply.raw.once("close", abort); // before the answer: the client went away
-                }
-                return AbortSignal.any([gone.signal, draining.signal]);
-              },
-            });
-          } finally {
-            if (gone !== null) reply.raw.off("close", abort);
-          }
-        };
-        const cachedAs = route.cachedAs;
-        if (cachedAs !== undefined && request.auth !== null) {
-          // The answer as the route's serializer writes it, kept while the resource is unchanged.
-          reply.code(route.success.status);
-          const body = await deps.readCache.read(
-            deps.db,
-            request.auth.key.workspaceId,
-            cachedAs,
-            request.url,
-            async () => {
-              const result = await run();
-              if (result instanceof WithStatus || result instanceof RawResponse)
-                throw new Error(`${route.operationId}: a cached route answers plain JSON`);
-              const serialized = reply.serialize(result);
-              return typeof serialized === "string"
-                ? serialized
-                : Buffer.from(serialized as ArrayBuffer).toString("utf8");
-            },
-          );
-          return reply.type("application/json; charset=utf-8").send(body);
-        }
-        const result = await run();
-        if (result instanceof WithStatus) {
-          for (const [name, value] of Object.entries(result.headers)) reply.header(name, value);
-          return reply.code(result.status).send(result.body);
-        }
-        reply.code(route.success.status);
-        if (result instanceof RawResponse) {
-          if (result.filename !== undefined)
-            reply.header("content-disposition", `inline; filename="${result.filename}"`);
-          reply.header("x-content-type-options", "nosniff");
-          for (const [name, value] of Object.entries(result.headers)) reply.header(name, value);
-          return reply.type(result.contentType).send(result.body);
-        }
-        return result;
-      },
-    });
-  }
-
-  await registerDashboardApi(app, deps, routes);
+  mountRoutes(app, deps, routes, apiKeyDoor(deps), draining.signal);
+  await registerDashboardApi(app, deps, routes, draining.signal);
   registerSharedReports(app, deps);
-  registerMcpRoute(app, deps);
+  for (const mount of options.mounts ?? []) mount(app, deps);
 
   const document = buildOpenApiDocument(routes, options.publicUrl, deps.engines.names());
   const openApi = JSON.stringify(document);

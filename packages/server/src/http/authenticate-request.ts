@@ -70,12 +70,15 @@ export async function admit(
   if (route !== undefined && auth !== null) authorize(auth, route.scope, route.method);
 }
 
-/** The `onRequest` hook: everything under /v1 passes here before its body is parsed. */
+/**
+ * The `onRequest` hook of what under /v1 is not a route of the table (the API key's door admits
+ * those, doors/api-key.ts): the public `openapi.json`, and paths no route answers, which are
+ * counted like any request before they are `NOT_FOUND`.
+ */
 export function authenticateRequests(deps: Deps) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     reply.header("x-request-id", request.id);
-    if (!request.url.startsWith("/v1/")) return;
-    const route = request.routeOptions.config.route;
-    await admit(deps, request, reply, route !== undefined, route);
+    if (!request.url.startsWith("/v1/") || request.routeOptions.config.route !== undefined) return;
+    await admit(deps, request, reply, false, undefined);
   };
 }

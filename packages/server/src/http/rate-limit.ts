@@ -9,7 +9,7 @@ import type { RateDecision, RateSubject } from "../services/rate-limits/rate-lim
  * reply before anything else can fail, and an exhausted window is 429 with Retry-After.
  */
 
-function setRateHeaders(reply: FastifyReply, decision: RateDecision): void {
+export function setRateHeaders(reply: FastifyReply, decision: RateDecision): void {
   reply.header("x-ratelimit-limit", String(decision.limit));
   reply.header("x-ratelimit-remaining", String(decision.remaining));
   reply.header("x-ratelimit-reset", String(decision.resetAt));

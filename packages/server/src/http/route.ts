@@ -1,9 +1,12 @@
 import type { Readable } from "node:stream";
-import type { FastifyRequest } from "fastify";
 import type { Static, TSchema } from "typebox";
 import type { SpecErrorCode } from "../errors/codes.ts";
+import type { AccountUser } from "../services/accounts/identity.ts";
+import type { Membership } from "../services/accounts/members.ts";
+import type { Permission } from "../services/accounts/roles.ts";
 import type { Scope } from "../services/api-keys/scopes.ts";
 import type { ServiceContext } from "../services/context.ts";
+import type { RateDecision } from "../services/rate-limits/rate-limits.ts";
 import type { VersionedResource } from "../services/read-cache.ts";
 
 type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE";
@@ -19,12 +22,12 @@ export class RawResponse {
   ) {}
 }
 
-/** A JSON answer with a status other than the route's usual one (listed in `success.also`). */
+/** A JSON answer with a status other than the route's usual one (listed in `success.also`), or headers of its own. */
 export class WithStatus<T = unknown> {
   constructor(
     readonly status: SuccessStatus,
     readonly body: T,
-    readonly headers: Record<string, string> = {},
+    readonly headers: Record<string, string | string[]> = {},
   ) {}
 }
 
@@ -43,24 +46,47 @@ interface AlternativeFormat {
 
 type In<S> = S extends TSchema ? Static<S> : undefined;
 
-interface HandlerInput<P, Q, B> {
+/** The entrance a request came through (http/runner.ts): an API key's (`/v1`, MCP) or a member's session. */
+export type Via = "api" | "dashboard";
+
+/** What every route is given, whichever door the request came through. */
+interface CommonInput<P, Q, B> {
   params: In<P>;
   query: In<Q>;
   body: In<B>;
-  ctx: ServiceContext;
-  request: FastifyRequest;
-  /** Who is asking: a client with an API key (`/v1`), or a member in the dashboard (`/app/api/…/v1`). */
-  via: "api" | "dashboard";
+  /** The request's headers (lower-case names), for preferences such as `Prefer`; the door has authenticated it. */
+  headers: Readonly<Record<string, string | string[] | undefined>>;
+  /** The client's address, as the server sees it (`TRUST_PROXY` decides whether a proxy's word counts). */
+  address: string;
+  /** The rate-limit decision this request was counted under, when rate limits are on. */
+  rate: RateDecision | null;
+  via: Via;
   /** Aborted when the client goes away or the server starts draining: long waits end early. */
   signal: AbortSignal;
 }
 
-export interface RouteSpec<P, Q, B, R extends TSchema> {
-  /** Stable; becomes the SDK method name. */
+interface BaseSpec<P, Q, B, R extends TSchema> {
+  /** Stable; becomes the SDK's and the web app's method name. */
   operationId: string;
   method: HttpMethod;
-  /** Under /v1, in Fastify syntax: `/projects/:id`. */
+  /** Under the door's prefix, in Fastify syntax: `/projects/:id`. */
   path: string;
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** The body may be left out entirely (read as `{}`): every field of it is optional. */
+  bodyOptional?: boolean;
+  success: {
+    status: SuccessStatus;
+    description?: string;
+    schema: R;
+    alternatives?: AlternativeFormat[];
+    also?: OtherSuccess[];
+  };
+}
+
+/** A route of API v1: reached with an API key (`/v1`), by a member (the dashboard's mount) and by MCP. */
+export interface RouteSpec<P, Q, B, R extends TSchema> extends BaseSpec<P, Q, B, R> {
   tag: string;
   summary: string;
   description: string;
@@ -68,33 +94,53 @@ export interface RouteSpec<P, Q, B, R extends TSchema> {
   scope: Scope;
   /** Marks endpoints that are ours rather than the spec's. */
   extension?: boolean;
-  params?: P;
-  query?: Q;
-  body?: B;
-  /** The body may be left out entirely (read as `{}`): every field of it is optional. */
-  bodyOptional?: boolean;
   /**
    * The answer depends only on this resource's rows in the workspace and on the URL: it is kept
    * in the read cache, which checks the resource's version before serving it (never stale).
    */
   cachedAs?: VersionedResource;
-  success: {
-    status: SuccessStatus;
-    description: string;
-    schema: R;
-    alternatives?: AlternativeFormat[];
-    also?: OtherSuccess[];
-  };
   /** Error codes this endpoint can return beyond those every authenticated endpoint can. */
   errors?: SpecErrorCode[];
-  handler(input: HandlerInput<P, Q, B>): Promise<Static<R> | RawResponse | WithStatus<Static<R>>>;
+  success: BaseSpec<P, Q, B, R>["success"] & { description: string };
+  handler(
+    input: CommonInput<P, Q, B> & { ctx: ServiceContext },
+  ): Promise<Static<R> | RawResponse | WithStatus<Static<R>>>;
+}
+
+/** Who may call a dashboard-only route: anyone, any signed-in user, or a member of the workspace it names. */
+export type Access = { kind: "public" } | { kind: "user" } | { kind: "member"; permission: Permission };
+
+/** Who is calling a dashboard-only route, as its access establishes it. */
+type CallerOf<A extends Access> = A extends { kind: "public" }
+  ? { user: AccountUser | null }
+  : A extends { kind: "user" }
+    ? { user: AccountUser }
+    : { user: AccountUser; ctx: ServiceContext; member: Membership };
+
+/** A dashboard-only route (accounts, members, invitations, API keys): reached with a session only. */
+export interface SessionRouteSpec<P, Q, B, R extends TSchema, A extends Access> extends BaseSpec<P, Q, B, R> {
+  access: A;
+  handler(input: CommonInput<P, Q, B> & CallerOf<A>): Promise<Static<R> | WithStatus<Static<R>>>;
 }
 
 /**
- * A route with its types erased, as the registry, the app and the OpenAPI builder see it. Every
+ * A route with its types erased, as the registry, the runner and the OpenAPI builder see it. Every
  * typed route is one (`handler` is a method, so its input type may be narrower), hence no cast.
  */
 export type Route = RouteSpec<TSchema | undefined, TSchema | undefined, TSchema | undefined, TSchema>;
+export type SessionRoute = SessionRouteSpec<
+  TSchema | undefined,
+  TSchema | undefined,
+  TSchema | undefined,
+  TSchema,
+  Access
+>;
+/** Either kind, as the runner mounts them. */
+export type AnyRoute = Route | SessionRoute;
+
+export function isApiRoute(route: AnyRoute): route is Route {
+  return "scope" in route;
+}
 
 /** Errors any authenticated endpoint can answer with, whatever it does. */
 export const COMMON_ERRORS: SpecErrorCode[] = [
@@ -106,12 +152,24 @@ export const COMMON_ERRORS: SpecErrorCode[] = [
   "INTERNAL_ERROR",
 ];
 
-/** Declares a route as data: the app, the OpenAPI document and the SDK types all read it. */
+/**
+ * Declares a route as data, the one way there is: the runner mounts it behind its doors, and the
+ * OpenAPI document, the SDK's and the web app's clients are generated from it. An API route names
+ * its scope; a dashboard-only route its access.
+ */
 export function defineRoute<
   P extends TSchema | undefined = undefined,
   Q extends TSchema | undefined = undefined,
   B extends TSchema | undefined = undefined,
   R extends TSchema = TSchema,
->(spec: RouteSpec<P, Q, B, R>): Route {
+>(spec: RouteSpec<P, Q, B, R>): Route;
+export function defineRoute<
+  P extends TSchema | undefined = undefined,
+  Q extends TSchema | undefined = undefined,
+  B extends TSchema | undefined = undefined,
+  R extends TSchema = TSchema,
+  A extends Access = Access,
+>(spec: SessionRouteSpec<P, Q, B, R, A>): SessionRoute;
+export function defineRoute(spec: AnyRoute): AnyRoute {
   return spec;
 }

@@ -102,5 +102,14 @@ export function parseToolInput(tool: Tool, args: Record<string, unknown> | undef
     input[part] = value;
   }
   if (details.length > 0) throw validationError(details);
+  // A part of the route's request the tool does not publish is what HTTP makes of it when left
+  // out: an empty object with its defaults (`get_report` is the report as JSON, no `format`).
+  for (const part of ["params", "query", "body"] as const) {
+    const schema = tool.route[part];
+    if (input[part] !== undefined || schema === undefined) continue;
+    const empty = {};
+    compileSchema(schema as TSchema)(empty);
+    input[part] = empty;
+  }
   return input;
 }

@@ -1,12 +1,15 @@
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { CallToolResult, Tool as ToolDescription } from "@modelcontextprotocol/sdk/types.js";
 import { ApiError } from "../errors/api-error.ts";
+import { keyContext } from "../http/doors/api-key.ts";
 import { toApiError } from "../http/errors.ts";
+import { RawResponse, WithStatus } from "../http/route.ts";
+import { callRoute } from "../http/runner.ts";
 import { newId } from "../lib/ids.ts";
 import { scopeAllows } from "../services/api-keys/scopes.ts";
 import type { Authenticated } from "../services/auth/authenticate.ts";
 import { unavailableError } from "../services/availability.ts";
-import type { Deps, ServiceContext } from "../services/context.ts";
+import type { Deps } from "../services/context.ts";
 import { parseToolInput, publishedInputSchema, publishedOutputSchema } from "./input.ts";
 import { serializeThrough } from "./output.ts";
 import { mcpSdk } from "./sdk.ts";
@@ -55,16 +58,6 @@ const DESCRIPTIONS: ToolDescription[] = MCP_TOOLS.map((tool) => {
 
 const BY_NAME = new Map(MCP_TOOLS.map((tool) => [tool.name, tool]));
 
-function contextOf(deps: Deps, auth: Authenticated, requestId: string): ServiceContext {
-  return {
-    ...deps,
-    workspace: { id: auth.key.workspaceId, plan: auth.plan, billingAnchor: auth.key.billingAnchor },
-    actor: { type: "api_key", id: auth.key.id },
-    scopes: auth.key.scopes,
-    requestId,
-  };
-}
-
 function authorizeTool(auth: Authenticated, tool: Tool): void {
   const { scope, method } = tool.route;
   if (scopeAllows(auth.key.scopes, scope, method)) return;
@@ -111,8 +104,21 @@ async function callTool(
     requestId = admission.requestId;
     admitted = true;
     authorizeTool(admission.auth, tool);
-    const input = parseToolInput(tool, args);
-    const result = await tool.run(contextOf(deps, admission.auth, requestId), input, signal);
+    const parsed = parseToolInput(tool, args);
+    const input = tool.prepare === undefined ? parsed : tool.prepare(parsed as Parameters<typeof tool.prepare>[0]);
+    // The route's own handler, as every door runs it: MCP is a door of API v1 for API keys.
+    const answer = await callRoute(tool.route, {
+      ...input,
+      headers: {},
+      address: "",
+      rate: null,
+      via: "api",
+      signal,
+      caller: { ctx: keyContext(deps, admission.auth, requestId) },
+    });
+    if (answer instanceof RawResponse)
+      throw new Error(`MCP tool ${tool.name}: its route answered ${answer.contentType}`);
+    const result = answer instanceof WithStatus ? answer.body : answer;
     const text = serializeThrough(tool.route.success.schema, result);
     return { content: [{ type: "text", text }], structuredContent: JSON.parse(text) as Record<string, unknown> };
   } catch (error) {

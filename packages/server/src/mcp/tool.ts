@@ -1,6 +1,5 @@
 import type { Static, TSchema } from "typebox";
 import type { Route } from "../http/route.ts";
-import type { ServiceContext } from "../services/context.ts";
 
 type In<S> = S extends TSchema ? Static<S> : undefined;
 
@@ -33,8 +32,11 @@ export interface ToolSpec<P, Q, B> {
   query?: Q;
   body?: B;
   rename?: Record<string, Renamed>;
-  /** Calls the service the route calls; `signal` ends a wait early (the client left, the server drains). */
-  run(ctx: ServiceContext, input: ToolInput<P, Q, B>, signal: AbortSignal): Promise<unknown>;
+  /**
+   * What the tool changes of the arguments before its route runs them (the route's own handler,
+   * through the runner, as every door does): an analysis waits less here than over HTTP.
+   */
+  prepare?(input: ToolInput<P, Q, B>): ToolInput<P, Q, B>;
 }
 
 /** A tool with its types erased, as the server sees it (every typed tool is one: `run` is a method). */

@@ -5,20 +5,12 @@ import { opportunitiesRoute } from "../http/v1/opportunities/routes.ts";
 import { getProjectRoute, listProjectsRoute } from "../http/v1/projects/routes.ts";
 import { getReportRoute, listReportsRoute } from "../http/v1/reports/routes.ts";
 import { getResultRoute, listResultsRoute } from "../http/v1/results/routes.ts";
-import { createAnalysis } from "../services/analyses/create.ts";
-import { getAnalysis } from "../services/analyses/read.ts";
 import { AnalyzeSchema } from "../services/analyses/schemas.ts";
-import { engineFailure, waitForAnalysis } from "../services/analyses/wait.ts";
-import { projectMetrics } from "../services/analytics/metrics.ts";
 import { MetricsQuery } from "../services/analytics/schemas.ts";
 import { MAX_WAIT_SECONDS } from "../services/limits.ts";
-import { listOpportunities } from "../services/opportunities/opportunities.ts";
 import { OpportunitiesQuery } from "../services/opportunities/schemas.ts";
-import { getProject, listProjects } from "../services/projects/projects.ts";
 import { ProjectListQuery } from "../services/projects/schemas.ts";
-import { getReport, listReports } from "../services/reports/reports.ts";
 import { ReportListQuery } from "../services/reports/schemas.ts";
-import { getResult, listResults } from "../services/results/results.ts";
 import { ResultListQuery } from "../services/results/schemas.ts";
 import { defineTool, type Tool } from "./tool.ts";
 
@@ -41,7 +33,6 @@ export const MCP_TOOLS: readonly Tool[] = [
     description: `The workspace's brands (projects): name, domains, competitors, tracked prompts and engines. ${paging}`,
     route: listProjectsRoute,
     query: ProjectListQuery,
-    run: (ctx, { query }) => listProjects(ctx, query),
   }),
   defineTool({
     name: "get_brand",
@@ -50,7 +41,6 @@ export const MCP_TOOLS: readonly Tool[] = [
     route: getProjectRoute,
     params: IdParams,
     rename: brandId,
-    run: (ctx, { params }) => getProject(ctx, params.id),
   }),
   defineTool({
     name: "get_metrics",
@@ -61,7 +51,6 @@ export const MCP_TOOLS: readonly Tool[] = [
     params: IdParams,
     query: MetricsQuery,
     rename: brandId,
-    run: (ctx, { params, query }) => projectMetrics(ctx, params.id, query),
   }),
   defineTool({
     name: "list_opportunities",
@@ -72,7 +61,6 @@ export const MCP_TOOLS: readonly Tool[] = [
     params: IdParams,
     query: OpportunitiesQuery,
     rename: brandId,
-    run: (ctx, { params, query }) => listOpportunities(ctx, params.id, query),
   }),
   defineTool({
     name: "list_results",
@@ -80,7 +68,6 @@ export const MCP_TOOLS: readonly Tool[] = [
     description: `Measured answers (one prompt asked of one engine): the answer's text, whether and where the brand is mentioned, sentiment, citations and score; filtered by brand, analysis, engine, prompt, tag and time range [from, to). ${paging}`,
     route: listResultsRoute,
     query: ResultListQuery,
-    run: (ctx, { query }) => listResults(ctx, query),
   }),
   defineTool({
     name: "get_result",
@@ -89,7 +76,6 @@ export const MCP_TOOLS: readonly Tool[] = [
     route: getResultRoute,
     params: IdParams,
     rename: { id: { as: "result_id", description: "The result's id (`res_…`)." } },
-    run: (ctx, { params }) => getResult(ctx, params.id),
   }),
   defineTool({
     name: "list_reports",
@@ -97,7 +83,6 @@ export const MCP_TOOLS: readonly Tool[] = [
     description: `Reports generated when analyses finish, filtered by brand, type and when they were generated [from, to). ${paging}`,
     route: listReportsRoute,
     query: ReportListQuery,
-    run: (ctx, { query }) => listReports(ctx, query),
   }),
   defineTool({
     name: "get_report",
@@ -107,7 +92,6 @@ export const MCP_TOOLS: readonly Tool[] = [
     route: getReportRoute,
     params: IdParams,
     rename: { id: { as: "report_id", description: "The report's id (`rpt_…`)." } },
-    run: (ctx, { params }) => getReport(ctx, params.id),
   }),
   defineTool({
     name: "run_analysis",
@@ -115,15 +99,11 @@ export const MCP_TOOLS: readonly Tool[] = [
     description: `Asks the brand's prompts (or \`prompts\`) of its engines (or \`engines\`) \`samples\` times each and measures every answer; one credit per answer. Returns the queued analysis at once, or with \`wait\` (true: up to ${LONGEST_WAIT_SECONDS} s here) the finished one with its summary; if the wait runs out the analysis is returned still running: read it later with get_analysis.`,
     route: analyzeRoute,
     body: AnalyzeSchema,
-    run: async (ctx, { body }, signal) => {
-      const { wait, ...input } = body;
-      const queued = await createAnalysis(ctx, input, { trigger: "api" });
+    // MCP clients give up on a request after 60 s by default: the wait ends before that.
+    prepare: (input) => {
+      const wait = input.body.wait;
       const asked = wait === true ? MAX_WAIT_SECONDS : wait === false || wait === undefined ? 0 : wait;
-      const seconds = Math.min(asked, LONGEST_WAIT_SECONDS);
-      if (seconds === 0) return queued;
-      const outcome = await waitForAnalysis(ctx, queued.id, seconds, signal);
-      if (outcome.finished && outcome.analysis.status === "failed") throw engineFailure(outcome.analysis);
-      return outcome.analysis;
+      return { ...input, body: { ...input.body, wait: asked === 0 ? false : Math.min(asked, LONGEST_WAIT_SECONDS) } };
     },
   }),
   defineTool({
@@ -133,6 +113,5 @@ export const MCP_TOOLS: readonly Tool[] = [
     route: getAnalysisRoute,
     params: IdParams,
     rename: { id: { as: "analysis_id", description: "The analysis's id (`ana_…`), from run_analysis." } },
-    run: (ctx, { params }) => getAnalysis(ctx, params.id),
   }),
 ];

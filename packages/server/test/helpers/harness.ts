@@ -12,6 +12,7 @@ import type { Route } from "../../src/http/route.ts";
 import { ErrorSchema } from "../../src/http/schema.ts";
 import { V1_ROUTES } from "../../src/http/v1/routes.ts";
 import { ManualClock } from "../../src/lib/clock.ts";
+import { registerMcpRoute } from "../../src/mcp/http.ts";
 import { createApiKey } from "../../src/services/api-keys/api-keys.ts";
 import { SCOPES, type Scope } from "../../src/services/api-keys/scopes.ts";
 import type { Deps } from "../../src/services/context.ts";
@@ -133,6 +134,8 @@ export function useHarness(dialect: Dialect, options: HarnessOptions = {}): Harn
       publicUrl: "http://localhost:8080",
       bodyLimitBytes: 1024 * 1024,
       logger: pino({ level: "silent" }),
+      // As the process assembles it (app/server.ts): the MCP server at /mcp too.
+      mounts: [registerMcpRoute],
     });
   });
   const workers: RunningWorker[] = [];

@@ -1,39 +1,25 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { ApiError } from "../../errors/api-error.ts";
-import { scopesOf } from "../../services/accounts/roles.ts";
-import { scopeAllows } from "../../services/api-keys/scopes.ts";
+import type { FastifyInstance } from "fastify";
 import type { Deps } from "../../services/context.ts";
-import { AddressLimit, PUBLIC_ROUTE_LIMITS } from "../address-limits.ts";
+import { dashboardDoor } from "../doors/dashboard.ts";
+import { memberDoor } from "../doors/member.ts";
+import { MemberLimits } from "../doors/member-limits.ts";
+import { assertSameOrigin, webHeaders } from "../doors/session.ts";
 import { registerEmailLinks } from "../email-links.ts";
-import type { Route } from "../route.ts";
-import { RawResponse, WithStatus } from "../route.ts";
-import type { Caller, DashboardRoute } from "./route.ts";
+import type { Route, SessionRoute } from "../route.ts";
+import { mountRoutes } from "../runner.ts";
 import { accountRoutes } from "./routes/accounts.ts";
 import { apiKeyRoutes } from "./routes/api-keys.ts";
 import { digestRoutes } from "./routes/digests.ts";
 import { invitationRoutes } from "./routes/invitations.ts";
 import { memberRoutes } from "./routes/members.ts";
 import { workspaceRoutes } from "./routes/workspaces.ts";
-import { assertSameOrigin, requireMember, requireUser, webHeaders } from "./session.ts";
-
-declare module "fastify" {
-  interface FastifyRequest {
-    caller: Caller | null;
-  }
-}
 
 /** Where the dashboard's API lives; the SPA is served everywhere else but /v1, /docs and /healthz. */
 const DASHBOARD_API = "/app/api";
 
-function workspaceParam(request: FastifyRequest): string {
-  const value = (request.params as Record<string, unknown>).workspace;
-  if (typeof value !== "string") throw new ApiError("NOT_FOUND", "No workspace named in the path.");
-  return value;
-}
-
-/** The dashboard's own routes (docs/dashboard-api.md): session, role, and CSRF checks first. */
-function registerDashboardRoutes(app: FastifyInstance, deps: Deps): void {
-  const routes: DashboardRoute[] = [
+/** The dashboard's own routes (docs/dashboard-api.md), in the order a reader meets them. */
+function dashboardRoutes(deps: Deps): SessionRoute[] {
+  return [
     ...accountRoutes(deps),
     ...workspaceRoutes(),
     ...memberRoutes(),
@@ -41,128 +27,6 @@ function registerDashboardRoutes(app: FastifyInstance, deps: Deps): void {
     ...apiKeyRoutes(),
     ...digestRoutes(),
   ];
-  const anonymous = new AddressLimit(deps.counters, "public:address", PUBLIC_ROUTE_LIMITS.perAddressPerMinute, 60);
-  const signUps = new AddressLimit(
-    deps.counters,
-    "signup:address",
-    PUBLIC_ROUTE_LIMITS.signUpsPerAddressPer10Minutes,
-    600,
-  );
-  const refuse = (seconds: number, what: string) => {
-    throw new ApiError("RATE_LIMIT_EXCEEDED", `Too many ${what} from this address; try again in ${seconds} s.`, {
-      retryAfter: seconds,
-    });
-  };
-  for (const route of routes) {
-    const isSignUp = route.method === "POST" && route.path === "/signup";
-    app.route({
-      method: route.method,
-      url: `${DASHBOARD_API}${route.path}`,
-      schema: {
-        ...(route.params === undefined ? {} : { params: route.params }),
-        ...(route.query === undefined ? {} : { querystring: route.query }),
-        ...(route.body === undefined ? {} : { body: route.body }),
-        response: { [route.success.status]: route.success.schema },
-      },
-      onRequest: async (request) => {
-        assertSameOrigin(request, deps.origins);
-        const access = route.access;
-        if (access.kind === "public") {
-          const user = await deps.identity.currentUser(webHeaders(request));
-          // Counted per address when nobody is signed in (a signed-in member's pages are not limited here).
-          const wait = user === null ? await anonymous.wait(request) : 0;
-          if (wait > 0) refuse(wait, "requests");
-          if (isSignUp) {
-            const signUpWait = await signUps.wait(request);
-            if (signUpWait > 0) refuse(signUpWait, "sign-ups");
-          }
-          request.caller = { user, workspace: null };
-          return;
-        }
-        const user = await requireUser(deps, request);
-        request.caller = {
-          user,
-          workspace:
-            access.kind === "workspace"
-              ? await requireMember(deps, user, workspaceParam(request), access.permission)
-              : null,
-        };
-      },
-      handler: async (request, reply) => {
-        const caller = request.caller ?? { user: null, workspace: null };
-        const result = await route.run(
-          { params: request.params, query: request.query, body: request.body, request, reply },
-          caller,
-        );
-        return reply.code(route.success.status).send(result);
-      },
-    });
-  }
-}
-
-/**
- * Every `/v1` route again under `/app/api/workspaces/:workspace/v1`, for the dashboard: the same
- * definitions, schemas and services, with the session's member in place of an API key and the
- * member's role as scopes (viewer: read; member: …; admin and owner: all).
- */
-function registerWorkspaceApi(app: FastifyInstance, deps: Deps, v1Routes: Route[]): void {
-  for (const route of v1Routes) {
-    app.route({
-      method: route.method,
-      url: `${DASHBOARD_API}/workspaces/:workspace/v1${route.path}`,
-      schema: {
-        ...(route.params === undefined ? {} : { params: route.params }),
-        ...(route.query === undefined ? {} : { querystring: route.query }),
-        ...(route.body === undefined ? {} : { body: route.body }),
-        response: Object.fromEntries(
-          [route.success.status, ...(route.success.also ?? []).map((other) => other.status)].map((status) => [
-            status,
-            route.success.schema,
-          ]),
-        ),
-      },
-      onRequest: async (request) => {
-        assertSameOrigin(request, deps.origins);
-        const user = await requireUser(deps, request);
-        const workspace = await requireMember(deps, user, workspaceParam(request), "read");
-        if (!scopeAllows(scopesOf(workspace.member.role), route.scope, route.method)) {
-          throw new ApiError(
-            "FORBIDDEN",
-            `Your role in this workspace (${workspace.member.role}) does not allow this.`,
-          );
-        }
-        request.caller = { user, workspace };
-      },
-      // The route's own schema knows its parameters, not the workspace the dashboard adds.
-      preValidation: async (request) => {
-        delete (request.params as Record<string, unknown>).workspace;
-      },
-      handler: async (request: FastifyRequest, reply: FastifyReply) => {
-        const workspace = request.caller?.workspace;
-        if (workspace === undefined || workspace === null) throw new Error("dashboard route without a member");
-        const gone = new AbortController();
-        const result = await route.handler({
-          params: request.params,
-          query: request.query,
-          body: request.body,
-          ctx: workspace.ctx,
-          request,
-          via: "dashboard",
-          signal: gone.signal,
-        });
-        if (result instanceof WithStatus) return reply.code(result.status).send(result.body);
-        reply.code(route.success.status);
-        if (result instanceof RawResponse) {
-          if (result.filename !== undefined)
-            reply.header("content-disposition", `inline; filename="${result.filename}"`);
-          reply.header("x-content-type-options", "nosniff");
-          for (const [name, value] of Object.entries(result.headers)) reply.header(name, value);
-          return reply.type(result.contentType).send(result.body);
-        }
-        return result;
-      },
-    });
-  }
 }
 
 /**
@@ -216,10 +80,21 @@ async function registerAuthRoutes(app: FastifyInstance, deps: Deps): Promise<voi
   });
 }
 
-export async function registerDashboardApi(app: FastifyInstance, deps: Deps, v1Routes: Route[]): Promise<void> {
-  app.decorateRequest("caller", null);
-  registerDashboardRoutes(app, deps);
-  registerWorkspaceApi(app, deps, v1Routes);
+/**
+ * The dashboard's API: its own routes and every `/v1` route again under
+ * `/app/api/workspaces/:workspace/v1`, both through the one runner behind the session's doors
+ * (one rate limit per member across them), then the authentication library's routes and the
+ * links of e-mails.
+ */
+export async function registerDashboardApi(
+  app: FastifyInstance,
+  deps: Deps,
+  v1Routes: Route[],
+  draining: AbortSignal,
+): Promise<void> {
+  const limits = new MemberLimits(deps);
+  mountRoutes(app, deps, dashboardRoutes(deps), dashboardDoor(deps, limits), draining);
+  mountRoutes(app, deps, v1Routes, memberDoor(deps, limits), draining);
   await registerAuthRoutes(app, deps);
   registerEmailLinks(app, deps);
 }

@@ -10,13 +10,15 @@ import {
 import { needsSetup, signUp } from "../../../services/accounts/signup.ts";
 import { createWorkspaceFor } from "../../../services/accounts/workspaces.ts";
 import type { Deps } from "../../../services/context.ts";
-import { type DashboardRoute, publicRoute, userRoute } from "../route.ts";
-import { webHeaders } from "../session.ts";
+import { identityHeaders } from "../../doors/session.ts";
+import { defineRoute, type SessionRoute, WithStatus } from "../../route.ts";
 
-export function accountRoutes(deps: Deps): DashboardRoute[] {
+export function accountRoutes(deps: Deps): SessionRoute[] {
   return [
-    publicRoute({
+    defineRoute({
+      operationId: "getSetup",
       method: "GET",
+      access: { kind: "public" },
       path: "/setup",
       success: { status: 200, schema: SetupSchema },
       handler: async () => ({
@@ -25,25 +27,34 @@ export function accountRoutes(deps: Deps): DashboardRoute[] {
         email_delivery: deps.mailer !== null,
       }),
     }),
-    publicRoute({
+    defineRoute({
+      operationId: "signUp",
       method: "POST",
+      access: { kind: "public" },
       path: "/signup",
       body: SignUpSchema,
       success: { status: 201, schema: SignedUpSchema },
-      handler: async ({ body, request, reply }) => {
-        const signed = await signUp(deps, body, webHeaders(request));
-        reply.header("set-cookie", signed.setCookie);
-        return { user: signed.user, workspace_id: signed.workspace_id };
+      handler: async ({ body, headers, address }) => {
+        const signed = await signUp(deps, body, identityHeaders(headers, address));
+        return new WithStatus(
+          201,
+          { user: signed.user, workspace_id: signed.workspace_id },
+          { "set-cookie": signed.setCookie },
+        );
       },
     }),
-    userRoute({
+    defineRoute({
+      operationId: "getMe",
       method: "GET",
+      access: { kind: "user" },
       path: "/me",
       success: { status: 200, schema: MeSchema },
       handler: async ({ user }) => ({ user, workspaces: await workspacesOf(deps, user.id) }),
     }),
-    userRoute({
+    defineRoute({
+      operationId: "createWorkspace",
       method: "POST",
+      access: { kind: "user" },
       path: "/workspaces",
       body: WorkspaceNameSchema,
       success: { status: 201, schema: UserWorkspaceSchema },

@@ -17,31 +17,34 @@ import {
   WorkspaceParams,
 } from "../../../services/accounts/schemas.ts";
 import type { Deps } from "../../../services/context.ts";
-import { type DashboardRoute, publicRoute, userRoute, workspaceRoute } from "../route.ts";
+import { defineRoute, type SessionRoute } from "../../route.ts";
 
-export function invitationRoutes(deps: Deps): DashboardRoute[] {
+export function invitationRoutes(deps: Deps): SessionRoute[] {
   return [
-    workspaceRoute({
+    defineRoute({
+      operationId: "listInvitations",
       method: "GET",
       path: "/workspaces/:workspace/invitations",
-      permission: "manage_members",
+      access: { kind: "member", permission: "manage_members" },
       params: WorkspaceParams,
       success: { status: 200, schema: InvitationListSchema },
       handler: async ({ ctx }) => ({ data: await listInvitations(ctx) }),
     }),
-    workspaceRoute({
+    defineRoute({
+      operationId: "createInvitation",
       method: "POST",
       path: "/workspaces/:workspace/invitations",
-      permission: "manage_members",
+      access: { kind: "member", permission: "manage_members" },
       params: WorkspaceParams,
       body: InviteSchema,
       success: { status: 201, schema: CreatedInvitationSchema },
       handler: ({ ctx, member, user, body }) => createInvitation(ctx, { ...member, name: user.name }, body),
     }),
-    workspaceRoute({
+    defineRoute({
+      operationId: "revokeInvitation",
       method: "DELETE",
       path: "/workspaces/:workspace/invitations/:id",
-      permission: "manage_members",
+      access: { kind: "member", permission: "manage_members" },
       params: WorkspaceItemParams,
       success: { status: 200, schema: RevokedInvitationSchema },
       handler: async ({ ctx, params }) => {
@@ -49,15 +52,19 @@ export function invitationRoutes(deps: Deps): DashboardRoute[] {
         return { id: params.id, revoked: true as const };
       },
     }),
-    publicRoute({
+    defineRoute({
+      operationId: "previewInvitation",
       method: "GET",
+      access: { kind: "public" },
       path: "/invitations/:token",
       params: TokenParams,
       success: { status: 200, schema: InvitationPreviewSchema },
       handler: ({ params }) => previewInvitation(deps, params.token),
     }),
-    userRoute({
+    defineRoute({
+      operationId: "acceptInvitation",
       method: "POST",
+      access: { kind: "user" },
       path: "/invitations/:token/accept",
       params: TokenParams,
       success: { status: 200, schema: AcceptedSchema },

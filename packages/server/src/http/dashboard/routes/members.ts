@@ -7,32 +7,35 @@ import {
   RoleChangeSchema,
   WorkspaceParams,
 } from "../../../services/accounts/schemas.ts";
-import { type DashboardRoute, workspaceRoute } from "../route.ts";
+import { defineRoute, type SessionRoute } from "../../route.ts";
 
-export function memberRoutes(): DashboardRoute[] {
+export function memberRoutes(): SessionRoute[] {
   return [
-    workspaceRoute({
+    defineRoute({
+      operationId: "listMembers",
       method: "GET",
       path: "/workspaces/:workspace/members",
-      permission: "read",
+      access: { kind: "member", permission: "read" },
       params: WorkspaceParams,
       success: { status: 200, schema: MemberListSchema },
       handler: async ({ ctx }) => ({ data: await listMembers(ctx) }),
     }),
-    workspaceRoute({
+    defineRoute({
+      operationId: "changeMemberRole",
       method: "PATCH",
       path: "/workspaces/:workspace/members/:user_id",
-      permission: "manage_members",
+      access: { kind: "member", permission: "manage_members" },
       params: MemberParams,
       body: RoleChangeSchema,
       success: { status: 200, schema: MemberSchema },
       handler: ({ ctx, member, params, body }) => changeRole(ctx, member, params.user_id, body.role),
     }),
-    workspaceRoute({
+    defineRoute({
+      operationId: "removeMember",
       // Anyone may leave; removing someone else needs manage_members (checked by the service).
       method: "DELETE",
       path: "/workspaces/:workspace/members/:user_id",
-      permission: "read",
+      access: { kind: "member", permission: "read" },
       params: MemberParams,
       success: { status: 200, schema: RemovedSchema },
       handler: async ({ ctx, member, params }) => {

@@ -6,22 +6,24 @@ import {
   WorkspaceParams,
 } from "../../../services/accounts/schemas.ts";
 import { deleteWorkspace, renameWorkspace, workspaceDetails } from "../../../services/accounts/workspaces.ts";
-import { type DashboardRoute, workspaceRoute } from "../route.ts";
+import { defineRoute, type SessionRoute } from "../../route.ts";
 
-export function workspaceRoutes(): DashboardRoute[] {
+export function workspaceRoutes(): SessionRoute[] {
   return [
-    workspaceRoute({
+    defineRoute({
+      operationId: "getWorkspace",
       method: "GET",
       path: "/workspaces/:workspace",
-      permission: "read",
+      access: { kind: "member", permission: "read" },
       params: WorkspaceParams,
       success: { status: 200, schema: WorkspaceDetailsSchema },
       handler: ({ ctx, member }) => workspaceDetails(ctx, member.role),
     }),
-    workspaceRoute({
+    defineRoute({
+      operationId: "renameWorkspace",
       method: "PATCH",
       path: "/workspaces/:workspace",
-      permission: "rename_workspace",
+      access: { kind: "member", permission: "rename_workspace" },
       params: WorkspaceParams,
       body: WorkspaceNameSchema,
       success: { status: 200, schema: WorkspaceDetailsSchema },
@@ -30,10 +32,11 @@ export function workspaceRoutes(): DashboardRoute[] {
         return workspaceDetails(ctx, member.role);
       },
     }),
-    workspaceRoute({
+    defineRoute({
+      operationId: "deleteWorkspace",
       method: "DELETE",
       path: "/workspaces/:workspace",
-      permission: "delete_workspace",
+      access: { kind: "member", permission: "delete_workspace" },
       params: WorkspaceParams,
       body: DeleteWorkspaceSchema,
       success: { status: 200, schema: DeletedSchema },

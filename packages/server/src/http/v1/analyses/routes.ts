@@ -1,4 +1,3 @@
-import type { FastifyRequest } from "fastify";
 import { createAnalysis } from "../../../services/analyses/create.ts";
 import { getAnalysis, listAnalyses } from "../../../services/analyses/read.ts";
 import {
@@ -18,9 +17,12 @@ const tag = "Analyses";
  * Seconds the client asked to wait, from the body's `wait` or RFC 7240's `Prefer: wait=N`
  * (the body wins), capped at 60; 0 for the asynchronous default.
  */
-function waitSeconds(wait: boolean | number | undefined, request: FastifyRequest): number {
+function waitSeconds(
+  wait: boolean | number | undefined,
+  headers: Readonly<Record<string, string | string[] | undefined>>,
+): number {
   if (wait !== undefined) return wait === true ? MAX_WAIT_SECONDS : wait === false ? 0 : wait;
-  const prefer = request.headers.prefer;
+  const prefer = headers.prefer;
   const match = /(?:^|[,;\s])wait\s*=\s*"?(\d{1,6})"?/i.exec(Array.isArray(prefer) ? prefer.join(",") : (prefer ?? ""));
   return match?.[1] === undefined ? 0 : Math.min(MAX_WAIT_SECONDS, Number(match[1]));
 }
@@ -44,9 +46,9 @@ export const analyzeRoute = defineRoute({
     ],
   },
   errors: ["NOT_FOUND", "ENGINE_NOT_ALLOWED", "BILLING_LIMIT_EXCEEDED", "BILLING_UNAVAILABLE", "ENGINE_FAILURE"],
-  handler: async ({ ctx, body, request, via, signal }) => {
+  handler: async ({ ctx, body, headers, via, signal }) => {
     const { wait, ...input } = body;
-    const seconds = waitSeconds(wait, request);
+    const seconds = waitSeconds(wait, headers);
     const queued = await createAnalysis(ctx, input, { trigger: via });
     if (seconds === 0) return queued;
     const outcome = await waitForAnalysis(ctx, queued.id, seconds, signal);

@@ -13,5 +13,5 @@ export const getUsageRoute = defineRoute({
   scope: "usage",
   query: UsageQuery,
   success: { status: 200, description: "The workspace's usage.", schema: UsageSchema },
-  handler: ({ ctx, request }) => getUsage(ctx, request.rate),
+  handler: ({ ctx, rate }) => getUsage(ctx, rate),
 });

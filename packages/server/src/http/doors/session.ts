@@ -13,16 +13,23 @@ function headerValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-/** The request's headers as a Web `Headers`, for the authentication library. */
-export function webHeaders(request: FastifyRequest): Headers {
+/** A request's headers as a Web `Headers`, for the authentication library, with the client's address. */
+export function identityHeaders(
+  raw: Readonly<Record<string, string | string[] | undefined>>,
+  address: string,
+): Headers {
   const headers = new Headers();
-  for (const [name, value] of Object.entries(request.headers)) {
+  for (const [name, value] of Object.entries(raw)) {
     if (value === undefined) continue;
     for (const one of Array.isArray(value) ? value : [value]) headers.append(name, one);
   }
   // The client's address as Fastify sees it (TRUST_PROXY decides), never what the client claims.
-  headers.set("x-sightline-client-ip", request.ip);
+  headers.set("x-sightline-client-ip", address);
   return headers;
+}
+
+export function webHeaders(request: FastifyRequest): Headers {
+  return identityHeaders(request.headers, request.ip);
 }
 
 /**
