@@ -9,7 +9,7 @@ function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
     if (statSync(path).isDirectory()) return sourceFiles(path);
-    return name.endsWith(".ts") && !name.endsWith(".d.ts") ? [path] : [];
+    return (name.endsWith(".ts") || name.endsWith(".tsx")) && !name.endsWith(".d.ts") ? [path] : [];
   });
 }
 

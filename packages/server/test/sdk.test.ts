@@ -3,16 +3,22 @@ import { resolve } from "node:path";
 import { type Project, Sightline, SightlineConnectionError, SightlineError } from "@sightline/sdk";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { sdkSources } from "../scripts/sdk-sources.ts";
+import { webSources } from "../scripts/web-sources.ts";
 import type { RunningWorker } from "../src/app/worker.ts";
 import { V1_ROUTES } from "../src/http/v1/routes.ts";
 import { PUBLIC_URL } from "./helpers/fixtures.ts";
 import { describeEachDialect, type Tenant } from "./helpers/harness.ts";
 import { REPO_ROOT } from "./helpers/processes.ts";
 
-it("the SDK's generated types are current (run `npm run codegen` after changing a route)", () => {
-  for (const [file, text] of Object.entries(sdkSources())) {
-    const committed = readFileSync(resolve(REPO_ROOT, "packages/sdk/src/generated", file), "utf8");
-    expect(committed, file).toBe(text);
+it("the SDK's and the web app's generated clients are current (run `npm run codegen` after changing a route)", () => {
+  for (const [dir, sources] of [
+    ["packages/sdk/src/generated", sdkSources()],
+    ["packages/web/src/generated", webSources()],
+  ] as const) {
+    for (const [file, text] of Object.entries(sources)) {
+      const committed = readFileSync(resolve(REPO_ROOT, dir, file), "utf8");
+      expect(committed, `${dir}/${file}`).toBe(text);
+    }
   }
 });
 

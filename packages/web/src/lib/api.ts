@@ -1,7 +1,10 @@
 /**
- * The dashboard's fetch client for `/app/api` (docs/dashboard-api.md): same-origin cookies, JSON bodies,
- * the API's error envelope turned into one error type, and a 401 sends the user to sign in.
+ * The dashboard's client for `/app/api` (docs/dashboard-api.md), typed by operation from the tables
+ * generated from the server's routes (`npm run codegen`): same-origin cookies, JSON bodies, the API's
+ * error envelope turned into one error type, and a 401 sends the user to sign in.
  */
+import { OPERATIONS, type OperationId, type Operations } from "@sightline/sdk/operations";
+import { DASHBOARD_OPERATIONS, type DashboardOperationId, type DashboardOperations } from "../generated/dashboard.ts";
 
 export interface FieldIssue {
   field?: string;
@@ -26,9 +29,7 @@ export class ApiError extends Error {
 
 type Method = "GET" | "POST" | "PATCH" | "DELETE";
 
-interface RequestOptions {
-  method?: Method;
-  body?: unknown;
+interface CallOptions {
   signal?: AbortSignal;
   /** `throw` where a 401 is an answer rather than an expired session: a wrong password, "am I signed in?". */
   on401?: "sign-in" | "throw";
@@ -43,8 +44,70 @@ export function setUnauthenticatedHandler(handler: () => void): void {
 
 const BASE = "/app/api";
 
-export async function api<T>(path: string, options: RequestOptions = {}): Promise<T> {
-  const { method = "GET", body, signal, on401 = "sign-in" } = options;
+/**
+ * An operation's request parts as its generated types say: path parameters and a body where it
+ * has them, a query when it takes one. No URL is written by hand anywhere in the web app: each is
+ * made here from the operation's path in the table generated from the server's routes.
+ */
+type Parts<O extends { params: unknown; query: unknown; body: unknown }> = (O["params"] extends undefined
+  ? { params?: undefined }
+  : { params: O["params"] }) &
+  (O["query"] extends undefined ? { query?: undefined } : { query?: O["query"] }) &
+  (O["body"] extends undefined ? { body?: undefined } : { body: O["body"] });
+
+interface AnyParts {
+  params?: unknown;
+  query?: unknown;
+  body?: unknown;
+}
+
+/** `/projects/{id}` with `{id: "prj_1"}` → `/projects/prj_1`, and the query as a search string. */
+function urlOf(path: string, parts: AnyParts): string {
+  const params = (parts.params ?? {}) as Record<string, string>;
+  const filled = path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? ""));
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries((parts.query ?? {}) as Record<string, unknown>)) {
+    if (value !== undefined && value !== null) search.set(name, String(value));
+  }
+  const query = search.toString();
+  return query === "" ? filled : `${filled}?${query}`;
+}
+
+/** The workspace's mount of API v1 (docs/dashboard-api.md). */
+function v1Path(workspaceId: string, operationId: OperationId, parts: AnyParts): string {
+  const { path } = OPERATIONS[operationId];
+  return `/workspaces/${encodeURIComponent(workspaceId)}/v1${urlOf(path, parts)}`;
+}
+
+/** Calls an operation of API v1 in a workspace, as its member. */
+export function v1Call<K extends OperationId>(
+  workspaceId: string,
+  operationId: K,
+  parts: Parts<Operations[K]>,
+  options: CallOptions = {},
+): Promise<Operations[K]["response"]> {
+  const { method } = OPERATIONS[operationId];
+  return send(method, v1Path(workspaceId, operationId, parts), parts.body, options);
+}
+
+/** Calls a route of the dashboard's own API (accounts, members, invitations, API keys, sign-in). */
+export function appCall<K extends DashboardOperationId>(
+  operationId: K,
+  parts: Parts<DashboardOperations[K]>,
+  options: CallOptions = {},
+): Promise<DashboardOperations[K]["response"]> {
+  const { method, path } = DASHBOARD_OPERATIONS[operationId];
+  return send(method, urlOf(path, parts), parts.body, options);
+}
+
+/** Where a browser opens an operation of API v1 itself (a report's CSV or printable page), as a link. */
+export function v1Url<K extends OperationId>(workspaceId: string, operationId: K, parts: Parts<Operations[K]>): string {
+  return `${BASE}${v1Path(workspaceId, operationId, parts)}`;
+}
+
+/** The one place the web app sends a request (same-origin cookies, JSON bodies, one error type). */
+async function send<T>(method: Method, path: string, body: unknown, options: CallOptions): Promise<T> {
+  const { signal, on401 = "sign-in" } = options;
   const headers: Record<string, string> = { accept: "application/json" };
   const init: RequestInit = { method, headers, credentials: "same-origin" };
   if (signal) init.signal = signal;
@@ -67,16 +130,6 @@ export async function api<T>(path: string, options: RequestOptions = {}): Promis
   const error = await toApiError(response);
   if (response.status === 401 && on401 === "sign-in") onUnauthenticated();
   throw error;
-}
-
-/** A path under a workspace's mount of the public API: `/workspaces/:ws/v1/...`. */
-export function v1(workspaceId: string, path: string): string {
-  return `/workspaces/${encodeURIComponent(workspaceId)}/v1${path}`;
-}
-
-/** A path under a workspace's dashboard routes: `/workspaces/:ws/...`. */
-export function ws(workspaceId: string, path = ""): string {
-  return `/workspaces/${encodeURIComponent(workspaceId)}${path}`;
 }
 
 async function toApiError(response: Response): Promise<ApiError> {

@@ -1,5 +1,7 @@
 /** Dates, numbers and names as a person reads them, in the browser's locale. */
 
+import { ENGINE_TITLES } from "../generated/labels.ts";
+
 const dateFormat = new Intl.DateTimeFormat(undefined, { day: "numeric", month: "short", year: "numeric" });
 const dateTimeFormat = new Intl.DateTimeFormat(undefined, {
   day: "numeric",
@@ -83,23 +85,9 @@ export function planName(plan: string): string {
   return plan === "" ? plan : `${plan.charAt(0).toUpperCase()}${plan.slice(1).replace(/[_-]/g, " ")}`;
 }
 
-const ENGINE_NAMES: Record<string, string> = {
-  sandbox: "Sandbox (offline)",
-  chatgpt: "ChatGPT",
-  claude: "Claude",
-  gemini: "Gemini",
-  perplexity: "Perplexity",
-  grok: "Grok",
-  deepseek: "DeepSeek",
-  google_ai_overview: "Google AI Overviews",
-  sandbox_web: "Sandbox web (offline)",
-  google_ai_mode: "Google AI Mode",
-  copilot: "Microsoft Copilot",
-  chatgpt_web: "ChatGPT (web)",
-  perplexity_web: "Perplexity (web)",
-  gemini_web: "Gemini (web)",
-};
-
 export function engineName(engine: string): string {
-  return (Object.hasOwn(ENGINE_NAMES, engine) ? ENGINE_NAMES[engine] : undefined) ?? planName(engine);
+  return (
+    (Object.hasOwn(ENGINE_TITLES, engine) ? ENGINE_TITLES[engine as keyof typeof ENGINE_TITLES] : undefined) ??
+    planName(engine)
+  );
 }

@@ -138,11 +138,16 @@ export function resolvePeriod(search: BrandSearch, now: Date = new Date()): Peri
 }
 
 /** Query string of the API's common parameters: from, to, engine, the period's tag, and any extra ones. */
-export function periodQuery(period: Period, engine: string | undefined, extra: Record<string, string> = {}): string {
-  const params = new URLSearchParams({ from: period.from, to: period.to, ...extra });
-  if (engine) params.set("engine", engine);
-  if (period.tag) params.set("tag", period.tag);
-  return params.toString();
+export function periodQuery(
+  period: Period,
+  engine: string | undefined,
+): { from: string; to: string; engine?: string; tag?: string } {
+  return {
+    from: period.from,
+    to: period.to,
+    ...(engine ? { engine } : {}),
+    ...(period.tag ? { tag: period.tag } : {}),
+  };
 }
 
 const bucketDay = new Intl.DateTimeFormat(undefined, { day: "numeric", month: "short", timeZone: "UTC" });

@@ -1,6 +1,5 @@
 import { queryOptions } from "@tanstack/react-query";
-import { api, ws } from "./api.ts";
-import type { Me, Setup, Workspace } from "./types.ts";
+import { appCall } from "./api.ts";
 
 /** Query keys: everything of one workspace sits under `["workspace", id]`, so one invalidation refreshes it. */
 export const keys = {
@@ -13,19 +12,19 @@ export const keys = {
 
 export const setupQuery = queryOptions({
   queryKey: keys.setup,
-  queryFn: ({ signal }) => api<Setup>("/setup", { signal, on401: "throw" }),
+  queryFn: ({ signal }) => appCall("getSetup", {}, { signal, on401: "throw" }),
   staleTime: 60_000,
 });
 
 export const meQuery = queryOptions({
   queryKey: keys.me,
   // A 401 here is handled by whoever asks (the app layout sends the user to sign in; the invitation page offers it).
-  queryFn: ({ signal }) => api<Me>("/me", { signal, on401: "throw" }),
+  queryFn: ({ signal }) => appCall("getMe", {}, { signal, on401: "throw" }),
 });
 
 export function workspaceQuery(workspaceId: string) {
   return queryOptions({
     queryKey: keys.workspace(workspaceId),
-    queryFn: ({ signal }) => api<Workspace>(ws(workspaceId), { signal }),
+    queryFn: ({ signal }) => appCall("getWorkspace", { params: { workspace: workspaceId } }, { signal }),
   });
 }

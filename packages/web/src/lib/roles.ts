@@ -1,3 +1,4 @@
+import { ROLE_LABELS, ROLES } from "../generated/labels.ts";
 import type { Role } from "./types.ts";
 
 const RANK: Record<Role, number> = { viewer: 0, member: 1, admin: 2, owner: 3 };
@@ -7,16 +8,13 @@ export function atLeast(role: Role, minimum: Role): boolean {
   return RANK[role] >= RANK[minimum];
 }
 
-export const ROLE_NAMES: Record<Role, string> = {
-  viewer: "Viewer",
-  member: "Member",
-  admin: "Admin",
-  owner: "Owner",
-};
+/** A role's name, and what it may do (generated from the server's labels). */
+export const ROLE_NAMES: Record<Role, string> = Object.fromEntries(
+  ROLES.map((role) => [role, ROLE_LABELS[role].label]),
+) as Record<Role, string>;
 
-export const ROLE_DESCRIPTIONS: Record<Role, string> = {
-  viewer: "Sees everything except secrets.",
-  member: "Also adds and edits brands, prompts, analyses, monitoring and reports.",
-  admin: "Also manages API keys, webhooks and members.",
-  owner: "Also manages owners, renames and deletes the workspace.",
-};
+export const ROLE_DESCRIPTIONS: Record<Role, string> = Object.fromEntries(
+  ROLES.map((role) => [role, ROLE_LABELS[role].description]),
+) as Record<Role, string>;
+
+export { ROLES };

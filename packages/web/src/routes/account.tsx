@@ -1,6 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
 import { Card, CardContent, CardHeader, CardTitle } from "../components/ui/card.tsx";
-import { DateText } from "../components/when.tsx";
 import { ChangePasswordCard } from "../features/account/change-password-card.tsx";
 import { SessionsCard } from "../features/account/sessions-card.tsx";
 import { meQuery } from "../lib/queries.ts";
@@ -28,14 +27,6 @@ export function AccountPage() {
                 <dt className="text-muted-foreground">E-mail</dt>
                 <dd className="mt-0.5 font-medium wrap-anywhere">{user.email}</dd>
               </div>
-              {user.created_at && (
-                <div>
-                  <dt className="text-muted-foreground">Member since</dt>
-                  <dd className="mt-0.5 font-medium">
-                    <DateText value={user.created_at} />
-                  </dd>
-                </div>
-              )}
             </dl>
           </CardContent>
         </Card>

@@ -3,7 +3,7 @@ import { useEffect, useRef } from "react";
 import { analysesQuery } from "../features/analyses/analyses-api.ts";
 import { AnalysesList } from "../features/analyses/analyses-list.tsx";
 import { ReportsList } from "../features/analyses/reports-list.tsx";
-import { useBrand } from "../features/brand/brand-context.tsx";
+import { useBrand } from "../features/brand-page/brand-context.tsx";
 import { keys } from "../lib/queries.ts";
 import { useTitle } from "../lib/use-title.ts";
 

@@ -5,7 +5,7 @@ import { useEffect } from "react";
 import { ErrorState, LoadingState } from "../components/page-states.tsx";
 import { analysisQuery } from "../features/analyses/analyses-api.ts";
 import { AnalysisProgress } from "../features/analyses/analysis-progress.tsx";
-import { useBrand } from "../features/brand/brand-context.tsx";
+import { useBrand } from "../features/brand-page/brand-context.tsx";
 import { keys } from "../lib/queries.ts";
 import { useTitle } from "../lib/use-title.ts";
 

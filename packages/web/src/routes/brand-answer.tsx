@@ -4,7 +4,7 @@ import { ChevronLeftIcon } from "lucide-react";
 import { ErrorState, LoadingState } from "../components/page-states.tsx";
 import { AnswerView } from "../features/answers/answer-view.tsx";
 import { answerQuery } from "../features/answers/answers-api.ts";
-import { useBrand } from "../features/brand/brand-context.tsx";
+import { useBrand } from "../features/brand-page/brand-context.tsx";
 import { isNotFound } from "../lib/navigation.ts";
 import { useTitle } from "../lib/use-title.ts";
 

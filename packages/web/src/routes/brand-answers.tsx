@@ -1,8 +1,8 @@
 import { getRouteApi } from "@tanstack/react-router";
 import { AnswerFilters } from "../features/answers/answer-filters.tsx";
 import { AnswersList } from "../features/answers/answers-list.tsx";
-import { useBrand } from "../features/brand/brand-context.tsx";
-import { FiltersBar } from "../features/brand/filters-bar.tsx";
+import { useBrand } from "../features/brand-page/brand-context.tsx";
+import { FiltersBar } from "../features/brand-page/filters-bar.tsx";
 import { useTitle } from "../lib/use-title.ts";
 
 const route = getRouteApi("/_app/w/$workspaceId/brands/$brandId/answers");

@@ -1,13 +1,13 @@
 import { useQuery } from "@tanstack/react-query";
 import { ErrorState, LoadingState } from "../components/page-states.tsx";
+import { NoAnswers } from "../features/analyses/no-answers.tsx";
 import { competitorsQuery, suggestionsQuery } from "../features/analytics/analytics-api.ts";
 import { CompetitorSuggestionsCard } from "../features/analytics/competitor-suggestions.tsx";
 import { Leaderboard } from "../features/analytics/leaderboard.tsx";
 import { LeaderboardChart } from "../features/analytics/leaderboard-chart.tsx";
 import { SignificanceNote } from "../features/analytics/significance.tsx";
-import { scopeLine, useBrand } from "../features/brand/brand-context.tsx";
-import { FiltersBar } from "../features/brand/filters-bar.tsx";
-import { NoAnswers } from "../features/brand/no-answers.tsx";
+import { scopeLine, useBrand } from "../features/brand-page/brand-context.tsx";
+import { FiltersBar } from "../features/brand-page/filters-bar.tsx";
 import { engineName } from "../lib/format.ts";
 import { useTitle } from "../lib/use-title.ts";
 

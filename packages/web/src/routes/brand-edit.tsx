@@ -2,7 +2,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { Link, useNavigate } from "@tanstack/react-router";
 import { toast } from "sonner";
 import { RoleNote } from "../components/page-states.tsx";
-import { useBrand } from "../features/brand/brand-context.tsx";
+import { useBrand } from "../features/brand-page/brand-context.tsx";
 import { changesOf, draftOf } from "../features/brands/brand-draft.ts";
 import { BrandForm } from "../features/brands/brand-form.tsx";
 import { updateProject } from "../features/brands/brands-api.ts";

@@ -4,7 +4,7 @@ import { CalendarClockIcon } from "lucide-react";
 import { useEffect, useRef } from "react";
 import { EmptyState, ErrorState, LoadingState, RoleNote } from "../components/page-states.tsx";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../components/ui/card.tsx";
-import { useBrand } from "../features/brand/brand-context.tsx";
+import { useBrand } from "../features/brand-page/brand-context.tsx";
 import { AlertsList } from "../features/monitoring/alerts-list.tsx";
 import { DigestCard } from "../features/monitoring/digest-card.tsx";
 import { schedulesQuery } from "../features/monitoring/monitoring-api.ts";

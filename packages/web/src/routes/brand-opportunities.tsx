@@ -7,7 +7,7 @@ import { Badge } from "../components/ui/badge.tsx";
 import { Card, CardContent, CardDescription, CardHeader } from "../components/ui/card.tsx";
 import { Label } from "../components/ui/label.tsx";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "../components/ui/select.tsx";
-import { useBrand } from "../features/brand/brand-context.tsx";
+import { useBrand } from "../features/brand-page/brand-context.tsx";
 import {
   KIND_LABEL,
   type Opportunity,

@@ -1,14 +1,14 @@
 import { useQuery } from "@tanstack/react-query";
 import { ErrorState, LoadingState } from "../components/page-states.tsx";
+import { NoAnswers } from "../features/analyses/no-answers.tsx";
 import { metricsQuery } from "../features/analytics/analytics-api.ts";
 import { EngineCharts } from "../features/analytics/engine-charts.tsx";
 import { MetricTiles } from "../features/analytics/metric-tiles.tsx";
 import { ShareOfVoiceChart } from "../features/analytics/share-of-voice-chart.tsx";
 import { SignificanceNote } from "../features/analytics/significance.tsx";
 import { VisibilityChart } from "../features/analytics/visibility-chart.tsx";
-import { scopeLine, useBrand } from "../features/brand/brand-context.tsx";
-import { FiltersBar } from "../features/brand/filters-bar.tsx";
-import { NoAnswers } from "../features/brand/no-answers.tsx";
+import { scopeLine, useBrand } from "../features/brand-page/brand-context.tsx";
+import { FiltersBar } from "../features/brand-page/filters-bar.tsx";
 import { engineName } from "../lib/format.ts";
 import { useTitle } from "../lib/use-title.ts";
 

@@ -1,10 +1,10 @@
 import { useQuery } from "@tanstack/react-query";
 import { ErrorState, LoadingState } from "../components/page-states.tsx";
+import { NoAnswers } from "../features/analyses/no-answers.tsx";
 import { promptMetricsQuery } from "../features/analytics/analytics-api.ts";
 import { PromptHeatmap } from "../features/analytics/prompt-heatmap.tsx";
-import { useBrand } from "../features/brand/brand-context.tsx";
-import { FiltersBar } from "../features/brand/filters-bar.tsx";
-import { NoAnswers } from "../features/brand/no-answers.tsx";
+import { useBrand } from "../features/brand-page/brand-context.tsx";
+import { FiltersBar } from "../features/brand-page/filters-bar.tsx";
 import { TrackedPrompts } from "../features/prompts/tracked-prompts.tsx";
 import { useTitle } from "../lib/use-title.ts";
 

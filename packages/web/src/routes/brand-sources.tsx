@@ -1,13 +1,13 @@
 import { useQuery } from "@tanstack/react-query";
 import { ErrorState, LoadingState } from "../components/page-states.tsx";
+import { NoAnswers } from "../features/analyses/no-answers.tsx";
 import { searchesQuery, sourcesQuery } from "../features/analytics/analytics-api.ts";
 import { SearchesTable } from "../features/analytics/searches-table.tsx";
 import { CATEGORY_LABEL, type SourceCategory } from "../features/analytics/source-kind.tsx";
 import { SourcesChart } from "../features/analytics/sources-chart.tsx";
 import { SourcesTables } from "../features/analytics/sources-tables.tsx";
-import { scopeLine, useBrand } from "../features/brand/brand-context.tsx";
-import { FiltersBar } from "../features/brand/filters-bar.tsx";
-import { NoAnswers } from "../features/brand/no-answers.tsx";
+import { scopeLine, useBrand } from "../features/brand-page/brand-context.tsx";
+import { FiltersBar } from "../features/brand-page/filters-bar.tsx";
 import { Stat } from "../features/overview/stat.tsx";
 import { percent } from "../lib/figures.ts";
 import { engineName, formatNumber } from "../lib/format.ts";

@@ -18,7 +18,7 @@ import { workspaceRoutes } from "./routes/workspaces.ts";
 const DASHBOARD_API = "/app/api";
 
 /** The dashboard's own routes (docs/dashboard-api.md), in the order a reader meets them. */
-function dashboardRoutes(deps: Deps): SessionRoute[] {
+export function dashboardRoutes(deps: Deps): SessionRoute[] {
   return [
     ...accountRoutes(deps),
     ...workspaceRoutes(),

@@ -35,6 +35,8 @@ interface DescriptorBase<Name extends string> {
    * product has no API of its own (Google AI Mode, Copilot) and on every `api` engine.
    */
   counterpart?: string;
+  /** Its name as people read it (`ChatGPT (web)`), wherever an engine is shown: dashboard, reports, e-mails. */
+  title: string;
   /** What answers, in a few words: the README's engine table and the variables' descriptions say it. */
   vendor: string;
   /** The smallest built-in plan that includes the engine; every larger plan includes it too. */

@@ -6,7 +6,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../..
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "../../components/ui/table.tsx";
 import { proportion } from "../../lib/figures.ts";
 import { engineName, formatDateTime, plural } from "../../lib/format.ts";
-import { useBrand } from "../brand/brand-context.tsx";
+import { useBrand } from "../brand-page/brand-context.tsx";
 import { analysesQuery } from "./analyses-api.ts";
 import { AnalysisStatus, TRIGGER_NAMES } from "./analysis-status.tsx";
 

@@ -7,7 +7,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../..
 import { Progress } from "../../components/ui/progress.tsx";
 import { percent, points, position, proportion, sentimentScore } from "../../lib/figures.ts";
 import { engineName, formatDateTime, formatNumber, formatUsd, plural } from "../../lib/format.ts";
-import { useBrand } from "../brand/brand-context.tsx";
+import { useBrand } from "../brand-page/brand-context.tsx";
 import { reportsQuery } from "./analyses-api.ts";
 import { AnalysisStatus, TRIGGER_NAMES } from "./analysis-status.tsx";
 import { ReportLinks } from "./reports-list.tsx";

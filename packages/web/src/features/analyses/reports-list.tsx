@@ -8,7 +8,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../..
 import { DateText } from "../../components/when.tsx";
 import { formatDateTime } from "../../lib/format.ts";
 import { atLeast } from "../../lib/roles.ts";
-import { useBrand } from "../brand/brand-context.tsx";
+import { useBrand } from "../brand-page/brand-context.tsx";
 import { useWorkspace } from "../workspace/workspace-context.tsx";
 import { reportsQuery, reportUrl } from "./analyses-api.ts";
 import { ShareReportDialog } from "./share-report-dialog.tsx";

@@ -21,7 +21,7 @@ import {
 import { formErrors } from "../../lib/api.ts";
 import { plural } from "../../lib/format.ts";
 import { keys } from "../../lib/queries.ts";
-import { useBrand } from "../brand/brand-context.tsx";
+import { useBrand } from "../brand-page/brand-context.tsx";
 import { startAnalysis } from "./analyses-api.ts";
 
 const MAX_SAMPLES = 10;

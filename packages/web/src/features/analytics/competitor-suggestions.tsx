@@ -11,7 +11,7 @@ import { errorMessage } from "../../lib/api.ts";
 import { interval, percent, position } from "../../lib/figures.ts";
 import { engineName, formatNumber } from "../../lib/format.ts";
 import { keys } from "../../lib/queries.ts";
-import { useBrand } from "../brand/brand-context.tsx";
+import { useBrand } from "../brand-page/brand-context.tsx";
 import { trackCompetitor } from "./analytics-api.ts";
 
 const WIDE = "hidden md:table-cell";

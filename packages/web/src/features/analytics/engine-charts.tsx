@@ -2,7 +2,7 @@ import type { ProjectMetrics } from "@sightline/sdk";
 import { Bar, BarChart, CartesianGrid, Cell, LabelList, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { position, sentimentScore } from "../../lib/figures.ts";
 import { engineName, formatNumber } from "../../lib/format.ts";
-import { useBrand } from "../brand/brand-context.tsx";
+import { useBrand } from "../brand-page/brand-context.tsx";
 import { ChartCard } from "../charts/chart-card.tsx";
 import { engineColor } from "../charts/palette.ts";
 import { AXIS, GRID_COLOR, TooltipBox, TooltipRow } from "./chart-parts.tsx";

@@ -1,7 +1,7 @@
 import type { CompetitorLeaderboard } from "@sightline/sdk";
 import { Bar, BarChart, CartesianGrid, Cell, ErrorBar, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { proportion } from "../../lib/figures.ts";
-import { useBrand } from "../brand/brand-context.tsx";
+import { useBrand } from "../brand-page/brand-context.tsx";
 import { ChartCard } from "../charts/chart-card.tsx";
 import { BRAND_COLOR } from "../charts/palette.ts";
 import { AXIS, GRID_COLOR, pct, TooltipBox, TooltipRow } from "./chart-parts.tsx";

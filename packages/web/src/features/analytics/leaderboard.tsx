@@ -8,7 +8,7 @@ import { downloadCsv, fileSlug } from "../../lib/csv.ts";
 import { interval, percent, points, position, proportion, sampleSize, signed } from "../../lib/figures.ts";
 import { formatDayRange } from "../../lib/period.ts";
 import { cn } from "../../lib/utils.ts";
-import { useBrand } from "../brand/brand-context.tsx";
+import { useBrand } from "../brand-page/brand-context.tsx";
 import { pct } from "./chart-parts.tsx";
 import { SignificantMark } from "./significance.tsx";
 

@@ -7,7 +7,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../..
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "../../components/ui/table.tsx";
 import { downloadCsv, fileSlug } from "../../lib/csv.ts";
 import { engineName, formatNumber } from "../../lib/format.ts";
-import { useBrand } from "../brand/brand-context.tsx";
+import { useBrand } from "../brand-page/brand-context.tsx";
 
 const WIDE = "hidden md:table-cell";
 /** Searches shown before "Show all"; the CSV has every one. */

@@ -2,7 +2,7 @@ import type { ProjectMetrics } from "@sightline/sdk";
 import { CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { percent } from "../../lib/figures.ts";
 import { bucketLabel } from "../../lib/period.ts";
-import { useBrand } from "../brand/brand-context.tsx";
+import { useBrand } from "../brand-page/brand-context.tsx";
 import { ChartCard } from "../charts/chart-card.tsx";
 import { BRAND_COLOR, seriesColor } from "../charts/palette.ts";
 import { AXIS, GRID_COLOR, pct, sparseNote, TooltipBox, TooltipRow } from "./chart-parts.tsx";

@@ -1,4 +1,5 @@
 import { Badge } from "../../components/ui/badge.tsx";
+import { CATEGORY_LABELS, type CITATION_CATEGORIES } from "../../generated/labels.ts";
 
 export type SourceKind = "brand" | "competitor" | "other";
 
@@ -12,18 +13,10 @@ export function SourceKindBadge({ kind, competitor }: { kind: SourceKind; compet
   return <Badge variant="muted">Other</Badge>;
 }
 
-export type SourceCategory = "owned" | "competitor" | "social" | "reference" | "news" | "review" | "other";
+export type SourceCategory = (typeof CITATION_CATEGORIES)[number];
 
-/** The classifier's categories (docs/analytics-api.md) as people read them. */
-export const CATEGORY_LABEL: Record<SourceCategory, string> = {
-  owned: "Owned",
-  competitor: "Competitor",
-  social: "Social & forums",
-  reference: "Reference",
-  news: "News & editorial",
-  review: "Reviews & marketplaces",
-  other: "Other",
-};
+/** The classifier's categories (docs/analytics-api.md) as people read them: the server's labels. */
+export const CATEGORY_LABEL: Record<SourceCategory, string> = CATEGORY_LABELS;
 
 /** What kind of source a cited domain is; owned and competitor are already said by its kind badge. */
 export function SourceCategoryBadge({ category }: { category: SourceCategory }) {

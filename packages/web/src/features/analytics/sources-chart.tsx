@@ -1,7 +1,7 @@
 import type { ProjectSources } from "@sightline/sdk";
 import { Bar, BarChart, CartesianGrid, Cell, LabelList, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { formatNumber } from "../../lib/format.ts";
-import { useBrand } from "../brand/brand-context.tsx";
+import { useBrand } from "../brand-page/brand-context.tsx";
 import { ChartCard } from "../charts/chart-card.tsx";
 import { AXIS, GRID_COLOR, TooltipBox, TooltipRow } from "./chart-parts.tsx";
 import { KIND_COLOR } from "./source-kind.tsx";

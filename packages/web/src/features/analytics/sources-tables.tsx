@@ -6,7 +6,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../..
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "../../components/ui/table.tsx";
 import { downloadCsv, fileSlug } from "../../lib/csv.ts";
 import { formatNumber } from "../../lib/format.ts";
-import { useBrand } from "../brand/brand-context.tsx";
+import { useBrand } from "../brand-page/brand-context.tsx";
 import { Sparkline } from "../charts/sparkline.tsx";
 import { CATEGORY_LABEL, SourceCategoryBadge, SourceKindBadge } from "./source-kind.tsx";
 

@@ -13,7 +13,7 @@ import {
 import { proportion } from "../../lib/figures.ts";
 import { engineName } from "../../lib/format.ts";
 import { bucketLabel } from "../../lib/period.ts";
-import { useBrand } from "../brand/brand-context.tsx";
+import { useBrand } from "../brand-page/brand-context.tsx";
 import { ChartCard } from "../charts/chart-card.tsx";
 import { ALL_ENGINES_COLOR, engineColor } from "../charts/palette.ts";
 import { AXIS, GRID_COLOR, pct, sparseNote, TooltipBox, TooltipRow } from "./chart-parts.tsx";

@@ -2,7 +2,7 @@ import { useNavigate } from "@tanstack/react-router";
 import { useId } from "react";
 import { Label } from "../../components/ui/label.tsx";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "../../components/ui/select.tsx";
-import { useBrand } from "../brand/brand-context.tsx";
+import { useBrand } from "../brand-page/brand-context.tsx";
 
 const ANY = "any";
 

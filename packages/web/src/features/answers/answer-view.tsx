@@ -5,7 +5,7 @@ import { Badge } from "../../components/ui/badge.tsx";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card.tsx";
 import { position, score, sentimentWord } from "../../lib/figures.ts";
 import { engineName, formatDateTime, plural } from "../../lib/format.ts";
-import { useBrand } from "../brand/brand-context.tsx";
+import { useBrand } from "../brand-page/brand-context.tsx";
 import { AnswerText, MentionLegend } from "./answer-text.tsx";
 
 function Fact({ label, children }: { label: string; children: ReactNode }) {

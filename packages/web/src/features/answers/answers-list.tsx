@@ -9,7 +9,7 @@ import { RelativeText } from "../../components/when.tsx";
 import { position, score, sentimentWord } from "../../lib/figures.ts";
 import { engineName, plural } from "../../lib/format.ts";
 import { type BrandSearch, sharedFilters } from "../../lib/period.ts";
-import { useBrand } from "../brand/brand-context.tsx";
+import { useBrand } from "../brand-page/brand-context.tsx";
 import { type AnswerFilters, answersQuery } from "./answers-api.ts";
 
 function excerpt(text: string | null): string {

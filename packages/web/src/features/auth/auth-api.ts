@@ -1,5 +1,5 @@
-import { api } from "../../lib/api.ts";
-import type { SignupResult } from "../../lib/types.ts";
+import { appCall } from "../../lib/api.ts";
+import type { SignupInput, SignupResult } from "../../lib/types.ts";
 
 export const PASSWORD_MIN = 10;
 export const PASSWORD_MAX = 128;
@@ -11,35 +11,22 @@ export function passwordProblem(password: string): string | undefined {
   return undefined;
 }
 
-export interface SignupInput {
-  name: string;
-  email: string;
-  password: string;
-  workspace_name?: string;
-  invitation?: string;
-  setup_code?: string;
-}
-
 export function signUp(input: SignupInput): Promise<SignupResult> {
-  return api<SignupResult>("/signup", { method: "POST", body: input, on401: "throw" });
+  return appCall("signUp", { body: input }, { on401: "throw" });
 }
 
 export function signIn(email: string, password: string): Promise<unknown> {
-  return api("/auth/sign-in/email", { method: "POST", body: { email, password }, on401: "throw" });
+  return appCall("signIn", { body: { email, password } }, { on401: "throw" });
 }
 
 export function signOut(): Promise<unknown> {
-  return api("/auth/sign-out", { method: "POST", on401: "throw" });
+  return appCall("signOut", {}, { on401: "throw" });
 }
 
 export function requestPasswordReset(email: string): Promise<unknown> {
-  return api("/auth/request-password-reset", {
-    method: "POST",
-    body: { email, redirectTo: "/reset-password" },
-    on401: "throw",
-  });
+  return appCall("requestPasswordReset", { body: { email, redirectTo: "/reset-password" } }, { on401: "throw" });
 }
 
 export function resetPassword(token: string, newPassword: string): Promise<unknown> {
-  return api("/auth/reset-password", { method: "POST", body: { token, newPassword }, on401: "throw" });
+  return appCall("resetPassword", { body: { token, newPassword } }, { on401: "throw" });
 }

@@ -1,19 +1,15 @@
 import { queryOptions } from "@tanstack/react-query";
-import { api } from "../../lib/api.ts";
-import type { AcceptedInvitation, InvitationPreview } from "../../lib/types.ts";
+import { appCall } from "../../lib/api.ts";
+import type { AcceptedInvitation } from "../../lib/types.ts";
 
 export function invitationQuery(token: string) {
   return queryOptions({
     queryKey: ["invitation", token] as const,
-    queryFn: ({ signal }) =>
-      api<InvitationPreview>(`/invitations/${encodeURIComponent(token)}`, { signal, on401: "throw" }),
+    queryFn: ({ signal }) => appCall("previewInvitation", { params: { token } }, { signal, on401: "throw" }),
     retry: false,
   });
 }
 
 export function acceptInvitation(token: string): Promise<AcceptedInvitation> {
-  return api<AcceptedInvitation>(`/invitations/${encodeURIComponent(token)}/accept`, {
-    method: "POST",
-    on401: "throw",
-  });
+  return appCall("acceptInvitation", { params: { token } }, { on401: "throw" });
 }

@@ -1,34 +1,34 @@
 import { queryOptions } from "@tanstack/react-query";
-import { api, ws } from "../../lib/api.ts";
+import { appCall } from "../../lib/api.ts";
 import { keys } from "../../lib/queries.ts";
-import type { CreatedInvitation, DataList, Invitation, Member, Role } from "../../lib/types.ts";
+import type { CreatedInvitation, Member, Role } from "../../lib/types.ts";
 
 export function membersQuery(workspaceId: string) {
   return queryOptions({
     queryKey: keys.workspacePart(workspaceId, "members"),
-    queryFn: ({ signal }) => api<DataList<Member>>(ws(workspaceId, "/members"), { signal }),
+    queryFn: ({ signal }) => appCall("listMembers", { params: { workspace: workspaceId } }, { signal }),
   });
 }
 
 export function invitationsQuery(workspaceId: string) {
   return queryOptions({
     queryKey: keys.workspacePart(workspaceId, "invitations"),
-    queryFn: ({ signal }) => api<DataList<Invitation>>(ws(workspaceId, "/invitations"), { signal }),
+    queryFn: ({ signal }) => appCall("listInvitations", { params: { workspace: workspaceId } }, { signal }),
   });
 }
 
 export function changeRole(workspaceId: string, userId: string, role: Role): Promise<Member> {
-  return api<Member>(ws(workspaceId, `/members/${encodeURIComponent(userId)}`), { method: "PATCH", body: { role } });
+  return appCall("changeMemberRole", { params: { workspace: workspaceId, user_id: userId }, body: { role } });
 }
 
 export function removeMember(workspaceId: string, userId: string): Promise<unknown> {
-  return api(ws(workspaceId, `/members/${encodeURIComponent(userId)}`), { method: "DELETE" });
+  return appCall("removeMember", { params: { workspace: workspaceId, user_id: userId } });
 }
 
 export function invite(workspaceId: string, email: string, role: Role): Promise<CreatedInvitation> {
-  return api<CreatedInvitation>(ws(workspaceId, "/invitations"), { method: "POST", body: { email, role } });
+  return appCall("createInvitation", { params: { workspace: workspaceId }, body: { email, role } });
 }
 
 export function revokeInvitation(workspaceId: string, invitationId: string): Promise<unknown> {
-  return api(ws(workspaceId, `/invitations/${encodeURIComponent(invitationId)}`), { method: "DELETE" });
+  return appCall("revokeInvitation", { params: { workspace: workspaceId, id: invitationId } });
 }

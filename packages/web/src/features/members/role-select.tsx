@@ -1,6 +1,6 @@
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "../../components/ui/select.tsx";
-import { ROLE_NAMES } from "../../lib/roles.ts";
-import { ROLES, type Role } from "../../lib/types.ts";
+import { ROLE_NAMES, ROLES } from "../../lib/roles.ts";
+import type { Role } from "../../lib/types.ts";
 
 /** Roles one may hand out: only owners make owners. */
 function assignableRoles(myRole: Role): Role[] {

@@ -4,7 +4,7 @@ import { EmptyState, ErrorState, LoadingState } from "../../components/page-stat
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card.tsx";
 import { RelativeText } from "../../components/when.tsx";
 import { engineName } from "../../lib/format.ts";
-import { useBrand } from "../brand/brand-context.tsx";
+import { useBrand } from "../brand-page/brand-context.tsx";
 import { alertsQuery } from "./monitoring-api.ts";
 import { describeRule } from "./schedule-draft.ts";
 

@@ -3,24 +3,15 @@ import { toast } from "sonner";
 import { CheckboxField } from "../../components/checkbox-field.tsx";
 import { ErrorState, LoadingState } from "../../components/page-states.tsx";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card.tsx";
-import { api, errorMessage } from "../../lib/api.ts";
+import { appCall, errorMessage } from "../../lib/api.ts";
 import { keys } from "../../lib/queries.ts";
-import { useBrand } from "../brand/brand-context.tsx";
-
-/** The signed-in member's weekly e-mail digest of one brand (docs/dashboard-api.md). */
-interface DigestSubscription {
-  project_id: string;
-  subscribed: boolean;
-  email_delivery: boolean;
-}
-
-const digestPath = (workspaceId: string, projectId: string) =>
-  `/workspaces/${encodeURIComponent(workspaceId)}/projects/${encodeURIComponent(projectId)}/digest`;
+import { useBrand } from "../brand-page/brand-context.tsx";
 
 function digestQuery(workspaceId: string, projectId: string) {
   return queryOptions({
     queryKey: keys.workspacePart(workspaceId, "digest", projectId),
-    queryFn: ({ signal }) => api<DigestSubscription>(digestPath(workspaceId, projectId), { signal }),
+    queryFn: ({ signal }) =>
+      appCall("getDigestSubscription", { params: { workspace: workspaceId, project_id: projectId } }, { signal }),
   });
 }
 
@@ -32,7 +23,10 @@ export function DigestCard() {
   const digest = useQuery(query);
   const change = useMutation({
     mutationFn: (subscribed: boolean) =>
-      api<DigestSubscription>(digestPath(workspaceId, project.id), { method: "PATCH", body: { subscribed } }),
+      appCall("setDigestSubscription", {
+        params: { workspace: workspaceId, project_id: project.id },
+        body: { subscribed },
+      }),
     onSuccess: (next) => {
       queryClient.setQueryData(query.queryKey, next);
       toast.success(

@@ -6,7 +6,7 @@ import { Badge } from "../../components/ui/badge.tsx";
 import { points, proportion } from "../../lib/figures.ts";
 import { formatDateTime } from "../../lib/format.ts";
 import { SignificantMark } from "../analytics/significance.tsx";
-import { useBrand } from "../brand/brand-context.tsx";
+import { useBrand } from "../brand-page/brand-context.tsx";
 import { runsQuery } from "./monitoring-api.ts";
 
 const STATUS = {

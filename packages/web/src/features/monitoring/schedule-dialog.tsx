@@ -13,7 +13,7 @@ import {
   DialogTrigger,
 } from "../../components/ui/dialog.tsx";
 import { keys } from "../../lib/queries.ts";
-import { useBrand } from "../brand/brand-context.tsx";
+import { useBrand } from "../brand-page/brand-context.tsx";
 import { createSchedule, updateSchedule } from "./monitoring-api.ts";
 import { describeSchedule, emptySchedule, scheduleBodyOf, scheduleDraftOf } from "./schedule-draft.ts";
 import { ScheduleForm } from "./schedule-form.tsx";

@@ -9,7 +9,7 @@ import { DialogClose, DialogFooter } from "../../components/ui/dialog.tsx";
 import { Label } from "../../components/ui/label.tsx";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "../../components/ui/select.tsx";
 import { engineName, plural } from "../../lib/format.ts";
-import { useBrand } from "../brand/brand-context.tsx";
+import { useBrand } from "../brand-page/brand-context.tsx";
 import { AlertRulesField } from "./alert-rules-field.tsx";
 import {
   checkSchedule,

@@ -12,7 +12,7 @@ import { errorMessage } from "../../lib/api.ts";
 import { engineName, formatDateTimeIn, plural } from "../../lib/format.ts";
 import { keys } from "../../lib/queries.ts";
 import { cn } from "../../lib/utils.ts";
-import { useBrand } from "../brand/brand-context.tsx";
+import { useBrand } from "../brand-page/brand-context.tsx";
 import { deleteSchedule, runScheduleNow, updateSchedule } from "./monitoring-api.ts";
 import { RunsList } from "./runs-list.tsx";
 import { ScheduleDialog } from "./schedule-dialog.tsx";

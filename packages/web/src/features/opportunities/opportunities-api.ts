@@ -1,6 +1,6 @@
 import type { Opportunities } from "@sightline/sdk";
 import { queryOptions } from "@tanstack/react-query";
-import { api, v1 } from "../../lib/api.ts";
+import { v1Call } from "../../lib/api.ts";
 import { keys } from "../../lib/queries.ts";
 
 export type Opportunity = Opportunities["data"][number];
@@ -21,8 +21,6 @@ export function opportunitiesQuery(workspaceId: string, projectId: string) {
     // Under "analytics": refreshed with every figure when an analysis finishes.
     queryKey: keys.workspacePart(workspaceId, "analytics", projectId, "opportunities"),
     queryFn: ({ signal }) =>
-      api<Opportunities>(v1(workspaceId, `/projects/${encodeURIComponent(projectId)}/opportunities?limit=100`), {
-        signal,
-      }),
+      v1Call(workspaceId, "listOpportunities", { params: { id: projectId }, query: { limit: 100 } }, { signal }),
   });
 }

@@ -1,6 +1,6 @@
 import type { Project, ProjectUpdate, PromptSuggestions, PromptSuggestionsRequest } from "@sightline/sdk";
 import type { QueryClient } from "@tanstack/react-query";
-import { api, v1 } from "../../lib/api.ts";
+import { v1Call } from "../../lib/api.ts";
 import { keys } from "../../lib/queries.ts";
 import { updateProject } from "../brands/brands-api.ts";
 
@@ -10,10 +10,7 @@ export function suggestPrompts(
   projectId: string,
   body: PromptSuggestionsRequest,
 ): Promise<PromptSuggestions> {
-  return api<PromptSuggestions>(v1(workspaceId, `/projects/${encodeURIComponent(projectId)}/prompt-suggestions`), {
-    method: "POST",
-    body,
-  });
+  return v1Call(workspaceId, "suggestPrompts", { params: { id: projectId }, body });
 }
 
 /**

@@ -22,7 +22,7 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from ".
 import { formErrors } from "../../lib/api.ts";
 import { engineName, plural } from "../../lib/format.ts";
 import { withKey } from "../../lib/own-keys.ts";
-import { useBrand } from "../brand/brand-context.tsx";
+import { useBrand } from "../brand-page/brand-context.tsx";
 import { saveProject, suggestPrompts } from "./prompts-api.ts";
 
 const MAX_COUNT = 20;

@@ -15,7 +15,7 @@ import { plural } from "../../lib/format.ts";
 import { ownValue, withKey } from "../../lib/own-keys.ts";
 import { cleanTag, isTag } from "../../lib/period.ts";
 import { cn } from "../../lib/utils.ts";
-import { useBrand } from "../brand/brand-context.tsx";
+import { useBrand } from "../brand-page/brand-context.tsx";
 import { allTags, saveProject } from "./prompts-api.ts";
 import { SuggestPromptsDialog } from "./suggest-prompts-dialog.tsx";
 

@@ -1,15 +1,13 @@
 import type {
   WebhookDelivery,
-  WebhookDeliveryList,
   WebhookEndpointCreate,
   WebhookEndpointDeleted,
-  WebhookEndpointList,
   WebhookEndpointUpdate,
   WebhookEndpointUpdated,
   WebhookEndpointWithSecret,
 } from "@sightline/sdk";
 import { queryOptions } from "@tanstack/react-query";
-import { api, v1 } from "../../lib/api.ts";
+import { v1Call } from "../../lib/api.ts";
 import { keys } from "../../lib/queries.ts";
 
 export type WebhookEventType = WebhookEndpointCreate["events"][number];
@@ -17,7 +15,7 @@ export type WebhookEventType = WebhookEndpointCreate["events"][number];
 export function webhooksQuery(workspaceId: string) {
   return queryOptions({
     queryKey: keys.workspacePart(workspaceId, "webhooks"),
-    queryFn: ({ signal }) => api<WebhookEndpointList>(v1(workspaceId, "/webhooks?limit=100"), { signal }),
+    queryFn: ({ signal }) => v1Call(workspaceId, "listWebhooks", { query: { limit: 100 } }, { signal }),
   });
 }
 
@@ -25,15 +23,13 @@ export function deliveriesQuery(workspaceId: string, endpointId: string) {
   return queryOptions({
     queryKey: keys.workspacePart(workspaceId, "webhooks", endpointId, "deliveries"),
     queryFn: ({ signal }) =>
-      api<WebhookDeliveryList>(v1(workspaceId, `/webhooks/${encodeURIComponent(endpointId)}/deliveries?limit=20`), {
-        signal,
-      }),
+      v1Call(workspaceId, "listWebhookDeliveries", { params: { id: endpointId }, query: { limit: 20 } }, { signal }),
   });
 }
 
 /** The answer holds the signing secret: callers keep it in component state only. */
 export function createWebhook(workspaceId: string, body: WebhookEndpointCreate): Promise<WebhookEndpointWithSecret> {
-  return api<WebhookEndpointWithSecret>(v1(workspaceId, "/webhooks"), { method: "POST", body });
+  return v1Call(workspaceId, "createWebhook", { body });
 }
 
 export function updateWebhook(
@@ -41,24 +37,13 @@ export function updateWebhook(
   endpointId: string,
   body: WebhookEndpointUpdate,
 ): Promise<WebhookEndpointUpdated> {
-  return api<WebhookEndpointUpdated>(v1(workspaceId, `/webhooks/${encodeURIComponent(endpointId)}`), {
-    method: "PATCH",
-    body,
-  });
+  return v1Call(workspaceId, "updateWebhook", { params: { id: endpointId }, body });
 }
 
 export function deleteWebhook(workspaceId: string, endpointId: string): Promise<WebhookEndpointDeleted> {
-  return api<WebhookEndpointDeleted>(v1(workspaceId, `/webhooks/${encodeURIComponent(endpointId)}`), {
-    method: "DELETE",
-  });
+  return v1Call(workspaceId, "deleteWebhook", { params: { id: endpointId } });
 }
 
 export function redeliver(workspaceId: string, endpointId: string, deliveryId: string): Promise<WebhookDelivery> {
-  return api<WebhookDelivery>(
-    v1(
-      workspaceId,
-      `/webhooks/${encodeURIComponent(endpointId)}/deliveries/${encodeURIComponent(deliveryId)}/redeliver`,
-    ),
-    { method: "POST" },
-  );
+  return v1Call(workspaceId, "redeliverWebhook", { params: { id: endpointId, delivery_id: deliveryId } });
 }

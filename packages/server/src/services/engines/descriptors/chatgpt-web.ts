@@ -8,6 +8,7 @@ import { defineEngine } from "../descriptor.ts";
  */
 export const chatgptWeb = defineEngine({
   name: "chatgpt_web",
+  title: "ChatGPT (web)",
   surface: "web",
   counterpart: "chatgpt",
   vendor: "DataForSEO LLM Scraper (ChatGPT)",

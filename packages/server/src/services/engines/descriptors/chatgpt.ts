@@ -3,6 +3,7 @@ import { defineEngine } from "../descriptor.ts";
 
 export const chatgpt = defineEngine({
   name: "chatgpt",
+  title: "ChatGPT",
   surface: "api",
   vendor: "OpenAI Responses API with web search",
   minimumPlan: "free",

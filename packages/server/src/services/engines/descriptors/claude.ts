@@ -3,6 +3,7 @@ import { defineEngine } from "../descriptor.ts";
 
 export const claude = defineEngine({
   name: "claude",
+  title: "Claude",
   surface: "api",
   vendor: "Anthropic Messages API with web search",
   minimumPlan: "agency",

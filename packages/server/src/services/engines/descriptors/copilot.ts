@@ -7,6 +7,7 @@ import { defineEngine } from "../descriptor.ts";
  */
 export const copilot = defineEngine({
   name: "copilot",
+  title: "Microsoft Copilot",
   surface: "web",
   vendor: "SerpApi (Microsoft Copilot in Bing)",
   minimumPlan: "agency",

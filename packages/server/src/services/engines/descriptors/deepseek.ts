@@ -3,6 +3,7 @@ import { defineEngine } from "../descriptor.ts";
 
 export const deepseek = defineEngine({
   name: "deepseek",
+  title: "DeepSeek",
   surface: "api",
   vendor: "DeepSeek",
   minimumPlan: "agency",

@@ -7,6 +7,7 @@ import { defineEngine } from "../descriptor.ts";
  */
 export const geminiWeb = defineEngine({
   name: "gemini_web",
+  title: "Gemini (web)",
   surface: "web",
   counterpart: "gemini",
   vendor: "DataForSEO LLM Scraper (Gemini)",

@@ -3,6 +3,7 @@ import { defineEngine } from "../descriptor.ts";
 
 export const gemini = defineEngine({
   name: "gemini",
+  title: "Gemini",
   surface: "api",
   vendor: "Gemini API with Google Search grounding",
   minimumPlan: "growth",

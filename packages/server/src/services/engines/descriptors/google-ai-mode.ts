@@ -8,6 +8,7 @@ import { defineEngine } from "../descriptor.ts";
  */
 export const googleAiMode = defineEngine({
   name: "google_ai_mode",
+  title: "Google AI Mode",
   surface: "web",
   vendor: "SerpApi (Google AI Mode)",
   minimumPlan: "growth",

@@ -4,6 +4,7 @@ import { defineEngine } from "../descriptor.ts";
 /** Google shows one AI Overview per search: there is no model to choose, so no SERPAPI_MODEL. */
 export const googleAiOverview = defineEngine({
   name: "google_ai_overview",
+  title: "Google AI Overviews",
   surface: "api",
   vendor: "SerpApi (Google AI Overviews)",
   minimumPlan: "growth",

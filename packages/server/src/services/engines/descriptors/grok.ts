@@ -4,6 +4,7 @@ import { defineEngine } from "../descriptor.ts";
 /** xAI's API speaks OpenAI's Responses protocol; its web search tool takes no user location. */
 export const grok = defineEngine({
   name: "grok",
+  title: "Grok",
   surface: "api",
   vendor: "xAI Grok",
   minimumPlan: "agency",

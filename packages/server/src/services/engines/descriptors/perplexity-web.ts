@@ -7,6 +7,7 @@ import { defineEngine } from "../descriptor.ts";
  */
 export const perplexityWeb = defineEngine({
   name: "perplexity_web",
+  title: "Perplexity (web)",
   surface: "web",
   counterpart: "perplexity",
   vendor: "DataForSEO LLM Scraper (Perplexity)",

@@ -3,6 +3,7 @@ import { defineEngine } from "../descriptor.ts";
 
 export const perplexity = defineEngine({
   name: "perplexity",
+  title: "Perplexity",
   surface: "api",
   vendor: "Perplexity Sonar",
   minimumPlan: "starter",

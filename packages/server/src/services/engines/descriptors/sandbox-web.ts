@@ -9,6 +9,7 @@ import { FREE } from "../prices.ts";
  */
 export const sandboxWeb = defineEngine({
   name: "sandbox_web",
+  title: "Sandbox web (offline)",
   surface: "web",
   counterpart: "sandbox",
   vendor: "Offline simulation of a web surface, no vendor (deterministic)",

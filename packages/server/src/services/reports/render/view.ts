@@ -1,6 +1,7 @@
 import { ownValue } from "../../../lib/own-keys.ts";
 import { count } from "../../../lib/plural.ts";
 import { surfaceOf } from "../../engines/catalog.ts";
+import { CATEGORY_LABELS } from "../../labels.ts";
 import type { Summary } from "../../measurement/aggregate.ts";
 import type { Report } from "../types.ts";
 
@@ -55,16 +56,6 @@ export interface ReportView {
   /** Null when no alert fired in the period. */
   alerts: TableView | null;
 }
-
-const CATEGORY_LABELS: Record<string, string> = {
-  owned: "Owned",
-  competitor: "Competitor",
-  social: "Social & forums",
-  reference: "Reference",
-  news: "News & editorial",
-  review: "Reviews & marketplaces",
-  other: "Other",
-};
 
 const pct = (v: number | null) => (v === null ? "–" : `${(v * 100).toFixed(1)}%`);
 const num = (v: number | null, digits = 1) => (v === null ? "–" : v.toFixed(digits));

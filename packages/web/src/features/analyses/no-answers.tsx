@@ -1,8 +1,8 @@
 import { MessageSquareDashedIcon } from "lucide-react";
 import { EmptyState } from "../../components/page-states.tsx";
 import { periodPhrase } from "../../lib/period.ts";
-import { RunAnalysisDialog } from "../analyses/run-analysis-dialog.tsx";
-import { useBrand } from "./brand-context.tsx";
+import { useBrand } from "../brand-page/brand-context.tsx";
+import { RunAnalysisDialog } from "./run-analysis-dialog.tsx";
 
 /** No answers for the filters: say so, and offer the way to get some. */
 export function NoAnswers({ what = "figures" }: { what?: string }) {
