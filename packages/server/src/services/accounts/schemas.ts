@@ -1,20 +1,23 @@
 import Type from "typebox";
-import { Nullable, StringEnum, Timestamp } from "../../lib/schema.ts";
+import { component, Nullable, StringEnum, Timestamp } from "../../lib/schema.ts";
 import { ROLES } from "./roles.ts";
 
 /** The shapes of the dashboard's own routes (docs/dashboard-api.md); not part of the public API. */
 
-const Role = StringEnum(ROLES);
+const Role = component("Role", StringEnum(ROLES));
 const Email = Type.String({ minLength: 3, maxLength: 254 });
 
-export const SetupSchema = Type.Object(
-  { needs_setup: Type.Boolean(), open_signup: Type.Boolean(), email_delivery: Type.Boolean() },
-  { additionalProperties: false },
+export const SetupSchema = component(
+  "Setup",
+  Type.Object(
+    { needs_setup: Type.Boolean(), open_signup: Type.Boolean(), email_delivery: Type.Boolean() },
+    { additionalProperties: false },
+  ),
 );
 
-const UserSchema = Type.Object(
-  { id: Type.String(), name: Type.String(), email: Type.String() },
-  { additionalProperties: false },
+const UserSchema = component(
+  "User",
+  Type.Object({ id: Type.String(), name: Type.String(), email: Type.String() }, { additionalProperties: false }),
 );
 
 export const SignUpSchema = Type.Object(
@@ -30,19 +33,22 @@ export const SignUpSchema = Type.Object(
   { additionalProperties: false },
 );
 
-export const SignedUpSchema = Type.Object(
-  { user: UserSchema, workspace_id: Type.String() },
-  { additionalProperties: false },
+export const SignedUpSchema = component(
+  "SignedUp",
+  Type.Object({ user: UserSchema, workspace_id: Type.String() }, { additionalProperties: false }),
 );
 
-export const UserWorkspaceSchema = Type.Object(
-  { id: Type.String(), name: Type.String(), plan: Type.String(), role: Role },
-  { additionalProperties: false },
+export const UserWorkspaceSchema = component(
+  "UserWorkspace",
+  Type.Object(
+    { id: Type.String(), name: Type.String(), plan: Type.String(), role: Role },
+    { additionalProperties: false },
+  ),
 );
 
-export const MeSchema = Type.Object(
-  { user: UserSchema, workspaces: Type.Array(UserWorkspaceSchema) },
-  { additionalProperties: false },
+export const MeSchema = component(
+  "Me",
+  Type.Object({ user: UserSchema, workspaces: Type.Array(UserWorkspaceSchema) }, { additionalProperties: false }),
 );
 
 export const WorkspaceNameSchema = Type.Object(
@@ -50,19 +56,22 @@ export const WorkspaceNameSchema = Type.Object(
   { additionalProperties: false },
 );
 
-export const WorkspaceDetailsSchema = Type.Object(
-  {
-    id: Type.String(),
-    name: Type.String(),
-    plan: Type.String(),
-    role: Role,
-    api_access: Type.Boolean(),
-    requests_per_minute: Nullable(Type.Integer()),
-    credits_per_month: Type.Integer(),
-    engines: Type.Array(Type.String()),
-    created_at: Timestamp,
-  },
-  { additionalProperties: false },
+export const WorkspaceDetailsSchema = component(
+  "Workspace",
+  Type.Object(
+    {
+      id: Type.String(),
+      name: Type.String(),
+      plan: Type.String(),
+      role: Role,
+      api_access: Type.Boolean(),
+      requests_per_minute: Nullable(Type.Integer()),
+      credits_per_month: Type.Integer(),
+      engines: Type.Array(Type.String()),
+      created_at: Timestamp,
+    },
+    { additionalProperties: false },
+  ),
 );
 
 export const DeleteWorkspaceSchema = Type.Object(
@@ -75,9 +84,12 @@ export const DeletedSchema = Type.Object(
   { additionalProperties: false },
 );
 
-export const MemberSchema = Type.Object(
-  { user_id: Type.String(), name: Type.String(), email: Type.String(), role: Role, joined_at: Timestamp },
-  { additionalProperties: false },
+export const MemberSchema = component(
+  "Member",
+  Type.Object(
+    { user_id: Type.String(), name: Type.String(), email: Type.String(), role: Role, joined_at: Timestamp },
+    { additionalProperties: false },
+  ),
 );
 
 export const MemberListSchema = Type.Object({ data: Type.Array(MemberSchema) }, { additionalProperties: false });
@@ -98,7 +110,7 @@ const invitationFields = {
   created_at: Timestamp,
 };
 
-const InvitationSchema = Type.Object(invitationFields, { additionalProperties: false });
+const InvitationSchema = component("Invitation", Type.Object(invitationFields, { additionalProperties: false }));
 
 export const InvitationListSchema = Type.Object(
   { data: Type.Array(InvitationSchema) },
@@ -110,9 +122,9 @@ export const InviteSchema = Type.Object(
   { additionalProperties: false },
 );
 
-export const CreatedInvitationSchema = Type.Object(
-  { ...invitationFields, link: Type.String(), emailed: Type.Boolean() },
-  { additionalProperties: false },
+export const CreatedInvitationSchema = component(
+  "CreatedInvitation",
+  Type.Object({ ...invitationFields, link: Type.String(), emailed: Type.Boolean() }, { additionalProperties: false }),
 );
 
 export const RevokedInvitationSchema = Type.Object(
@@ -120,20 +132,26 @@ export const RevokedInvitationSchema = Type.Object(
   { additionalProperties: false },
 );
 
-export const InvitationPreviewSchema = Type.Object(
-  {
-    workspace_id: Type.String(),
-    workspace_name: Type.String(),
-    email: Type.String(),
-    role: Role,
-    invited_by: Nullable(Type.String()),
-    expires_at: Timestamp,
-    account_exists: Type.Boolean(),
-  },
-  { additionalProperties: false },
+export const InvitationPreviewSchema = component(
+  "InvitationPreview",
+  Type.Object(
+    {
+      workspace_id: Type.String(),
+      workspace_name: Type.String(),
+      email: Type.String(),
+      role: Role,
+      invited_by: Nullable(Type.String()),
+      expires_at: Timestamp,
+      account_exists: Type.Boolean(),
+    },
+    { additionalProperties: false },
+  ),
 );
 
-export const AcceptedSchema = Type.Object({ workspace_id: Type.String(), role: Role }, { additionalProperties: false });
+export const AcceptedSchema = component(
+  "AcceptedInvitation",
+  Type.Object({ workspace_id: Type.String(), role: Role }, { additionalProperties: false }),
+);
 
 export const WorkspaceParams = Type.Object(
   { workspace: Type.String({ maxLength: 100 }) },

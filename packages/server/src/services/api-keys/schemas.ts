@@ -1,5 +1,5 @@
 import Type from "typebox";
-import { Nullable, StringEnum, Timestamp } from "../../lib/schema.ts";
+import { component, Nullable, StringEnum, Timestamp } from "../../lib/schema.ts";
 import { SCOPES } from "./scopes.ts";
 
 /** API keys as the dashboard's Settings shows them: never their value, but once at creation. */
@@ -15,13 +15,16 @@ const keyFields = {
   revoked_at: Nullable(Timestamp),
 };
 
-export const ApiKeySchema = Type.Object(keyFields, { additionalProperties: false });
+export const ApiKeySchema = component("ApiKey", Type.Object(keyFields, { additionalProperties: false }));
 
 export const ApiKeyListSchema = Type.Object({ data: Type.Array(ApiKeySchema) }, { additionalProperties: false });
 
-export const CreatedApiKeySchema = Type.Object(
-  { ...keyFields, key: Type.String({ description: "The key itself: shown this once." }) },
-  { additionalProperties: false },
+export const CreatedApiKeySchema = component(
+  "CreatedApiKey",
+  Type.Object(
+    { ...keyFields, key: Type.String({ description: "The key itself: shown this once." }) },
+    { additionalProperties: false },
+  ),
 );
 
 export const CreateApiKeySchema = Type.Object(
