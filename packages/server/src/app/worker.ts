@@ -6,7 +6,6 @@ import { REBUILD_ROLLUPS_JOB, rebuildRollupsHandler } from "../services/analytic
 import { JOBS_CHANNEL } from "../services/jobs/store.ts";
 import type { BatchJobHandler, JobHandler } from "../services/jobs/types.ts";
 import { Worker, type WorkerOptions } from "../services/jobs/worker.ts";
-import { measureWithJudge } from "../services/judge/judge.ts";
 import { closeMonitoringRun } from "../services/monitoring/runs.ts";
 import { NOTIFY_JOB } from "../services/notifications/queue.ts";
 import { sendNotificationHandler } from "../services/notifications/send.ts";
@@ -38,7 +37,7 @@ function jobHandlers(runtime: Runtime, transport: WebhookTransport): Record<stri
     // alerts), then reports write the report, which names that run.
     [RUN_ANALYSIS_JOB]: runAnalysisHandler(runtime.deps, [closeMonitoringRun, reportFinishedAnalysis]),
     [REBUILD_ROLLUPS_JOB]: rebuildRollupsHandler(runtime.deps),
-    [REMEASURE_JOB]: remeasureHandler(runtime.deps, { measure: measureWithJudge }),
+    [REMEASURE_JOB]: remeasureHandler(runtime.deps),
   };
 }
 

@@ -1,8 +1,6 @@
-import type { Insertable, Selectable } from "kysely";
-import type { AnalysesTable, ResultsTable } from "../../db/tables.ts";
 import { countAnswers } from "../analytics/rollups.ts";
 import { inTransaction, type ServiceContext } from "../context.ts";
-import { resultColumns } from "../results/columns.ts";
+import { insertResults, type NewResult } from "../results/store.ts";
 
 /** Answers stored in one transaction at most. */
 const GROUP = 200;
@@ -17,21 +15,19 @@ const GROUP = 200;
  */
 export class AnswerWriter {
   readonly #ctx: ServiceContext;
-  readonly #analysis: Selectable<AnalysesTable>;
-  #pending: Insertable<ResultsTable>[] = [];
+  #pending: NewResult[] = [];
   #draining: Promise<void> | null = null;
   #failure: unknown = null;
 
   readonly #turn: () => Promise<void>;
 
   /** `turn` resolves when a group may be written (the analysis's `OnePerTurn`, shared with measuring). */
-  constructor(ctx: ServiceContext, analysis: Selectable<AnalysesTable>, turn: () => Promise<void>) {
+  constructor(ctx: ServiceContext, turn: () => Promise<void>) {
     this.#ctx = ctx;
-    this.#analysis = analysis;
     this.#turn = turn;
   }
 
-  add(result: Insertable<ResultsTable>): void {
+  add(result: NewResult): void {
     this.#pending.push(result);
     this.#draining ??= this.#drain();
   }
@@ -54,27 +50,9 @@ export class AnswerWriter {
     }
   }
 
-  async #write(group: Insertable<ResultsTable>[]): Promise<void> {
+  async #write(group: NewResult[]): Promise<void> {
     await inTransaction(this.#ctx, async (tx) => {
-      const inserted = await tx.db
-        .insertInto("results")
-        .values(group)
-        .onConflict((oc) => oc.columns(["analysis_id", "prompt_index", "engine", "sample"]).doNothing())
-        .returning("id")
-        .execute();
-      const stored = new Set(inserted.map((row) => row.id));
-      await countAnswers(
-        tx.db,
-        group
-          .filter((result) => stored.has(result.id) && result.status === "succeeded")
-          .map((result) => ({
-            ...this.#analysis,
-            engine: result.engine,
-            prompt: result.prompt,
-            created_at: result.created_at,
-            measure: resultColumns.measure.read(result.measure as string),
-          })),
-      );
+      await countAnswers(tx.db, await insertResults(tx, group));
     });
   }
 }

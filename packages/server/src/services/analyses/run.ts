@@ -4,9 +4,8 @@ import type { AskResult } from "../engines/registry.ts";
 import type { EngineQuery } from "../engines/types.ts";
 import { enqueueJob } from "../jobs/store.ts";
 import type { ClaimedJob, JobHandler, JobOutcome } from "../jobs/types.ts";
-import { measureWithJudge } from "../judge/judge.ts";
+import { measureResult } from "../results/measure.ts";
 import { workspaceContext } from "../workspaces/workspaces.ts";
-import { answerToResult } from "./answer.ts";
 import { AnswerWriter } from "./answer-writer.ts";
 import { batchRound, markCollected } from "./batches.ts";
 import { type AnalysisFinishedHook, finishAnalysis } from "./finish.ts";
@@ -60,16 +59,16 @@ export function runAnalysisHandler(deps: Deps, hooks: readonly AnalysisFinishedH
     // Measuring and writing take their turns between rounds of I/O: the engines' responses, and the
     // next requests they free, never wait behind a burst's CPU.
     const turns = new OnePerTurn();
-    const writer = new AnswerWriter(ctx, row, () => turns.wait());
+    const writer = new AnswerWriter(ctx, () => turns.wait());
     /** Measures an answer and hands it to the writer (answers and their rollup counts are written together). */
     const store = async (item: WorkItem, asked: AskResult) => {
       await turns.wait();
-      // The rules, and the judge (when configured) for names they are unsure of: before the
-      // transaction, which never waits on an engine.
-      const measured = asked.outcome.ok
-        ? await measureWithJudge(ctx, plan.compiled, { ...asked.outcome.answer, prompt: item.prompt })
-        : undefined;
-      writer.add(answerToResult(row, item, asked, plan.compiled, deps.clock.now().toISOString(), measured));
+      // Measured before the transaction, which never waits on an engine (the judge may be asked).
+      const { outcome } = asked;
+      const measured = outcome.ok
+        ? { ...outcome, measure: await measureResult(ctx, plan.compiled, { ...outcome.answer, prompt: item.prompt }) }
+        : outcome;
+      writer.add({ ...item, ...asked, analysis: row, outcome: measured, createdAt: deps.clock.now().toISOString() });
     };
 
     // A batch analysis sends its batch engines' answers to their vendors' batch APIs (ADR 0030).

@@ -2,6 +2,7 @@ import type { Deps } from "../context.ts";
 import { inTransaction } from "../context.ts";
 import type { JobHandler, JobOutcome } from "../jobs/types.ts";
 import { resultColumns } from "../results/columns.ts";
+import { markCounted } from "../results/store.ts";
 import { countAnswers } from "./rollups.ts";
 
 export const REBUILD_ROLLUPS_JOB = "rollups.rebuild";
@@ -28,17 +29,11 @@ export function rebuildRollupsHandler(deps: Deps): JobHandler {
       if (rows.length === 0) return { status: "succeeded" };
       after = rows[rows.length - 1]?.id ?? after;
       await inTransaction(deps, async (tx) => {
-        const pending = await tx.db
-          .selectFrom("results")
-          .select("id")
-          .where(
-            "id",
-            "in",
-            rows.map((row) => row.id),
-          )
-          .where("rolled_up", "=", false)
-          .execute();
-        const todo = new Set(pending.map((row) => row.id));
+        // Those another attempt counted meanwhile are not marked again, nor counted.
+        const todo = await markCounted(
+          tx,
+          rows.map((row) => row.id),
+        );
         await countAnswers(
           tx.db,
           rows.flatMap((row) => {
@@ -46,13 +41,6 @@ export function rebuildRollupsHandler(deps: Deps): JobHandler {
             return todo.has(row.id) && measure !== null ? [{ ...row, measure }] : [];
           }),
         );
-        if (todo.size > 0) {
-          await tx.db
-            .updateTable("results")
-            .set({ rolled_up: true })
-            .where("id", "in", [...todo])
-            .execute();
-        }
       });
     }
   };

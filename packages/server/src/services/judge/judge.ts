@@ -3,8 +3,8 @@ import { sha256Hex } from "../../lib/crypto.ts";
 import { randomBase62 } from "../../lib/ids.ts";
 import { toJson } from "../../lib/json.ts";
 import type { ServiceContext } from "../context.ts";
-import { ambiguousNames, type CompiledProject, measureAnswer } from "../measurement/measure.ts";
-import type { AnswerInput, AnswerMeasure } from "../measurement/types.ts";
+import { ambiguousNames, type CompiledProject } from "../measurement/measure.ts";
+import type { AnswerInput, AnswerMeasure, MeasureOptions } from "../measurement/types.ts";
 import { JUDGE_LEDGER, releaseCredits, reserveCredits } from "../usage/credits.ts";
 import { judgeColumns } from "./columns.ts";
 import { JUDGE_PROMPT_VERSION, type JudgeQuestion, judgePrompt, parseVerdict, type Verdict } from "./prompt.ts";
@@ -75,32 +75,30 @@ async function ask(ctx: ServiceContext, engine: string, question: JudgeQuestion,
 }
 
 /**
- * Measures an answer by the rules, then, when the server has a judge and the rules are unsure of a
- * name, asks the judge (or its cached verdict) about those names and, when the brand is named, its
- * tone, and measures again with what it said. Without a judge, or without a usable verdict, the
- * rules' measure is the answer's. Never throws for the judge's sake.
+ * The judge's rulings on an answer the rules measured (`rules`): when the server has a judge and the
+ * rules are unsure of a name, what the judge (or its cached verdict) says about those names and,
+ * when the brand is named, its tone. Null without a judge, when the rules are sure, or without a
+ * usable verdict: the rules' measure stands. Never throws for the judge's sake. The measure an
+ * answer is stored with is made of these by results/measure.ts.
  */
-export async function measureWithJudge(
+export async function judgeAnswer(
   ctx: ServiceContext,
   compiled: CompiledProject,
   answer: AnswerInput,
-): Promise<AnswerMeasure> {
-  const measure = measureAnswer(compiled, answer);
-  if (ctx.judge === null) return measure;
-  const names = ambiguousNames(measure);
-  if (names.length === 0) return measure;
+  rules: AnswerMeasure,
+): Promise<MeasureOptions | null> {
+  if (ctx.judge === null) return null;
+  const names = ambiguousNames(rules);
+  if (names.length === 0) return null;
   const brand = compiled.project.brand.name;
   const question: JudgeQuestion = {
     prompt: answer.prompt ?? "",
     text: answer.text,
     names,
-    toneOf: measure.brand.mentioned || names.includes(brand) ? brand : null,
+    toneOf: rules.brand.mentioned || names.includes(brand) ? brand : null,
   };
   const key = cacheKey(question);
   const verdict = (await cached(ctx, key)) ?? (await ask(ctx, ctx.judge.engine, question, key));
-  if (verdict === null) return measure;
-  return measureAnswer(compiled, answer, {
-    verdicts: verdict.meant,
-    ...(verdict.tone === null ? {} : { tone: verdict.tone }),
-  });
+  if (verdict === null) return null;
+  return { verdicts: verdict.meant, ...(verdict.tone === null ? {} : { tone: verdict.tone }) };
 }

@@ -1,8 +1,6 @@
-import { isDeepStrictEqual } from "node:util";
 import type { Selectable } from "kysely";
 import type { RemeasuresTable } from "../../db/tables.ts";
 import { toJson } from "../../lib/json.ts";
-import { measureColumns } from "../analyses/answer.ts";
 import { analysisColumns } from "../analyses/columns.ts";
 import { summarizeResults } from "../analyses/summary.ts";
 import { type CountedAnswer, recountAnswers } from "../analytics/rollups.ts";
@@ -13,9 +11,11 @@ import type { AnswerInput, AnswerMeasure } from "../measurement/types.ts";
 import { measuredProject } from "../projects/measured.ts";
 import { getProject } from "../projects/projects.ts";
 import { resultColumns } from "../results/columns.ts";
+import { measureResult, storedAnswerInput } from "../results/measure.ts";
+import { replaceMeasures } from "../results/store.ts";
 import { workspaceContext } from "../workspaces/workspaces.ts";
 
-/** Measures one stored answer again: the rules, and the judge where it is configured (judge/). */
+/** Measures one stored answer again (`measureResult`, unless a test stands in a worker that dies). */
 export type Remeasurer = (
   ctx: ServiceContext,
   compiled: CompiledProject,
@@ -25,7 +25,7 @@ export type Remeasurer = (
 interface Options {
   /** Answers re-measured per transaction. */
   pageSize?: number;
-  measure: Remeasurer;
+  measure?: Remeasurer;
 }
 
 const PAGE = 100;
@@ -35,7 +35,7 @@ type StoredAnswer = Awaited<ReturnType<typeof readPage>>[number];
 async function readPage(ctx: ServiceContext, row: Selectable<RemeasuresTable>, after: string, size: number) {
   let query = ctx.db
     .selectFrom("results")
-    .select(["id", "analysis_id", "engine", "prompt", "text", "measure", "rolled_up", "created_at"])
+    .select(["id", "analysis_id", "engine", "prompt", "text", "measure", "created_at"])
     .where("workspace_id", "=", row.workspace_id)
     .where("project_id", "=", row.project_id)
     .where("status", "=", "succeeded")
@@ -44,14 +44,6 @@ async function readPage(ctx: ServiceContext, row: Selectable<RemeasuresTable>, a
   if (row.range_from !== null) query = query.where("created_at", ">=", row.range_from);
   if (row.range_to !== null) query = query.where("created_at", "<", row.range_to);
   return query.orderBy("id").limit(size).execute();
-}
-
-/** What an answer was measured from: its text, the engine's own sources (kept in its measure), its prompt. */
-function storedInput(answer: StoredAnswer, old: AnswerMeasure | null): AnswerInput | null {
-  if (answer.text === null) return null;
-  const citations =
-    old !== null && old.citation_source === "engine" ? old.citations.map((c) => ({ url: c.url, title: c.title })) : [];
-  return { text: answer.text, citations, prompt: answer.prompt };
 }
 
 /** Each completed analysis touched gets its summary again, from its answers as they now are. */
@@ -101,12 +93,13 @@ async function remeasurePage(
   options: Options,
 ): Promise<boolean> {
   const size = options.pageSize ?? PAGE;
+  const measure = options.measure ?? measureResult;
   const page = await readPage(ctx, row, row.cursor, size);
   const rewritten: { answer: StoredAnswer; measure: AnswerMeasure }[] = [];
   for (const answer of page) {
-    const input = storedInput(answer, resultColumns.measure.readNullable(answer.measure));
+    const input = storedAnswerInput({ ...answer, measure: resultColumns.measure.readNullable(answer.measure) });
     if (input === null) continue;
-    rewritten.push({ answer, measure: await options.measure(ctx, compiled, input) });
+    rewritten.push({ answer, measure: await measure(ctx, compiled, input) });
   }
   const updatedAt = ctx.clock.now().toISOString();
   const last = page[page.length - 1]?.id ?? row.cursor;
@@ -131,42 +124,22 @@ async function remeasurePage(
       created_at: answer.created_at,
       measure,
     });
-    // The answers as they are now, locked: what the rollups count of them is what is subtracted.
-    const ids = rewritten.map((r) => r.answer.id);
-    const fresh =
-      ids.length === 0
-        ? []
-        : await tx.sql
-            .lockRows(
-              tx.db
-                .selectFrom("results")
-                .select(["id", "measure", "rolled_up"])
-                .where("workspace_id", "=", row.workspace_id)
-                .where("id", "in", ids),
-            )
-            .execute();
-    const now = new Map(fresh.map((r) => [r.id, r]));
+    // Rewrites the answers whose measure changed; those counted get their counts replaced.
+    const replaced = await replaceMeasures(
+      tx,
+      rewritten.map(({ answer, measure }) => ({ id: answer.id, measure })),
+    );
+    const read = new Map(rewritten.map(({ answer }) => [answer.id, answer]));
     const before: CountedAnswer[] = [];
     const after: CountedAnswer[] = [];
-    let changed = 0;
-    for (const { answer: read, measure } of rewritten) {
-      const current = now.get(read.id);
-      if (current === undefined) continue;
-      const answer = { ...read, rolled_up: current.rolled_up };
-      const old = resultColumns.measure.readNullable(current.measure);
-      if (isDeepStrictEqual(old, measure)) continue;
-      changed++;
-      await tx.db
-        .updateTable("results")
-        .set(measureColumns(measure))
-        .where("workspace_id", "=", row.workspace_id)
-        .where("id", "=", answer.id)
-        .execute();
+    for (const { id, old, measure, rolledUp } of replaced) {
+      const answer = read.get(id);
       // Answers not counted yet are counted by the rebuild job, with whatever measure they then hold.
-      if (!answer.rolled_up) continue;
+      if (answer === undefined || !rolledUp) continue;
       if (old !== null) before.push(counted(answer, old));
       after.push(counted(answer, measure));
     }
+    const changed = replaced.length;
     await recountAnswers(tx.db, before, after);
     if (changed > 0) {
       const analyses = [...new Set(rewritten.map((r) => r.answer.analysis_id))];
@@ -197,7 +170,7 @@ async function remeasurePage(
  * the brand's current settings. Resumes after the last committed page; after the last attempt the
  * re-measure is marked failed (the pages done stay done, and correctly counted).
  */
-export function remeasureHandler(deps: Deps, options: Options): JobHandler {
+export function remeasureHandler(deps: Deps, options: Options = {}): JobHandler {
   return async (job: ClaimedJob): Promise<JobOutcome> => {
     const id = String(job.payload.remeasure_id);
     const initial = await deps.db.selectFrom("remeasures").selectAll().where("id", "=", id).executeTakeFirst();

@@ -1,4 +1,5 @@
 import type { Deps } from "../context.ts";
+import { removeAnswerTexts } from "../results/store.ts";
 
 /** How long finished work is kept, in days; `answerTextDays` null keeps answers' texts forever. */
 export interface RetentionConfig {
@@ -100,23 +101,7 @@ export async function prune(deps: Deps, now: Date, retention: RetentionConfig): 
   let answerTexts = 0;
   if (retention.answerTextDays !== null) {
     const textCutoff = before(now, retention.answerTextDays);
-    answerTexts = await inBatches(async () => {
-      const result = await db
-        .updateTable("results")
-        .set({ text: null })
-        .where(
-          "id",
-          "in",
-          db
-            .selectFrom("results")
-            .select("id")
-            .where("created_at", "<", textCutoff)
-            .where("text", "is not", null)
-            .limit(BATCH),
-        )
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows);
-    });
+    answerTexts = await inBatches(() => removeAnswerTexts(deps, textCutoff, BATCH));
   }
   return { jobs, deliveries, notifications, answerTexts };
 }
