@@ -9,6 +9,7 @@ import { cycles, featureGraph, importGraph } from "./architecture.ts";
  * - no import cycle between files anywhere, nor between the features of the server's services/
  *   and of the web app's features/;
  * - one route runner: only http/runner.ts runs a route's handler (doors admit, it runs);
+ * - one owner per table, where the layout has settled it: only services/results/ writes `results`;
  * - one contract: the web app reaches the server only through its generated client (lib/api.ts):
  *   no `fetch` elsewhere, and no URL of the API written by hand.
  */
@@ -45,6 +46,10 @@ const problems = [
     .flatMap((file) => matches(server, file, /\.handler\s*(\(|\.(call|apply|bind)\b)|\bhandler\s*:\s*route\b/))
     .filter((place) => !place.startsWith("services/accounts/identity.ts"))
     .map((place) => `a second route runner: ${place} runs a route's handler (mount the table with http/runner.ts)`),
+  ...[...serverGraph.keys()]
+    .filter((file) => !file.startsWith("services/results/"))
+    .flatMap((file) => matches(server, file, /(insertInto|updateTable|deleteFrom)\(\s*["']results["']/))
+    .map((place) => `${place} writes the results table, which services/results/ owns (call it instead)`),
   ...[...webGraph.keys()]
     .filter((file) => file !== CLIENT && !file.startsWith("generated/"))
     .flatMap((file) => [
