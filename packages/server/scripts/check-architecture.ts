@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { cycles, featureGraph, importGraph } from "./architecture.ts";
 
@@ -11,7 +11,9 @@ import { cycles, featureGraph, importGraph } from "./architecture.ts";
  * - one route runner: only http/runner.ts runs a route's handler (doors admit, it runs);
  * - one owner per table, where the layout has settled it: only services/results/ writes `results`;
  * - one contract: the web app reaches the server only through its generated client (lib/api.ts):
- *   no `fetch` elsewhere, and no URL of the API written by hand.
+ *   no `fetch` elsewhere, and no URL of the API written by hand;
+ * - one naming rule for test files: `<subject>.test.ts`, `<subject>.security.test.ts` (an attacker's
+ *   view) or `<subject>.browser.test.ts` (a real Chromium), kebab-case, in an area's folder.
  */
 const server = resolve(import.meta.dirname, "../src");
 const web = resolve(import.meta.dirname, "../../web/src");
@@ -32,6 +34,17 @@ function matches(root: string, file: string, pattern: RegExp): string[] {
     .split("\n")
     .flatMap((line, index) => (pattern.test(line) && !/^\s*(\/\/|\*|\/\*)/.test(line) ? [`${file}:${index + 1}`] : []));
 }
+
+/** Every `*.test.ts` under `dir`, relative to the repository's packages folder. */
+function testFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return name === "node_modules" ? [] : testFiles(path);
+    return name.endsWith(".test.ts") ? [path] : [];
+  });
+}
+const packages = resolve(import.meta.dirname, "../..");
+const TEST_NAME = /^[a-z0-9]+(-[a-z0-9]+)*(\.(security|browser))?\.test\.ts$/;
 
 const RUNNER = "http/runner.ts";
 const CLIENT = "lib/api.ts";
@@ -60,6 +73,20 @@ const problems = [
     ])
     .map((problem) => `the web app's contract: ${problem} (call the generated client in ${CLIENT})`),
 ];
+for (const pkg of ["server", "web", "sdk"]) {
+  let files: string[] = [];
+  try {
+    files = testFiles(join(packages, pkg, "test"));
+  } catch {
+    continue; // a package without tests
+  }
+  for (const file of files) {
+    const name = file.split("/").pop() ?? "";
+    if (!TEST_NAME.test(name)) {
+      problems.push(`test file ${file.slice(packages.length + 1)}: name it <subject>[.security|.browser].test.ts`);
+    }
+  }
+}
 if (problems.length > 0) {
   for (const problem of problems) console.error(`✖ ${problem}`);
   process.exit(1);

@@ -9,7 +9,7 @@ function plans(minimum: PlanName): string {
   return minimum === PLAN_NAMES[PLAN_NAMES.length - 1] ? label : `${label} and up`;
 }
 
-/** The README's engine table, one row per descriptor: test/engine-descriptors.test.ts holds the README to it. */
+/** The README's engine table, one row per descriptor: test/engines/engine-descriptors.test.ts holds the README to it. */
 export function engineTableRows(): string[][] {
   return ENGINE_DESCRIPTORS.map((descriptor) => [
     `\`${descriptor.name}\``,
