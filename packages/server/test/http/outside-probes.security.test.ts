@@ -8,7 +8,16 @@ import { SHARED_REPORT_LIMITS } from "../../src/http/shared-reports.ts";
 import { isSetupCode, setupCode } from "../../src/services/accounts/setup-code.ts";
 import { isPublicAddress } from "../../src/services/webhooks/addresses.ts";
 import { HttpTransport } from "../../src/services/webhooks/transport.ts";
-import { dashboard, invite, ORIGIN, PASSWORD, type Session, signIn, signUp, uniqueEmail } from "../helpers/dashboard.ts";
+import {
+  dashboard,
+  invite,
+  ORIGIN,
+  PASSWORD,
+  type Session,
+  signIn,
+  signUp,
+  uniqueEmail,
+} from "../helpers/dashboard.ts";
 import { describeEachDialect, type Harness, randomAddress, TEST_SECRET_KEY } from "../helpers/harness.ts";
 import { runCli } from "../helpers/processes.ts";
 import { Receiver } from "../helpers/receiver.ts";
