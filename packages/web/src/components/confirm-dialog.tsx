@@ -1,7 +1,5 @@
 import { type ReactNode, useState } from "react";
-import { errorMessage } from "../lib/api.ts";
-import { FormError } from "./form.tsx";
-import { Spinner } from "./page-states.tsx";
+import { FormError, PendingButton, useSubmit } from "./form.tsx";
 import {
   AlertDialog,
   AlertDialogCancel,
@@ -35,28 +33,20 @@ export function ConfirmDialog({
   destructive = true,
 }: ConfirmDialogProps) {
   const [open, setOpen] = useState(false);
-  const [pending, setPending] = useState(false);
-  const [error, setError] = useState<string>();
+  const { run, pending, formError, setFormError } = useSubmit();
 
-  async function confirm() {
-    setPending(true);
-    setError(undefined);
-    try {
+  const confirm = () =>
+    run(async () => {
       await onConfirm();
       setOpen(false);
-    } catch (caught) {
-      setError(errorMessage(caught));
-    } finally {
-      setPending(false);
-    }
-  }
+    });
 
   return (
     <AlertDialog
       open={open}
       onOpenChange={(next) => {
         setOpen(next);
-        if (!next) setError(undefined);
+        if (!next) setFormError(undefined);
       }}
     >
       <AlertDialogTrigger asChild>{trigger}</AlertDialogTrigger>
@@ -65,15 +55,14 @@ export function ConfirmDialog({
           <AlertDialogTitle>{title}</AlertDialogTitle>
           <AlertDialogDescription>{description}</AlertDialogDescription>
         </AlertDialogHeader>
-        <FormError message={error} />
+        <FormError message={formError} />
         <AlertDialogFooter>
           <AlertDialogCancel asChild>
             <Button variant="outline">Cancel</Button>
           </AlertDialogCancel>
-          <Button variant={destructive ? "destructive" : "default"} onClick={confirm} disabled={pending}>
-            {pending && <Spinner />}
+          <PendingButton variant={destructive ? "destructive" : "default"} onClick={confirm} pending={pending}>
             {confirmLabel}
-          </Button>
+          </PendingButton>
         </AlertDialogFooter>
       </AlertDialogContent>
     </AlertDialog>

@@ -1,6 +1,9 @@
 import { AlertCircleIcon } from "lucide-react";
-import { type ComponentProps, type FormEvent, type ReactNode, useId } from "react";
+import { type ComponentProps, type FormEvent, type ReactNode, useId, useState } from "react";
+import { formErrors } from "../lib/api.ts";
 import { cn } from "../lib/utils.ts";
+import { Spinner } from "./page-states.tsx";
+import { Button } from "./ui/button.tsx";
 import { Input } from "./ui/input.tsx";
 import { Label } from "./ui/label.tsx";
 
@@ -74,4 +77,95 @@ export function Form({
     });
   }
   return <form noValidate onSubmit={handle} {...props} />;
+}
+
+/** A button that shows a spinner and is disabled while what it started runs. */
+export function PendingButton({
+  pending,
+  disabled,
+  children,
+  ...button
+}: ComponentProps<typeof Button> & { pending: boolean }) {
+  return (
+    <Button disabled={pending || disabled} {...button}>
+      {pending && <Spinner />}
+      {children}
+    </Button>
+  );
+}
+
+type Issues = Record<string, string>;
+
+interface SubmitOptions {
+  /** Checks the values before anything is sent: the issues by field name; any issue stops the submit. */
+  check?: () => Partial<Issues>;
+  /** The fields the form shows: the server's issues on them go next to them, any other error on top. */
+  fields?: readonly string[];
+  /** Places a failed send on the fields and the form, when `fields` is not enough. */
+  place?: (error: unknown) => { fields: Issues; message?: string | undefined };
+  /** The form's message when some fields have issues and nothing more is to be said (long forms). */
+  summary?: string;
+}
+
+/**
+ * A form's submit with its pending and error states: check, send, and place what failed next to its
+ * field or on top of the form (`FormError`). Plain state, not `useMutation`: `Form` moves the focus to
+ * the first invalid field right after the submit, so the errors must be set when `run` returns.
+ */
+export function useSubmit() {
+  const [pending, setPending] = useState(false);
+  const [errors, setErrors] = useState<Issues>({});
+  const [formError, setFormError] = useState<string>();
+
+  async function run(send: () => Promise<unknown>, { check, fields = [], place, summary }: SubmitOptions = {}) {
+    const found = Object.fromEntries(Object.entries(check?.() ?? {}).filter(([, issue]) => issue)) as Issues;
+    const invalid = Object.keys(found).length > 0;
+    setErrors(found);
+    setFormError(invalid ? summary : undefined);
+    if (invalid) return;
+    setPending(true);
+    try {
+      await send();
+    } catch (error) {
+      const placed = place ? place(error) : formErrors(error, fields);
+      setErrors(placed.fields);
+      setFormError(placed.message ?? (Object.keys(placed.fields).length > 0 ? summary : undefined));
+    } finally {
+      setPending(false);
+    }
+  }
+
+  return { run, pending, errors, formError, setFormError };
+}
+
+type TextKey<D> = { [K in keyof D]-?: D[K] extends string ? K : never }[keyof D];
+
+/** What ties a text input to a draft: its value, its change, its issue. */
+export interface TextBinding {
+  value: string;
+  onChange: (event: { target: { value: string } }) => void;
+  error: string | undefined;
+}
+
+/**
+ * Ties text inputs to the values of a draft: `text(key, field)` gives an input its value, its change
+ * and the issue found on `field` (the API's name of it; the key by default).
+ */
+export function textOf<D>(draft: D, set: <K extends keyof D>(key: K, value: D[K]) => void, errors: Issues) {
+  return (key: TextKey<D>, field: string = String(key)): TextBinding => ({
+    value: draft[key] as string,
+    onChange: (event: { target: { value: string } }) => set(key, event.target.value as D[typeof key]),
+    error: errors[field],
+  });
+}
+
+/**
+ * A form's values as one object: `set` changes one of them, `text` ties a text input to one (`textOf`),
+ * `reset` goes back to the first values.
+ */
+export function useDraft<D extends object>(initial: D, errors: Issues) {
+  const [first] = useState(initial);
+  const [draft, setDraft] = useState(initial);
+  const set = <K extends keyof D>(key: K, value: D[K]) => setDraft((d) => ({ ...d, [key]: value }));
+  return { draft, set, text: textOf(draft, set, errors), reset: () => setDraft(first) };
 }

@@ -53,6 +53,33 @@ export function ErrorState({
   );
 }
 
+interface QueryLike<T> {
+  data: T | undefined;
+  isPending: boolean;
+  isError: boolean;
+  error: unknown;
+  refetch: () => unknown;
+}
+
+/** A query's loading line, or its error with "Try again"; nothing once its data is there. */
+export function QueryState({
+  query,
+  loading,
+  error,
+  className,
+}: {
+  query: QueryLike<unknown>;
+  loading: string;
+  /** The error's title: "The brands could not be loaded". */
+  error: string;
+  /** Of the loading line. */
+  className?: string;
+}) {
+  if (query.isPending) return <LoadingState label={loading} className={className} />;
+  if (query.isError) return <ErrorState error={query.error} title={error} onRetry={() => query.refetch()} />;
+  return null;
+}
+
 export function EmptyState({
   icon,
   title,

@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import { Card, CardContent, CardHeader, CardTitle } from "../components/ui/card.tsx";
+import { SectionCard } from "../components/section-card.tsx";
 import { ChangePasswordCard } from "../features/account/change-password-card.tsx";
 import { SessionsCard } from "../features/account/sessions-card.tsx";
 import { meQuery } from "../lib/queries.ts";
@@ -13,23 +13,18 @@ export function AccountPage() {
     <div className="grid gap-6">
       <h1 className="text-2xl font-semibold tracking-tight">Your account</h1>
       {user && (
-        <Card aria-labelledby="profile-title">
-          <CardHeader>
-            <CardTitle id="profile-title">Profile</CardTitle>
-          </CardHeader>
-          <CardContent>
-            <dl className="grid gap-3 text-sm sm:grid-cols-3">
-              <div>
-                <dt className="text-muted-foreground">Name</dt>
-                <dd className="mt-0.5 font-medium">{user.name}</dd>
-              </div>
-              <div>
-                <dt className="text-muted-foreground">E-mail</dt>
-                <dd className="mt-0.5 font-medium wrap-anywhere">{user.email}</dd>
-              </div>
-            </dl>
-          </CardContent>
-        </Card>
+        <SectionCard titleId="profile-title" title="Profile">
+          <dl className="grid gap-3 text-sm sm:grid-cols-3">
+            <div>
+              <dt className="text-muted-foreground">Name</dt>
+              <dd className="mt-0.5 font-medium">{user.name}</dd>
+            </div>
+            <div>
+              <dt className="text-muted-foreground">E-mail</dt>
+              <dd className="mt-0.5 font-medium wrap-anywhere">{user.email}</dd>
+            </div>
+          </dl>
+        </SectionCard>
       )}
       <ChangePasswordCard />
       <SessionsCard />

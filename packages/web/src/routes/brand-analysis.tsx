@@ -1,8 +1,8 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { getRouteApi, Link } from "@tanstack/react-router";
-import { ChevronLeftIcon } from "lucide-react";
+import { getRouteApi } from "@tanstack/react-router";
 import { useEffect } from "react";
-import { ErrorState, LoadingState } from "../components/page-states.tsx";
+import { BackLink } from "../components/back-link.tsx";
+import { QueryState } from "../components/page-states.tsx";
 import { analysisQuery } from "../features/analyses/analyses-api.ts";
 import { AnalysisProgress } from "../features/analyses/analysis-progress.tsx";
 import { useBrand } from "../features/brand-page/brand-context.tsx";
@@ -32,22 +32,10 @@ export function BrandAnalysisPage() {
   return (
     <div className="grid gap-4">
       <h2 className="sr-only">Analysis</h2>
-      <Link
-        to="/w/$workspaceId/brands/$brandId/analyses"
-        params={{ workspaceId, brandId: project.id }}
-        className="inline-flex w-fit items-center gap-1 rounded-md text-sm text-muted-foreground hover:text-foreground focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
-      >
-        <ChevronLeftIcon className="size-4" aria-hidden="true" />
+      <BackLink to="/w/$workspaceId/brands/$brandId/analyses" params={{ workspaceId, brandId: project.id }}>
         All analyses and reports
-      </Link>
-      {analysis.isPending && <LoadingState label="Loading the analysis…" />}
-      {analysis.isError && (
-        <ErrorState
-          error={analysis.error}
-          title="The analysis could not be loaded"
-          onRetry={() => analysis.refetch()}
-        />
-      )}
+      </BackLink>
+      <QueryState query={analysis} loading="Loading the analysis…" error="The analysis could not be loaded" />
       {analysis.data && <AnalysisProgress analysis={analysis.data} />}
     </div>
   );

@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
-import { getRouteApi, Link } from "@tanstack/react-router";
-import { ChevronLeftIcon } from "lucide-react";
+import { getRouteApi } from "@tanstack/react-router";
+import { BackLink } from "../components/back-link.tsx";
 import { ErrorState, LoadingState } from "../components/page-states.tsx";
 import { AnswerView } from "../features/answers/answer-view.tsx";
 import { answerQuery } from "../features/answers/answers-api.ts";
@@ -19,15 +19,13 @@ export function BrandAnswerPage() {
   return (
     <div className="grid gap-4">
       <h2 className="sr-only">Answer</h2>
-      <Link
+      <BackLink
         to="/w/$workspaceId/brands/$brandId/answers"
         params={{ workspaceId, brandId: project.id }}
         search={search}
-        className="inline-flex w-fit items-center gap-1 rounded-md text-sm text-muted-foreground hover:text-foreground focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
       >
-        <ChevronLeftIcon className="size-4" aria-hidden="true" />
         Back to the answers
-      </Link>
+      </BackLink>
       {result.isPending && <LoadingState label="Loading the answer…" />}
       {result.isError &&
         (isNotFound(result.error) ? (

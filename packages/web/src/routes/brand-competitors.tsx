@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import { ErrorState, LoadingState } from "../components/page-states.tsx";
+import { ErrorState, QueryState } from "../components/page-states.tsx";
 import { NoAnswers } from "../features/analyses/no-answers.tsx";
 import { competitorsQuery, suggestionsQuery } from "../features/analytics/analytics-api.ts";
 import { CompetitorSuggestionsCard } from "../features/analytics/competitor-suggestions.tsx";
@@ -22,10 +22,7 @@ export function BrandCompetitorsPage() {
     <div className="grid gap-6">
       <h2 className="sr-only">Competitors</h2>
       <FiltersBar />
-      {board.isPending && <LoadingState label="Loading the leaderboard…" />}
-      {board.isError && (
-        <ErrorState error={board.error} title="The leaderboard could not be loaded" onRetry={() => board.refetch()} />
-      )}
+      <QueryState query={board} loading="Loading the leaderboard…" error="The leaderboard could not be loaded" />
       {board.data && !answered && <NoAnswers what="competitor figures" />}
       {board.data && answered && (
         <>

@@ -1,7 +1,8 @@
 import { useQuery } from "@tanstack/react-query";
 import { getRouteApi, Link, Outlet } from "@tanstack/react-router";
-import { ChevronLeftIcon, GlobeIcon, PencilIcon } from "lucide-react";
+import { GlobeIcon, PencilIcon } from "lucide-react";
 import { useMemo } from "react";
+import { BackLink } from "../components/back-link.tsx";
 import { ErrorState, LoadingState } from "../components/page-states.tsx";
 import { Button } from "../components/ui/button.tsx";
 import { RunAnalysisDialog } from "../features/analyses/run-analysis-dialog.tsx";
@@ -44,14 +45,9 @@ export function BrandLayout() {
     <BrandProvider value={scope}>
       <div className="grid gap-5">
         <div className="grid gap-3">
-          <Link
-            to="/w/$workspaceId"
-            params={{ workspaceId }}
-            className="inline-flex w-fit items-center gap-1 rounded-md text-sm text-muted-foreground hover:text-foreground focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
-          >
-            <ChevronLeftIcon className="size-4" aria-hidden="true" />
+          <BackLink to="/w/$workspaceId" params={{ workspaceId }}>
             All brands
-          </Link>
+          </BackLink>
           <div className="flex flex-col gap-3 sm:flex-row sm:items-end sm:justify-between">
             <div className="min-w-0">
               <h1 className="truncate text-2xl font-semibold tracking-tight">{project.data.name}</h1>

@@ -2,8 +2,8 @@ import type { MonitoringSchedule } from "@sightline/sdk";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { CalendarClockIcon } from "lucide-react";
 import { useEffect, useRef } from "react";
-import { EmptyState, ErrorState, LoadingState, RoleNote } from "../components/page-states.tsx";
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../components/ui/card.tsx";
+import { EmptyState, QueryState, RoleNote } from "../components/page-states.tsx";
+import { SectionCard } from "../components/section-card.tsx";
 import { useBrand } from "../features/brand-page/brand-context.tsx";
 import { AlertsList } from "../features/monitoring/alerts-list.tsx";
 import { DigestCard } from "../features/monitoring/digest-card.tsx";
@@ -21,42 +21,30 @@ export function BrandMonitoringPage() {
   return (
     <div className="grid gap-6">
       <h2 className="sr-only">Monitoring</h2>
-      <Card aria-labelledby="schedules-title">
-        <CardHeader>
-          <div>
-            <CardTitle id="schedules-title">Schedules</CardTitle>
-            <CardDescription>
-              Analyses that run by themselves, compared with the run before, with alert rules checked after each.
-            </CardDescription>
-          </div>
-          {canEdit && <ScheduleDialog />}
-        </CardHeader>
-        <CardContent className="grid gap-4">
-          {!canEdit && <RoleNote>Viewers see the schedules; members and admins create and change them.</RoleNote>}
-          {schedules.isPending && <LoadingState label="Loading schedules…" />}
-          {schedules.isError && (
-            <ErrorState
-              error={schedules.error}
-              title="The schedules could not be loaded"
-              onRetry={() => schedules.refetch()}
-            />
-          )}
-          {schedules.data?.data.length === 0 && (
-            <EmptyState icon={<CalendarClockIcon />} title="No schedules yet">
-              {canEdit
-                ? "Create one to measure the brand every day or week, and to be alerted when it changes."
-                : "No one has scheduled this brand yet."}
-            </EmptyState>
-          )}
-          {schedules.data && schedules.data.data.length > 0 && (
-            <ul className="divide-y">
-              {schedules.data.data.map((schedule) => (
-                <ScheduleItem key={schedule.id} schedule={schedule} />
-              ))}
-            </ul>
-          )}
-        </CardContent>
-      </Card>
+      <SectionCard
+        titleId="schedules-title"
+        title="Schedules"
+        description="              Analyses that run by themselves, compared with the run before, with alert rules checked after each."
+        actions={canEdit && <ScheduleDialog />}
+        contentClassName="grid gap-4"
+      >
+        {!canEdit && <RoleNote>Viewers see the schedules; members and admins create and change them.</RoleNote>}
+        <QueryState query={schedules} loading="Loading schedules…" error="The schedules could not be loaded" />
+        {schedules.data?.data.length === 0 && (
+          <EmptyState icon={<CalendarClockIcon />} title="No schedules yet">
+            {canEdit
+              ? "Create one to measure the brand every day or week, and to be alerted when it changes."
+              : "No one has scheduled this brand yet."}
+          </EmptyState>
+        )}
+        {schedules.data && schedules.data.data.length > 0 && (
+          <ul className="divide-y">
+            {schedules.data.data.map((schedule) => (
+              <ScheduleItem key={schedule.id} schedule={schedule} />
+            ))}
+          </ul>
+        )}
+      </SectionCard>
       <AlertsList />
       <DigestCard />
     </div>

@@ -2,11 +2,10 @@ import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { LightbulbIcon } from "lucide-react";
 import { useId, useState } from "react";
-import { EmptyState, ErrorState, LoadingState } from "../components/page-states.tsx";
+import { EmptyState, QueryState } from "../components/page-states.tsx";
+import { SelectField } from "../components/select-field.tsx";
 import { Badge } from "../components/ui/badge.tsx";
 import { Card, CardContent, CardDescription, CardHeader } from "../components/ui/card.tsx";
-import { Label } from "../components/ui/label.tsx";
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "../components/ui/select.tsx";
 import { useBrand } from "../features/brand-page/brand-context.tsx";
 import {
   KIND_LABEL,
@@ -101,7 +100,6 @@ function OpportunityCard({ opportunity: o }: { opportunity: Opportunity }) {
 /** What to do next: the API's ranked opportunities, explained, each with links to its answers. */
 export function BrandOpportunitiesPage() {
   const { workspaceId, project, canEdit } = useBrand();
-  const id = useId();
   useTitle(`Opportunities · ${project.name}`);
   const [kind, setKind] = useState<OpportunityKind | typeof ALL>(ALL);
   const opportunities = useQuery(opportunitiesQuery(workspaceId, project.id));
@@ -121,22 +119,19 @@ export function BrandOpportunitiesPage() {
             . Refreshed after every analysis.
           </p>
         </div>
-        <div className="grid gap-1.5">
-          <Label htmlFor={`${id}-kind`}>Kind</Label>
-          <Select value={kind} onValueChange={(value) => setKind(value as OpportunityKind | typeof ALL)}>
-            <SelectTrigger id={`${id}-kind`} className="w-52">
-              <SelectValue />
-            </SelectTrigger>
-            <SelectContent>
-              <SelectItem value={ALL}>All kinds</SelectItem>
-              {(Object.keys(KIND_LABEL) as OpportunityKind[]).map((k) => (
-                <SelectItem key={k} value={k}>
-                  {KIND_LABEL[k]} ({all.filter((o) => o.kind === k).length})
-                </SelectItem>
-              ))}
-            </SelectContent>
-          </Select>
-        </div>
+        <SelectField
+          label="Kind"
+          triggerClassName="w-52"
+          value={kind}
+          onChange={setKind}
+          options={[
+            { value: ALL, label: "All kinds" },
+            ...(Object.keys(KIND_LABEL) as OpportunityKind[]).map((k) => ({
+              value: k,
+              label: `${KIND_LABEL[k]} (${all.filter((o) => o.kind === k).length})`,
+            })),
+          ]}
+        />
       </div>
       {noFacts && (
         <p className="rounded-md border bg-muted/40 p-3 text-sm">
@@ -156,14 +151,11 @@ export function BrandOpportunitiesPage() {
           to find answers that get them wrong.
         </p>
       )}
-      {opportunities.isPending && <LoadingState label="Finding opportunities…" />}
-      {opportunities.isError && (
-        <ErrorState
-          error={opportunities.error}
-          title="The opportunities could not be loaded"
-          onRetry={() => opportunities.refetch()}
-        />
-      )}
+      <QueryState
+        query={opportunities}
+        loading="Finding opportunities…"
+        error="The opportunities could not be loaded"
+      />
       {opportunities.data && shown.length === 0 && (
         <EmptyState icon={<LightbulbIcon />} title={all.length === 0 ? "No opportunities yet" : "None of this kind"}>
           {all.length === 0

@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import { ErrorState, LoadingState } from "../components/page-states.tsx";
+import { QueryState } from "../components/page-states.tsx";
 import { NoAnswers } from "../features/analyses/no-answers.tsx";
 import { metricsQuery } from "../features/analytics/analytics-api.ts";
 import { EngineCharts } from "../features/analytics/engine-charts.tsx";
@@ -22,10 +22,7 @@ export function BrandOverviewPage() {
     <div className="grid gap-6">
       <h2 className="sr-only">Overview</h2>
       <FiltersBar />
-      {metrics.isPending && <LoadingState label="Loading the figures…" />}
-      {metrics.isError && (
-        <ErrorState error={metrics.error} title="The figures could not be loaded" onRetry={() => metrics.refetch()} />
-      )}
+      <QueryState query={metrics} loading="Loading the figures…" error="The figures could not be loaded" />
       {metrics.data && metrics.data.total.overall.counts.answers === 0 && <NoAnswers />}
       {metrics.data && metrics.data.total.overall.counts.answers > 0 && (
         <>

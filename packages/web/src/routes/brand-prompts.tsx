@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import { ErrorState, LoadingState } from "../components/page-states.tsx";
+import { QueryState } from "../components/page-states.tsx";
 import { NoAnswers } from "../features/analyses/no-answers.tsx";
 import { promptMetricsQuery } from "../features/analytics/analytics-api.ts";
 import { PromptHeatmap } from "../features/analytics/prompt-heatmap.tsx";
@@ -16,14 +16,11 @@ export function BrandPromptsPage() {
     <div className="grid gap-6">
       <h2 className="sr-only">Prompts</h2>
       <FiltersBar />
-      {metrics.isPending && <LoadingState label="Loading the prompts' figures…" />}
-      {metrics.isError && (
-        <ErrorState
-          error={metrics.error}
-          title="The prompts' figures could not be loaded"
-          onRetry={() => metrics.refetch()}
-        />
-      )}
+      <QueryState
+        query={metrics}
+        loading="Loading the prompts' figures…"
+        error="The prompts' figures could not be loaded"
+      />
       {metrics.data && metrics.data.data.length === 0 && <NoAnswers what="prompt figures" />}
       {metrics.data && metrics.data.data.length > 0 && <PromptHeatmap metrics={metrics.data} />}
       <TrackedPrompts />

@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import { ErrorState, LoadingState } from "../components/page-states.tsx";
+import { ErrorState, QueryState } from "../components/page-states.tsx";
 import { NoAnswers } from "../features/analyses/no-answers.tsx";
 import { searchesQuery, sourcesQuery } from "../features/analytics/analytics-api.ts";
 import { SearchesTable } from "../features/analytics/searches-table.tsx";
@@ -29,10 +29,7 @@ export function BrandSourcesPage() {
     <div className="grid gap-6">
       <h2 className="sr-only">Sources</h2>
       <FiltersBar />
-      {sources.isPending && <LoadingState label="Loading the sources…" />}
-      {sources.isError && (
-        <ErrorState error={sources.error} title="The sources could not be loaded" onRetry={() => sources.refetch()} />
-      )}
+      <QueryState query={sources} loading="Loading the sources…" error="The sources could not be loaded" />
       {sources.data && totals?.citations === 0 && <NoAnswers what="citations" />}
       {sources.data && totals && totals.citations > 0 && (
         <>

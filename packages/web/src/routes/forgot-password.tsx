@@ -3,38 +3,27 @@ import { Link } from "@tanstack/react-router";
 import { MailCheckIcon } from "lucide-react";
 import { useState } from "react";
 import { AuthLayout } from "../components/auth-layout.tsx";
-import { Field, Form, FormError } from "../components/form.tsx";
-import { Spinner } from "../components/page-states.tsx";
-import { Button } from "../components/ui/button.tsx";
+import { Field, Form, FormError, PendingButton, useDraft, useSubmit } from "../components/form.tsx";
 import { requestPasswordReset } from "../features/auth/auth-api.ts";
-import { errorMessage } from "../lib/api.ts";
 import { setupQuery } from "../lib/queries.ts";
 
 export function ForgotPasswordPage() {
   const setup = useQuery(setupQuery);
-  const [email, setEmail] = useState("");
-  const [error, setError] = useState<string>();
-  const [fieldError, setFieldError] = useState<string>();
-  const [pending, setPending] = useState(false);
   const [sentTo, setSentTo] = useState<string>();
+  const { run, pending, errors, formError } = useSubmit();
+  const { draft, text } = useDraft({ email: "" }, errors);
+  const { email } = draft;
 
-  async function submit() {
-    setError(undefined);
-    if (email.trim() === "") {
-      setFieldError("Enter the e-mail address you sign in with.");
-      return;
-    }
-    setFieldError(undefined);
-    setPending(true);
-    try {
-      await requestPasswordReset(email.trim());
-      setSentTo(email.trim());
-    } catch (caught) {
-      setError(errorMessage(caught));
-    } finally {
-      setPending(false);
-    }
-  }
+  const submit = () =>
+    run(
+      async () => {
+        await requestPasswordReset(email.trim());
+        setSentTo(email.trim());
+      },
+      {
+        check: () => (email.trim() === "" ? { email: "Enter the e-mail address you sign in with." } : {}),
+      },
+    );
 
   const footer = (
     <Link to="/sign-in" className="font-medium text-primary underline-offset-4 hover:underline">
@@ -78,20 +67,11 @@ export function ForgotPasswordPage() {
       footer={footer}
     >
       <Form onSubmit={submit} className="grid gap-4">
-        <FormError message={error} />
-        <Field
-          label="E-mail"
-          name="email"
-          type="email"
-          autoComplete="email"
-          value={email}
-          onChange={(event) => setEmail(event.target.value)}
-          error={fieldError}
-        />
-        <Button type="submit" disabled={pending} className="w-full">
-          {pending && <Spinner />}
+        <FormError message={formError} />
+        <Field label="E-mail" name="email" type="email" autoComplete="email" {...text("email")} />
+        <PendingButton type="submit" pending={pending} className="w-full">
           Send reset link
-        </Button>
+        </PendingButton>
         <p className="text-xs text-muted-foreground">
           No e-mail arriving? An admin of your workspace, or whoever runs this Sightline server, can create a reset link
           for you.

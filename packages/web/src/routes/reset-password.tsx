@@ -2,22 +2,18 @@ import { getRouteApi, Link } from "@tanstack/react-router";
 import { CheckCircle2Icon } from "lucide-react";
 import { useState } from "react";
 import { AuthLayout } from "../components/auth-layout.tsx";
-import { Field, Form, FormError } from "../components/form.tsx";
-import { Spinner } from "../components/page-states.tsx";
+import { Form, FormError, PendingButton, useDraft, useSubmit } from "../components/form.tsx";
 import { Button } from "../components/ui/button.tsx";
 import { passwordProblem, resetPassword } from "../features/auth/auth-api.ts";
-import { PasswordRules } from "../features/auth/password-rules.tsx";
+import { NewPasswordFields } from "../features/auth/new-password-fields.tsx";
 import { ApiError, errorMessage } from "../lib/api.ts";
 
 const route = getRouteApi("/reset-password");
 
 export function ResetPasswordPage() {
   const { token, error: linkError } = route.useSearch();
-  const [password, setPassword] = useState("");
-  const [confirm, setConfirm] = useState("");
-  const [errors, setErrors] = useState<{ password?: string; confirm?: string }>({});
-  const [formError, setFormError] = useState<string>();
-  const [pending, setPending] = useState(false);
+  const { run, pending, errors, formError } = useSubmit();
+  const { draft, text } = useDraft({ password: "", confirm: "" }, errors);
   const [done, setDone] = useState(false);
 
   const signInLink = (
@@ -53,57 +49,40 @@ export function ResetPasswordPage() {
     );
   }
 
-  async function submit() {
-    if (!token) return;
-    const found: { password?: string; confirm?: string } = {};
-    const problem = passwordProblem(password);
+  function check() {
+    const found: Record<string, string> = {};
+    const problem = passwordProblem(draft.password);
     if (problem) found.password = problem;
-    if (confirm !== password) found.confirm = "The two passwords are not the same.";
-    setErrors(found);
-    setFormError(undefined);
-    if (found.password || found.confirm) return;
-    setPending(true);
-    try {
-      await resetPassword(token, password);
-      setDone(true);
-    } catch (caught) {
-      setFormError(
-        caught instanceof ApiError && /TOKEN/i.test(caught.code)
-          ? "This reset link has expired or was already used. Ask for a new one."
-          : errorMessage(caught),
-      );
-    } finally {
-      setPending(false);
-    }
+    if (draft.confirm !== draft.password) found.confirm = "The two passwords are not the same.";
+    return found;
   }
+
+  const submit = (link: string) =>
+    run(
+      async () => {
+        await resetPassword(link, draft.password);
+        setDone(true);
+      },
+      {
+        check,
+        place: (error) => ({
+          fields: {},
+          message:
+            error instanceof ApiError && /TOKEN/i.test(error.code)
+              ? "This reset link has expired or was already used. Ask for a new one."
+              : errorMessage(error),
+        }),
+      },
+    );
 
   return (
     <AuthLayout title="Choose a new password" footer={signInLink}>
-      <Form onSubmit={submit} className="grid gap-4">
+      <Form onSubmit={() => submit(token)} className="grid gap-4">
         <FormError message={formError} />
-        <Field
-          label="New password"
-          name="new-password"
-          type="password"
-          autoComplete="new-password"
-          value={password}
-          onChange={(event) => setPassword(event.target.value)}
-          error={errors.password}
-          after={<PasswordRules password={password} />}
-        />
-        <Field
-          label="Repeat the new password"
-          name="confirm-password"
-          type="password"
-          autoComplete="new-password"
-          value={confirm}
-          onChange={(event) => setConfirm(event.target.value)}
-          error={errors.confirm}
-        />
-        <Button type="submit" disabled={pending} className="w-full">
-          {pending && <Spinner />}
+        <NewPasswordFields password={text("password")} confirm={text("confirm")} />
+        <PendingButton type="submit" pending={pending} className="w-full">
           Set new password
-        </Button>
+        </PendingButton>
       </Form>
     </AuthLayout>
   );

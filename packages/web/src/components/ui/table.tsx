@@ -22,19 +22,33 @@ export function TableRow({ className, ...props }: ComponentProps<"tr">) {
   return <tr className={cn("border-b transition-colors", className)} {...props} />;
 }
 
-export function TableHead({ className, ...props }: ComponentProps<"th">) {
+/** `wide`: a column shown from tablet width up; below it, its content sits under the row's first cell. */
+type Wide = { wide?: boolean };
+const WIDE = "hidden md:table-cell";
+
+/** `srOnly`: a heading for screen readers only, e.g. "Actions" over a column of buttons. */
+export function TableHead({
+  className,
+  wide,
+  srOnly,
+  children,
+  ...props
+}: ComponentProps<"th"> & Wide & { srOnly?: boolean }) {
   return (
     <th
       scope="col"
       className={cn(
         "h-10 px-3 text-left align-middle text-xs font-medium whitespace-nowrap text-muted-foreground first:pl-0 last:pr-0",
+        wide && WIDE,
         className,
       )}
       {...props}
-    />
+    >
+      {srOnly ? <span className="sr-only">{children}</span> : children}
+    </th>
   );
 }
 
-export function TableCell({ className, ...props }: ComponentProps<"td">) {
-  return <td className={cn("px-3 py-2.5 align-middle first:pl-0 last:pr-0", className)} {...props} />;
+export function TableCell({ className, wide, ...props }: ComponentProps<"td"> & Wide) {
+  return <td className={cn("px-3 py-2.5 align-middle first:pl-0 last:pr-0", wide && WIDE, className)} {...props} />;
 }

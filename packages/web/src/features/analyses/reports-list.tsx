@@ -1,10 +1,10 @@
 import type { ReportListItem } from "@sightline/sdk";
 import { useQuery } from "@tanstack/react-query";
 import { DownloadIcon, ExternalLinkIcon, FileTextIcon } from "lucide-react";
-import { EmptyState, ErrorState, LoadingState } from "../../components/page-states.tsx";
+import { EmptyState, QueryState } from "../../components/page-states.tsx";
+import { SectionCard } from "../../components/section-card.tsx";
 import { Badge } from "../../components/ui/badge.tsx";
 import { Button } from "../../components/ui/button.tsx";
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card.tsx";
 import { DateText } from "../../components/when.tsx";
 import { formatDateTime } from "../../lib/format.ts";
 import { atLeast } from "../../lib/roles.ts";
@@ -65,51 +65,41 @@ export function ReportsList() {
   const { workspaceId, project } = useBrand();
   const reports = useQuery(reportsQuery(workspaceId, project.id));
   return (
-    <Card aria-labelledby="reports-title">
-      <CardHeader>
-        <div>
-          <CardTitle id="reports-title">Reports</CardTitle>
-          <CardDescription>
-            Made when an analysis or a monitoring run finishes, and each week: a printable page with charts, a PDF,
-            every answer as a CSV file, and links to share one with people outside the workspace.
-          </CardDescription>
-        </div>
-      </CardHeader>
-      <CardContent>
-        {reports.isPending && <LoadingState label="Loading reports…" />}
-        {reports.isError && (
-          <ErrorState error={reports.error} title="The reports could not be loaded" onRetry={() => reports.refetch()} />
-        )}
-        {reports.data?.data.length === 0 && (
-          <EmptyState icon={<FileTextIcon />} title="No reports yet">
-            A report appears here when an analysis finishes.
-          </EmptyState>
-        )}
-        {reports.data && reports.data.data.length > 0 && (
-          <ul className="divide-y">
-            {reports.data.data.map((report) => (
-              <li
-                key={report.id}
-                className="flex flex-col gap-2 py-3 first:pt-0 last:pb-0 sm:flex-row sm:items-center sm:justify-between"
-              >
-                <div className="min-w-0">
-                  <p className="font-medium wrap-anywhere">{report.title}</p>
-                  <p className="mt-0.5 flex flex-wrap items-center gap-2 text-xs text-muted-foreground">
-                    <Badge variant="outline">{TYPE_NAMES[report.type]}</Badge>
-                    <span>
-                      Covers {formatDateTime(report.period.start)} – {formatDateTime(report.period.end)}
-                    </span>
-                    <span>
-                      · made <DateText value={report.created_at} />
-                    </span>
-                  </p>
-                </div>
-                <ReportLinks workspaceId={workspaceId} report={report} />
-              </li>
-            ))}
-          </ul>
-        )}
-      </CardContent>
-    </Card>
+    <SectionCard
+      titleId="reports-title"
+      title="Reports"
+      description="Made when an analysis or a monitoring run finishes, and each week: a printable page with charts, a PDF, every answer as a CSV file, and links to share one with people outside the workspace."
+    >
+      <QueryState query={reports} loading="Loading reports…" error="The reports could not be loaded" />
+      {reports.data?.data.length === 0 && (
+        <EmptyState icon={<FileTextIcon />} title="No reports yet">
+          A report appears here when an analysis finishes.
+        </EmptyState>
+      )}
+      {reports.data && reports.data.data.length > 0 && (
+        <ul className="divide-y">
+          {reports.data.data.map((report) => (
+            <li
+              key={report.id}
+              className="flex flex-col gap-2 py-3 first:pt-0 last:pb-0 sm:flex-row sm:items-center sm:justify-between"
+            >
+              <div className="min-w-0">
+                <p className="font-medium wrap-anywhere">{report.title}</p>
+                <p className="mt-0.5 flex flex-wrap items-center gap-2 text-xs text-muted-foreground">
+                  <Badge variant="outline">{TYPE_NAMES[report.type]}</Badge>
+                  <span>
+                    Covers {formatDateTime(report.period.start)} – {formatDateTime(report.period.end)}
+                  </span>
+                  <span>
+                    · made <DateText value={report.created_at} />
+                  </span>
+                </p>
+              </div>
+              <ReportLinks workspaceId={workspaceId} report={report} />
+            </li>
+          ))}
+        </ul>
+      )}
+    </SectionCard>
   );
 }

@@ -4,19 +4,12 @@ import { Link2Icon } from "lucide-react";
 import { useId, useState } from "react";
 import { toast } from "sonner";
 import { CopyField } from "../../components/copy-field.tsx";
-import { ErrorState, LoadingState, Spinner } from "../../components/page-states.tsx";
+import { PendingButton } from "../../components/form.tsx";
+import { DialogHeading, FormDialog } from "../../components/form-dialog.tsx";
+import { QueryState } from "../../components/page-states.tsx";
+import { SelectField } from "../../components/select-field.tsx";
 import { Badge } from "../../components/ui/badge.tsx";
 import { Button } from "../../components/ui/button.tsx";
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogHeader,
-  DialogTitle,
-  DialogTrigger,
-} from "../../components/ui/dialog.tsx";
-import { Label } from "../../components/ui/label.tsx";
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "../../components/ui/select.tsx";
 import { errorMessage } from "../../lib/api.ts";
 import { formatDateTime } from "../../lib/format.ts";
 import { createShare, revokeShare, sharesQuery } from "./analyses-api.ts";
@@ -30,26 +23,22 @@ const DURATIONS = [
 
 /** "Share": links that open the report without an account, each expiring, each revocable here. */
 export function ShareReportDialog({ workspaceId, report }: { workspaceId: string; report: ReportListItem }) {
-  const [open, setOpen] = useState(false);
   return (
-    <Dialog open={open} onOpenChange={setOpen}>
-      <DialogTrigger asChild>
+    <FormDialog
+      className="sm:max-w-xl"
+      trigger={
         <Button variant="outline" size="sm" aria-label={`Share report “${report.title}” by link`}>
           <Link2Icon aria-hidden="true" />
           Share
         </Button>
-      </DialogTrigger>
-      <DialogContent className="sm:max-w-xl">
-        <DialogHeader>
-          <DialogTitle>Share this report</DialogTitle>
-          <DialogDescription>
-            Anyone with the link can open “{report.title}”, read-only and without an account, until the link expires or
-            you revoke it. It shows this report only, nothing else in the workspace.
-          </DialogDescription>
-        </DialogHeader>
-        {open && <ShareLinks workspaceId={workspaceId} reportId={report.id} />}
-      </DialogContent>
-    </Dialog>
+      }
+    >
+      <DialogHeading
+        title="Share this report"
+        description={`Anyone with the link can open “${report.title}”, read-only and without an account, until the link expires or you revoke it. It shows this report only, nothing else in the workspace.`}
+      />
+      <ShareLinks workspaceId={workspaceId} reportId={report.id} />
+    </FormDialog>
   );
 }
 
@@ -89,25 +78,16 @@ function ShareLinks({ workspaceId, reportId }: { workspaceId: string; reportId: 
           create.mutate();
         }}
       >
-        <div className="grid gap-1.5">
-          <Label htmlFor={`${id}-days`}>Link expires after</Label>
-          <Select value={days} onValueChange={setDays}>
-            <SelectTrigger id={`${id}-days`} className="w-40">
-              <SelectValue />
-            </SelectTrigger>
-            <SelectContent>
-              {DURATIONS.map((d) => (
-                <SelectItem key={d.days} value={String(d.days)}>
-                  {d.label}
-                </SelectItem>
-              ))}
-            </SelectContent>
-          </Select>
-        </div>
-        <Button type="submit" disabled={create.isPending}>
-          {create.isPending && <Spinner />}
+        <SelectField
+          label="Link expires after"
+          value={days}
+          onChange={setDays}
+          options={DURATIONS.map((d) => ({ value: String(d.days), label: d.label }))}
+          triggerClassName="w-40"
+        />
+        <PendingButton type="submit" pending={create.isPending}>
           Create link
-        </Button>
+        </PendingButton>
       </form>
       {created && (
         <div className="grid gap-1">
@@ -119,10 +99,7 @@ function ShareLinks({ workspaceId, reportId }: { workspaceId: string; reportId: 
         <h3 id={`${id}-links`} className="text-sm font-semibold">
           Links to this report
         </h3>
-        {shares.isPending && <LoadingState label="Loading links…" />}
-        {shares.isError && (
-          <ErrorState error={shares.error} title="The links could not be loaded" onRetry={() => shares.refetch()} />
-        )}
+        <QueryState query={shares} loading="Loading links…" error="The links could not be loaded" />
         {shares.data && shares.data.data.length === 0 && (
           <p className="text-sm text-muted-foreground">No link yet: the report is seen only in this workspace.</p>
         )}

@@ -1,18 +1,15 @@
 import type { CompetitorLeaderboard } from "@sightline/sdk";
-import { SheetIcon } from "lucide-react";
+import { CsvButton } from "../../components/csv-button.tsx";
+import { SectionCard } from "../../components/section-card.tsx";
 import { Badge } from "../../components/ui/badge.tsx";
-import { Button } from "../../components/ui/button.tsx";
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card.tsx";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "../../components/ui/table.tsx";
-import { downloadCsv, fileSlug } from "../../lib/csv.ts";
+import { fileSlug } from "../../lib/csv.ts";
 import { interval, percent, points, position, proportion, sampleSize, signed } from "../../lib/figures.ts";
 import { formatDayRange } from "../../lib/period.ts";
 import { cn } from "../../lib/utils.ts";
 import { useBrand } from "../brand-page/brand-context.tsx";
 import { pct } from "./chart-parts.tsx";
 import { SignificantMark } from "./significance.tsx";
-
-const WIDE = "hidden md:table-cell";
 
 function Delta({
   text,
@@ -45,129 +42,115 @@ export function Leaderboard({ board }: { board: CompetitorLeaderboard }) {
     board.previous.from.slice(0, 10),
     new Date(Date.parse(board.previous.to) - 1).toISOString().slice(0, 10),
   );
-  function exportCsv() {
-    downloadCsv(
-      [
-        [
-          "Rank",
-          "Brand",
-          "Is your brand",
-          "Visibility (%)",
-          "95% low (%)",
-          "95% high (%)",
-          "Answers (n)",
-          "Answers naming it",
-          "Share of voice (%)",
-          "Average position",
-          "Visibility change (pts)",
-          "Share of voice change (pts)",
-          "Position change",
-          "Significant",
-        ],
-        ...board.data.map((row, index) => [
-          index + 1,
-          row.name,
-          row.is_brand ? "yes" : "no",
-          pct(row.visibility.value),
-          pct(row.visibility.ci_low),
-          pct(row.visibility.ci_high),
-          row.visibility.n,
-          row.mentioned,
-          pct(row.share_of_voice),
-          row.average_position,
-          pct(row.change.visibility),
-          pct(row.change.share_of_voice),
-          row.change.average_position,
-          row.change.significant ? "yes" : "no",
-        ]),
-      ],
-      `${fileSlug(project.name, "competitors", board.from.slice(0, 10), board.to.slice(0, 10))}.csv`,
-    );
-  }
+  const csvRows = () => [
+    [
+      "Rank",
+      "Brand",
+      "Is your brand",
+      "Visibility (%)",
+      "95% low (%)",
+      "95% high (%)",
+      "Answers (n)",
+      "Answers naming it",
+      "Share of voice (%)",
+      "Average position",
+      "Visibility change (pts)",
+      "Share of voice change (pts)",
+      "Position change",
+      "Significant",
+    ],
+    ...board.data.map((row, index) => [
+      index + 1,
+      row.name,
+      row.is_brand ? "yes" : "no",
+      pct(row.visibility.value),
+      pct(row.visibility.ci_low),
+      pct(row.visibility.ci_high),
+      row.visibility.n,
+      row.mentioned,
+      pct(row.share_of_voice),
+      row.average_position,
+      pct(row.change.visibility),
+      pct(row.change.share_of_voice),
+      row.change.average_position,
+      row.change.significant ? "yes" : "no",
+    ]),
+  ];
   return (
-    <Card aria-labelledby="leaderboard-title">
-      <CardHeader>
-        <div>
-          <CardTitle id="leaderboard-title">Leaderboard</CardTitle>
-          <CardDescription>
-            Visibility (share of answers naming each brand, with its 95% interval and n), share of voice and average
-            position; changes against {previous}.
-          </CardDescription>
-        </div>
-        <Button variant="outline" size="sm" onClick={exportCsv} aria-label="Download the leaderboard as CSV">
-          <SheetIcon aria-hidden="true" />
-          CSV
-        </Button>
-      </CardHeader>
-      <CardContent>
-        <Table>
-          <TableHeader>
-            <TableRow>
-              <TableHead className="w-10">Rank</TableHead>
-              <TableHead>Brand</TableHead>
-              <TableHead>Visibility</TableHead>
-              <TableHead className={WIDE}>Share of voice</TableHead>
-              <TableHead className={WIDE}>Average position</TableHead>
+    <SectionCard
+      titleId="leaderboard-title"
+      title="Leaderboard"
+      description={
+        <>
+          Visibility (share of answers naming each brand, with its 95% interval and n), share of voice and average
+          position; changes against {previous}.
+        </>
+      }
+      actions={
+        <CsvButton
+          label="Download the leaderboard as CSV"
+          file={`${fileSlug(project.name, "competitors", board.from.slice(0, 10), board.to.slice(0, 10))}.csv`}
+          rows={csvRows}
+        />
+      }
+    >
+      <Table>
+        <TableHeader>
+          <TableRow>
+            <TableHead className="w-10">Rank</TableHead>
+            <TableHead>Brand</TableHead>
+            <TableHead>Visibility</TableHead>
+            <TableHead wide>Share of voice</TableHead>
+            <TableHead wide>Average position</TableHead>
+          </TableRow>
+        </TableHeader>
+        <TableBody>
+          {board.data.map((row, index) => (
+            <TableRow key={row.name} className={cn(row.is_brand && "bg-primary/5")}>
+              <TableCell className="align-top font-medium tabular-nums">{index + 1}</TableCell>
+              <TableCell className="align-top">
+                <span className="font-medium">{row.name}</span>
+                {row.is_brand && (
+                  <Badge variant="default" className="ml-2">
+                    Your brand
+                  </Badge>
+                )}
+                <span className="mt-1 block text-xs text-muted-foreground md:hidden">
+                  Share of voice {percent(row.share_of_voice)} (
+                  <Delta text={points(row.change.share_of_voice)} value={row.change.share_of_voice} />) · position{" "}
+                  {position(row.average_position)} (
+                  <Delta text={signed(row.change.average_position)} value={row.change.average_position} lowerIsBetter />
+                  )
+                </span>
+              </TableCell>
+              <TableCell className="align-top">
+                <span className="font-semibold tabular-nums" title={proportion(row.visibility)}>
+                  {percent(row.visibility.value)}
+                </span>{" "}
+                <span className="text-xs text-muted-foreground tabular-nums">
+                  {row.visibility.n > 0 ? `(${interval(row.visibility)}, ${sampleSize(row.visibility.n)})` : "(n = 0)"}
+                </span>
+                <span className="mt-0.5 flex flex-wrap items-center gap-2">
+                  <Delta text={points(row.change.visibility)} value={row.change.visibility} />
+                  <SignificantMark significant={row.change.visibility === null ? null : row.change.significant} />
+                </span>
+              </TableCell>
+              <TableCell wide className="align-top tabular-nums">
+                {percent(row.share_of_voice)}
+                <span className="block">
+                  <Delta text={points(row.change.share_of_voice)} value={row.change.share_of_voice} />
+                </span>
+              </TableCell>
+              <TableCell wide className="align-top tabular-nums">
+                {position(row.average_position)}
+                <span className="block">
+                  <Delta text={signed(row.change.average_position)} value={row.change.average_position} lowerIsBetter />
+                </span>
+              </TableCell>
             </TableRow>
-          </TableHeader>
-          <TableBody>
-            {board.data.map((row, index) => (
-              <TableRow key={row.name} className={cn(row.is_brand && "bg-primary/5")}>
-                <TableCell className="align-top font-medium tabular-nums">{index + 1}</TableCell>
-                <TableCell className="align-top">
-                  <span className="font-medium">{row.name}</span>
-                  {row.is_brand && (
-                    <Badge variant="default" className="ml-2">
-                      Your brand
-                    </Badge>
-                  )}
-                  <span className="mt-1 block text-xs text-muted-foreground md:hidden">
-                    Share of voice {percent(row.share_of_voice)} (
-                    <Delta text={points(row.change.share_of_voice)} value={row.change.share_of_voice} />) · position{" "}
-                    {position(row.average_position)} (
-                    <Delta
-                      text={signed(row.change.average_position)}
-                      value={row.change.average_position}
-                      lowerIsBetter
-                    />
-                    )
-                  </span>
-                </TableCell>
-                <TableCell className="align-top">
-                  <span className="font-semibold tabular-nums" title={proportion(row.visibility)}>
-                    {percent(row.visibility.value)}
-                  </span>{" "}
-                  <span className="text-xs text-muted-foreground tabular-nums">
-                    {row.visibility.n > 0
-                      ? `(${interval(row.visibility)}, ${sampleSize(row.visibility.n)})`
-                      : "(n = 0)"}
-                  </span>
-                  <span className="mt-0.5 flex flex-wrap items-center gap-2">
-                    <Delta text={points(row.change.visibility)} value={row.change.visibility} />
-                    <SignificantMark significant={row.change.visibility === null ? null : row.change.significant} />
-                  </span>
-                </TableCell>
-                <TableCell className={`${WIDE} align-top tabular-nums`}>
-                  {percent(row.share_of_voice)}
-                  <span className="block">
-                    <Delta text={points(row.change.share_of_voice)} value={row.change.share_of_voice} />
-                  </span>
-                </TableCell>
-                <TableCell className={`${WIDE} align-top tabular-nums`}>
-                  {position(row.average_position)}
-                  <span className="block">
-                    <Delta
-                      text={signed(row.change.average_position)}
-                      value={row.change.average_position}
-                      lowerIsBetter
-                    />
-                  </span>
-                </TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
-      </CardContent>
-    </Card>
+          ))}
+        </TableBody>
+      </Table>
+    </SectionCard>
   );
 }

@@ -1,15 +1,14 @@
 import type { ProjectSearches } from "@sightline/sdk";
-import { SheetIcon } from "lucide-react";
 import { useState } from "react";
+import { CsvButton } from "../../components/csv-button.tsx";
+import { SectionCard } from "../../components/section-card.tsx";
 import { Badge } from "../../components/ui/badge.tsx";
 import { Button } from "../../components/ui/button.tsx";
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card.tsx";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "../../components/ui/table.tsx";
-import { downloadCsv, fileSlug } from "../../lib/csv.ts";
+import { fileSlug } from "../../lib/csv.ts";
 import { engineName, formatNumber } from "../../lib/format.ts";
 import { useBrand } from "../brand-page/brand-context.tsx";
 
-const WIDE = "hidden md:table-cell";
 /** Searches shown before "Show all"; the CSV has every one. */
 const FIRST_SEARCHES = 10;
 
@@ -31,50 +30,41 @@ export function SearchesTable({ searches }: { searches: ProjectSearches }) {
   const { totals } = searches;
   const rows = showAll ? searches.data : searches.data.slice(0, FIRST_SEARCHES);
   return (
-    <Card aria-labelledby="searches-title">
-      <CardHeader>
-        <div>
-          <CardTitle id="searches-title">Searches the engines ran</CardTitle>
-          <CardDescription>
-            {totals.answers_with_searches === 0
-              ? "No engine reported the web searches behind its answers in this period. Engines that search with their vendor's own tool (ChatGPT, Claude, Gemini) report them; chat-completion engines and AI Overviews do not."
-              : `${formatNumber(totals.searches)} different searches behind ${formatNumber(totals.answers_with_searches)} of ${formatNumber(totals.answers)} answers: what a page must answer to be found and cited.`}
-          </CardDescription>
-        </div>
-        {searches.data.length > 0 && (
-          <Button
-            variant="outline"
-            size="sm"
-            aria-label="Download the searches as CSV"
-            onClick={() =>
-              downloadCsv(
-                [
-                  ["Search", "Answers", "Engines", "Names the brand", "Competitors named"],
-                  ...searches.data.map((row) => [
-                    row.search,
-                    row.answers,
-                    engineList(row.engines),
-                    row.brand ? "yes" : "no",
-                    row.competitors.join("; "),
-                  ]),
-                ],
-                `${fileSlug(project.name, "searches", ...span)}.csv`,
-              )
-            }
-          >
-            <SheetIcon aria-hidden="true" />
-            CSV
-          </Button>
-        )}
-      </CardHeader>
+    <SectionCard
+      titleId="searches-title"
+      title="Searches the engines ran"
+      description={
+        totals.answers_with_searches === 0
+          ? "No engine reported the web searches behind its answers in this period. Engines that search with their vendor's own tool (ChatGPT, Claude, Gemini) report them; chat-completion engines and AI Overviews do not."
+          : `${formatNumber(totals.searches)} different searches behind ${formatNumber(totals.answers_with_searches)} of ${formatNumber(totals.answers)} answers: what a page must answer to be found and cited.`
+      }
+      actions={
+        searches.data.length > 0 && (
+          <CsvButton
+            label="Download the searches as CSV"
+            file={`${fileSlug(project.name, "searches", ...span)}.csv`}
+            rows={() => [
+              ["Search", "Answers", "Engines", "Names the brand", "Competitors named"],
+              ...searches.data.map((row) => [
+                row.search,
+                row.answers,
+                engineList(row.engines),
+                row.brand ? "yes" : "no",
+                row.competitors.join("; "),
+              ]),
+            ]}
+          />
+        )
+      }
+    >
       {searches.data.length > 0 && (
-        <CardContent>
+        <>
           <Table>
             <TableHeader>
               <TableRow>
                 <TableHead>Search</TableHead>
                 <TableHead className="text-right">Answers</TableHead>
-                <TableHead className={WIDE}>Engines</TableHead>
+                <TableHead wide>Engines</TableHead>
               </TableRow>
             </TableHeader>
             <TableBody>
@@ -97,7 +87,9 @@ export function SearchesTable({ searches }: { searches: ProjectSearches }) {
                     </span>
                   </TableCell>
                   <TableCell className="text-right tabular-nums">{formatNumber(row.answers)}</TableCell>
-                  <TableCell className={`${WIDE} text-muted-foreground`}>{engineList(row.engines)}</TableCell>
+                  <TableCell wide className="text-muted-foreground">
+                    {engineList(row.engines)}
+                  </TableCell>
                 </TableRow>
               ))}
             </TableBody>
@@ -107,8 +99,8 @@ export function SearchesTable({ searches }: { searches: ProjectSearches }) {
               {showAll ? `Show the first ${FIRST_SEARCHES} searches` : `Show all ${searches.data.length} searches`}
             </Button>
           )}
-        </CardContent>
+        </>
       )}
-    </Card>
+    </SectionCard>
   );
 }

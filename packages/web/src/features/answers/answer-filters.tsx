@@ -1,7 +1,5 @@
 import { useNavigate } from "@tanstack/react-router";
-import { useId } from "react";
-import { Label } from "../../components/ui/label.tsx";
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "../../components/ui/select.tsx";
+import { SelectField } from "../../components/select-field.tsx";
 import { useBrand } from "../brand-page/brand-context.tsx";
 
 const ANY = "any";
@@ -16,7 +14,6 @@ export function AnswerFilters({
 }) {
   const { project } = useBrand();
   const navigate = useNavigate();
-  const id = useId();
   const prompts = prompt && !project.prompts.includes(prompt) ? [prompt, ...project.prompts] : project.prompts;
   function go(next: Record<string, string | undefined>) {
     void navigate({
@@ -27,38 +24,25 @@ export function AnswerFilters({
   }
   return (
     <section aria-label="Answer filters" className="grid gap-3 sm:grid-cols-[minmax(0,2fr)_minmax(0,1fr)]">
-      <div className="grid min-w-0 gap-1.5">
-        <Label htmlFor={`${id}-prompt`}>Prompt</Label>
-        <Select value={prompt ?? ANY} onValueChange={(value) => go({ prompt: value === ANY ? undefined : value })}>
-          <SelectTrigger id={`${id}-prompt`} className="min-w-0">
-            <SelectValue />
-          </SelectTrigger>
-          <SelectContent className="max-w-[calc(100vw-2rem)]">
-            <SelectItem value={ANY}>All prompts</SelectItem>
-            {prompts.map((p) => (
-              <SelectItem key={p} value={p}>
-                {p}
-              </SelectItem>
-            ))}
-          </SelectContent>
-        </Select>
-      </div>
-      <div className="grid gap-1.5">
-        <Label htmlFor={`${id}-mentioned`}>Brand named</Label>
-        <Select
-          value={mentioned ?? ANY}
-          onValueChange={(value) => go({ mentioned: value === ANY ? undefined : value })}
-        >
-          <SelectTrigger id={`${id}-mentioned`}>
-            <SelectValue />
-          </SelectTrigger>
-          <SelectContent>
-            <SelectItem value={ANY}>Named or not</SelectItem>
-            <SelectItem value="yes">Naming {project.name}</SelectItem>
-            <SelectItem value="no">Not naming {project.name}</SelectItem>
-          </SelectContent>
-        </Select>
-      </div>
+      <SelectField
+        label="Prompt"
+        className="min-w-0"
+        triggerClassName="min-w-0"
+        contentClassName="max-w-[calc(100vw-2rem)]"
+        value={prompt ?? ANY}
+        onChange={(value) => go({ prompt: value === ANY ? undefined : value })}
+        options={[{ value: ANY, label: "All prompts" }, ...prompts.map((p) => ({ value: p, label: p }))]}
+      />
+      <SelectField
+        label="Brand named"
+        value={mentioned ?? ANY}
+        onChange={(value) => go({ mentioned: value === ANY ? undefined : value })}
+        options={[
+          { value: ANY, label: "Named or not" },
+          { value: "yes", label: `Naming ${project.name}` },
+          { value: "no", label: `Not naming ${project.name}` },
+        ]}
+      />
     </section>
   );
 }

@@ -1,6 +1,7 @@
 import type { Result } from "@sightline/sdk";
 import { ExternalLinkIcon } from "lucide-react";
 import type { ReactNode } from "react";
+import { SectionCard } from "../../components/section-card.tsx";
 import { Badge } from "../../components/ui/badge.tsx";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card.tsx";
 import { position, score, sentimentWord } from "../../lib/figures.ts";
@@ -65,83 +66,76 @@ export function AnswerView({ result }: { result: Result }) {
         </CardContent>
       </Card>
       <div className="grid gap-6">
-        <Card aria-labelledby="measure-title">
-          <CardHeader>
-            <CardTitle id="measure-title">Measured</CardTitle>
-          </CardHeader>
-          <CardContent>
-            <dl className="grid grid-cols-2 gap-4">
-              <Fact label={`${project.name} named`}>
-                {named ? (
-                  <Badge variant="success">Yes, {plural(result.brand?.mentions ?? 0, "time")}</Badge>
-                ) : (
-                  <Badge variant="muted">No</Badge>
-                )}
-              </Fact>
-              <Fact label="Position (#1 = first)">{named ? position(result.brand?.position) : "–"}</Fact>
-              <Fact label="Sentiment (−1 to +1)">{named ? sentimentWord(result.brand?.sentiment) : "–"}</Fact>
-              <Fact label="Visibility score">{score(result.score)}</Fact>
-              <Fact label="Engine">{engineName(result.engine)}</Fact>
-              <Fact label="Model">{result.model ?? "–"}</Fact>
-              <Fact label="Brand's site cited">{result.brand_cited ? "Yes" : "No"}</Fact>
-              <Fact label="Answered in">
-                {result.latency_ms < 1000 ? `${result.latency_ms} ms` : `${(result.latency_ms / 1000).toFixed(1)} s`}
-              </Fact>
-            </dl>
-            <div className="mt-4">
-              <p className="text-xs text-muted-foreground">Competitors named</p>
-              {competitorsNamed.length === 0 ? (
-                <p className="mt-0.5 text-sm">None</p>
+        <SectionCard titleId="measure-title" title="Measured">
+          <dl className="grid grid-cols-2 gap-4">
+            <Fact label={`${project.name} named`}>
+              {named ? (
+                <Badge variant="success">Yes, {plural(result.brand?.mentions ?? 0, "time")}</Badge>
               ) : (
-                <ul className="mt-1 grid gap-1 text-sm">
-                  {competitorsNamed.map((c) => (
-                    <li key={c.name}>
-                      {c.name} <span className="text-muted-foreground">at position {position(c.position)}</span>
-                    </li>
-                  ))}
-                </ul>
+                <Badge variant="muted">No</Badge>
               )}
-            </div>
-          </CardContent>
-        </Card>
-        <Card aria-labelledby="citations-title">
-          <CardHeader>
-            <div>
-              <CardTitle id="citations-title">Citations</CardTitle>
-              <CardDescription>
-                {plural(result.citations.length, "source")}, {CITATION_SOURCE[result.citation_source]}.
-              </CardDescription>
-            </div>
-          </CardHeader>
-          <CardContent>
-            {result.citations.length === 0 ? (
-              <p className="text-sm text-muted-foreground">This answer cites no source.</p>
+            </Fact>
+            <Fact label="Position (#1 = first)">{named ? position(result.brand?.position) : "–"}</Fact>
+            <Fact label="Sentiment (−1 to +1)">{named ? sentimentWord(result.brand?.sentiment) : "–"}</Fact>
+            <Fact label="Visibility score">{score(result.score)}</Fact>
+            <Fact label="Engine">{engineName(result.engine)}</Fact>
+            <Fact label="Model">{result.model ?? "–"}</Fact>
+            <Fact label="Brand's site cited">{result.brand_cited ? "Yes" : "No"}</Fact>
+            <Fact label="Answered in">
+              {result.latency_ms < 1000 ? `${result.latency_ms} ms` : `${(result.latency_ms / 1000).toFixed(1)} s`}
+            </Fact>
+          </dl>
+          <div className="mt-4">
+            <p className="text-xs text-muted-foreground">Competitors named</p>
+            {competitorsNamed.length === 0 ? (
+              <p className="mt-0.5 text-sm">None</p>
             ) : (
-              <ol className="grid gap-3">
-                {result.citations.map((citation, index) => (
-                  // biome-ignore lint/suspicious/noArrayIndexKey: the same URL may be cited twice; order is the engine's
-                  <li key={`${citation.url}-${index}`} className="grid gap-1 text-sm">
-                    <a
-                      href={citation.url}
-                      target="_blank"
-                      rel="noopener noreferrer nofollow"
-                      className="inline-flex w-fit items-start gap-1 text-primary underline-offset-4 wrap-anywhere hover:underline"
-                    >
-                      {citation.title ?? citation.url}
-                      <ExternalLinkIcon className="mt-0.5 size-3.5 shrink-0" aria-hidden="true" />
-                      <span className="sr-only">(opens in a new tab)</span>
-                    </a>
-                    <span className="flex flex-wrap items-center gap-1.5 text-xs text-muted-foreground">
-                      {citation.domain}
-                      {citation.brand && <Badge variant="success">Your brand</Badge>}
-                      {citation.competitor && <Badge variant="warning">{citation.competitor}</Badge>}
-                    </span>
+              <ul className="mt-1 grid gap-1 text-sm">
+                {competitorsNamed.map((c) => (
+                  <li key={c.name}>
+                    {c.name} <span className="text-muted-foreground">at position {position(c.position)}</span>
                   </li>
                 ))}
-              </ol>
+              </ul>
             )}
-          </CardContent>
-        </Card>
+          </div>
+        </SectionCard>
+        <SectionCard
+          titleId="citations-title"
+          title="Citations"
+          description={
+            <>
+              {plural(result.citations.length, "source")}, {CITATION_SOURCE[result.citation_source]}.
+            </>
+          }
+        >
+          {result.citations.length === 0 ? (
+            <p className="text-sm text-muted-foreground">This answer cites no source.</p>
+          ) : (
+            <ol className="grid gap-3">
+              {result.citations.map((citation, index) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: the same URL may be cited twice; order is the engine's
+                <li key={`${citation.url}-${index}`} className="grid gap-1 text-sm">
+                  <a
+                    href={citation.url}
+                    target="_blank"
+                    rel="noopener noreferrer nofollow"
+                    className="inline-flex w-fit items-start gap-1 text-primary underline-offset-4 wrap-anywhere hover:underline"
+                  >
+                    {citation.title ?? citation.url}
+                    <ExternalLinkIcon className="mt-0.5 size-3.5 shrink-0" aria-hidden="true" />
+                    <span className="sr-only">(opens in a new tab)</span>
+                  </a>
+                  <span className="flex flex-wrap items-center gap-1.5 text-xs text-muted-foreground">
+                    {citation.domain}
+                    {citation.brand && <Badge variant="success">Your brand</Badge>}
+                    {citation.competitor && <Badge variant="warning">{citation.competitor}</Badge>}
+                  </span>
+                </li>
+              ))}
+            </ol>
+          )}
+        </SectionCard>
       </div>
     </div>
   );

@@ -1,7 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { KeyRoundIcon, LockIcon } from "lucide-react";
-import { EmptyState, ErrorState, LoadingState, RoleNote } from "../../components/page-states.tsx";
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card.tsx";
+import { EmptyState, QueryState, RoleNote } from "../../components/page-states.tsx";
+import { SectionCard } from "../../components/section-card.tsx";
 import { planName } from "../../lib/format.ts";
 import { atLeast } from "../../lib/roles.ts";
 import { useWorkspace } from "../workspace/workspace-context.tsx";
@@ -16,47 +16,36 @@ export function ApiKeysCard() {
   const list = apiKeys.data?.data ?? [];
 
   return (
-    <Card id="api-keys" aria-labelledby="api-keys-title">
-      <CardHeader>
-        <div>
-          <CardTitle id="api-keys-title">API keys</CardTitle>
-          <CardDescription>
-            Keys let your own tools, scripts and dashboards read and run Sightline through its API.
-          </CardDescription>
-        </div>
-        {canManage && <CreateKeyDialog workspaceId={workspace.id} />}
-      </CardHeader>
-      <CardContent className="grid gap-4">
-        {!workspace.api_access && (
-          <div className="flex gap-3 rounded-lg border bg-muted/50 p-4 text-sm">
-            <LockIcon className="mt-0.5 size-4 shrink-0 text-muted-foreground" aria-hidden="true" />
-            <div>
-              <p className="font-medium">API keys need the Growth plan or above.</p>
-              <p className="mt-1 text-muted-foreground">
-                This workspace is on the {planName(workspace.plan)} plan, which has no API access. Plans are set by
-                whoever runs this Sightline server: ask them to move the workspace to Growth or Agency.
-              </p>
-            </div>
+    <SectionCard
+      id="api-keys"
+      titleId="api-keys-title"
+      title="API keys"
+      description="            Keys let your own tools, scripts and dashboards read and run Sightline through its API."
+      actions={canManage && <CreateKeyDialog workspaceId={workspace.id} />}
+      contentClassName="grid gap-4"
+    >
+      {!workspace.api_access && (
+        <div className="flex gap-3 rounded-lg border bg-muted/50 p-4 text-sm">
+          <LockIcon className="mt-0.5 size-4 shrink-0 text-muted-foreground" aria-hidden="true" />
+          <div>
+            <p className="font-medium">API keys need the Growth plan or above.</p>
+            <p className="mt-1 text-muted-foreground">
+              This workspace is on the {planName(workspace.plan)} plan, which has no API access. Plans are set by
+              whoever runs this Sightline server: ask them to move the workspace to Growth or Agency.
+            </p>
           </div>
-        )}
-        {workspace.api_access && !atLeast(workspace.role, "admin") && (
-          <RoleNote>Only admins and owners can create or revoke keys. You can see which keys exist.</RoleNote>
-        )}
-        {apiKeys.isPending && <LoadingState label="Loading API keys…" />}
-        {apiKeys.isError && (
-          <ErrorState
-            error={apiKeys.error}
-            title="The API keys could not be loaded"
-            onRetry={() => apiKeys.refetch()}
-          />
-        )}
-        {apiKeys.isSuccess && list.length === 0 && workspace.api_access && (
-          <EmptyState icon={<KeyRoundIcon />} title="No API keys yet">
-            {canManage ? "Create one to connect a tool to this workspace." : "An admin can create one."}
-          </EmptyState>
-        )}
-        {list.length > 0 && <KeysTable workspaceId={workspace.id} apiKeys={list} canManage={canManage} />}
-      </CardContent>
-    </Card>
+        </div>
+      )}
+      {workspace.api_access && !atLeast(workspace.role, "admin") && (
+        <RoleNote>Only admins and owners can create or revoke keys. You can see which keys exist.</RoleNote>
+      )}
+      <QueryState query={apiKeys} loading="Loading API keys…" error="The API keys could not be loaded" />
+      {apiKeys.isSuccess && list.length === 0 && workspace.api_access && (
+        <EmptyState icon={<KeyRoundIcon />} title="No API keys yet">
+          {canManage ? "Create one to connect a tool to this workspace." : "An admin can create one."}
+        </EmptyState>
+      )}
+      {list.length > 0 && <KeysTable workspaceId={workspace.id} apiKeys={list} canManage={canManage} />}
+    </SectionCard>
   );
 }

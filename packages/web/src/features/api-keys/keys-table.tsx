@@ -15,9 +15,6 @@ const STATUS = {
   expired: { label: "Expired", variant: "warning" },
 } as const;
 
-/** Columns shown from tablet width up; below it, their content sits under the key's name. */
-const WIDE = "hidden md:table-cell";
-
 function Scopes({ apiKey }: { apiKey: ApiKey }) {
   return (
     <ul className="flex flex-wrap gap-1" aria-label={`Permissions of ${apiKey.name}`}>
@@ -52,16 +49,12 @@ export function KeysTable({
       <TableHeader>
         <TableRow>
           <TableHead>Name</TableHead>
-          <TableHead className={WIDE}>Permissions</TableHead>
-          <TableHead className={WIDE}>Status</TableHead>
-          <TableHead className={WIDE}>Created</TableHead>
-          <TableHead className={WIDE}>Expires</TableHead>
-          <TableHead className={WIDE}>Last used</TableHead>
-          {canManage && (
-            <TableHead>
-              <span className="sr-only">Actions</span>
-            </TableHead>
-          )}
+          <TableHead wide>Permissions</TableHead>
+          <TableHead wide>Status</TableHead>
+          <TableHead wide>Created</TableHead>
+          <TableHead wide>Expires</TableHead>
+          <TableHead wide>Last used</TableHead>
+          {canManage && <TableHead srOnly>Actions</TableHead>}
         </TableRow>
       </TableHeader>
       <TableBody>
@@ -81,10 +74,10 @@ export function KeysTable({
                 </p>
               </div>
             </TableCell>
-            <TableCell className={`${WIDE} min-w-48`}>
+            <TableCell wide className="min-w-48">
               <Scopes apiKey={key} />
             </TableCell>
-            <TableCell className={WIDE}>
+            <TableCell wide>
               <Badge variant={STATUS[key.status].variant}>{STATUS[key.status].label}</Badge>
               {key.revoked_at && (
                 <span className="mt-0.5 block text-xs text-muted-foreground">
@@ -92,13 +85,13 @@ export function KeysTable({
                 </span>
               )}
             </TableCell>
-            <TableCell className={`${WIDE} whitespace-nowrap`}>
+            <TableCell wide className="whitespace-nowrap">
               <DateText value={key.created_at} />
             </TableCell>
-            <TableCell className={`${WIDE} whitespace-nowrap`}>
+            <TableCell wide className="whitespace-nowrap">
               <DateText value={key.expires_at} fallback="Never" />
             </TableCell>
-            <TableCell className={`${WIDE} whitespace-nowrap`}>
+            <TableCell wide className="whitespace-nowrap">
               <RelativeText value={key.last_used_at} />
             </TableCell>
             {canManage && (

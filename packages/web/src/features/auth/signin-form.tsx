@@ -1,39 +1,32 @@
 import { Link } from "@tanstack/react-router";
-import { useState } from "react";
-import { Field, Form, FormError } from "../../components/form.tsx";
-import { Spinner } from "../../components/page-states.tsx";
-import { Button } from "../../components/ui/button.tsx";
-import { formErrors } from "../../lib/api.ts";
+import { Field, Form, FormError, PendingButton, useDraft, useSubmit } from "../../components/form.tsx";
 import { signIn } from "./auth-api.ts";
 
 /** E-mail and password; `email` fixed when signing in to accept an invitation. */
 export function SignInForm({ email: fixedEmail, onDone }: { email?: string; onDone: () => unknown }) {
-  const [email, setEmail] = useState(fixedEmail ?? "");
-  const [password, setPassword] = useState("");
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [formError, setFormError] = useState<string>();
-  const [pending, setPending] = useState(false);
+  const { run, pending, errors, formError } = useSubmit();
+  const { draft, set, text } = useDraft({ email: fixedEmail ?? "", password: "" }, errors);
 
-  async function submit() {
+  function check() {
     const found: Record<string, string> = {};
-    if (email.trim() === "") found.email = "Enter your e-mail address.";
-    if (password === "") found.password = "Enter your password.";
-    setErrors(found);
-    setFormError(undefined);
-    if (Object.keys(found).length > 0) return;
-    setPending(true);
-    try {
-      await signIn(email.trim(), password);
-      await onDone();
-    } catch (error) {
-      const split = formErrors(error, ["email", "password"]);
-      setErrors(split.fields);
-      setFormError(split.message);
-      setPassword("");
-    } finally {
-      setPending(false);
-    }
+    if (draft.email.trim() === "") found.email = "Enter your e-mail address.";
+    if (draft.password === "") found.password = "Enter your password.";
+    return found;
   }
+
+  const submit = () =>
+    run(
+      async () => {
+        try {
+          await signIn(draft.email.trim(), draft.password);
+          await onDone();
+        } catch (error) {
+          set("password", "");
+          throw error;
+        }
+      },
+      { check, fields: ["email", "password"] },
+    );
 
   return (
     <Form onSubmit={submit} className="grid gap-4">
@@ -43,21 +36,11 @@ export function SignInForm({ email: fixedEmail, onDone }: { email?: string; onDo
         name="email"
         type="email"
         autoComplete="username"
-        value={email}
         readOnly={fixedEmail !== undefined}
-        onChange={(event) => setEmail(event.target.value)}
-        error={errors.email}
+        {...text("email")}
       />
       <div className="grid gap-1.5">
-        <Field
-          label="Password"
-          name="password"
-          type="password"
-          autoComplete="current-password"
-          value={password}
-          onChange={(event) => setPassword(event.target.value)}
-          error={errors.password}
-        />
+        <Field label="Password" name="password" type="password" autoComplete="current-password" {...text("password")} />
         <Link
           to="/forgot-password"
           className="justify-self-end text-sm text-primary underline-offset-4 hover:underline"
@@ -65,10 +48,9 @@ export function SignInForm({ email: fixedEmail, onDone }: { email?: string; onDo
           Forgot password?
         </Link>
       </div>
-      <Button type="submit" disabled={pending} className="w-full">
-        {pending && <Spinner />}
+      <PendingButton type="submit" pending={pending} className="w-full">
         Sign in
-      </Button>
+      </PendingButton>
     </Form>
   );
 }

@@ -1,8 +1,4 @@
-import { useState } from "react";
-import { Field, Form, FormError } from "../../components/form.tsx";
-import { Spinner } from "../../components/page-states.tsx";
-import { Button } from "../../components/ui/button.tsx";
-import { formErrors } from "../../lib/api.ts";
+import { Field, Form, FormError, PendingButton, useDraft, useSubmit } from "../../components/form.tsx";
 import type { SignupResult } from "../../lib/types.ts";
 import { passwordProblem, signUp } from "./auth-api.ts";
 import { PasswordRules } from "./password-rules.tsx";
@@ -18,16 +14,15 @@ interface SignupFormProps {
 }
 
 export function SignupForm({ withWorkspace, invitation, withSetupCode = false, submitLabel, onDone }: SignupFormProps) {
-  const [setupCode, setSetupCode] = useState("");
-  const [name, setName] = useState("");
-  const [email, setEmail] = useState(invitation?.email ?? "");
-  const [password, setPassword] = useState("");
-  const [workspaceName, setWorkspaceName] = useState("");
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [formError, setFormError] = useState<string>();
-  const [pending, setPending] = useState(false);
+  const { run, pending, errors, formError } = useSubmit();
+  // Named as the API names them, so that its issues land on their field.
+  const { draft, text } = useDraft(
+    { setup_code: "", name: "", email: invitation?.email ?? "", password: "", workspace_name: "" },
+    errors,
+  );
+  const { setup_code: setupCode, name, email, password, workspace_name: workspaceName } = draft;
 
-  async function submit() {
+  function check() {
     const found: Record<string, string> = {};
     if (withSetupCode && setupCode.trim() === "") found.setup_code = "Enter the setup code from the server's console.";
     if (name.trim() === "") found.name = "Enter your name.";
@@ -35,28 +30,24 @@ export function SignupForm({ withWorkspace, invitation, withSetupCode = false, s
     const problem = passwordProblem(password);
     if (problem) found.password = problem;
     if (withWorkspace && workspaceName.trim() === "") found.workspace_name = "Name the workspace, e.g. your company.";
-    setErrors(found);
-    setFormError(undefined);
-    if (Object.keys(found).length > 0) return;
-    setPending(true);
-    try {
-      const result = await signUp({
-        name: name.trim(),
-        email: email.trim(),
-        password,
-        ...(withWorkspace ? { workspace_name: workspaceName.trim() } : {}),
-        ...(invitation ? { invitation: invitation.token } : {}),
-        ...(withSetupCode ? { setup_code: setupCode.trim() } : {}),
-      });
-      onDone(result);
-    } catch (error) {
-      const split = formErrors(error, ["setup_code", "name", "email", "password", "workspace_name"]);
-      setErrors(split.fields);
-      setFormError(split.message);
-    } finally {
-      setPending(false);
-    }
+    return found;
   }
+
+  const submit = () =>
+    run(
+      async () => {
+        const result = await signUp({
+          name: name.trim(),
+          email: email.trim(),
+          password,
+          ...(withWorkspace ? { workspace_name: workspaceName.trim() } : {}),
+          ...(invitation ? { invitation: invitation.token } : {}),
+          ...(withSetupCode ? { setup_code: setupCode.trim() } : {}),
+        });
+        onDone(result);
+      },
+      { check, fields: ["setup_code", "name", "email", "password", "workspace_name"] },
+    );
 
   return (
     <Form onSubmit={submit} className="grid gap-4">
@@ -68,44 +59,31 @@ export function SignupForm({ withWorkspace, invitation, withSetupCode = false, s
           autoComplete="off"
           spellCheck={false}
           placeholder="XXXX-XXXX-XXXX-XXXX"
-          value={setupCode}
-          onChange={(event) => setSetupCode(event.target.value)}
+          {...text("setup_code")}
           hint={
             <>
               Printed in the console where Sightline was started (&ldquo;First run: … setup code&rdquo;), or run{" "}
               <code>npm run sightline -- setup-code</code>. It proves you run this server.
             </>
           }
-          error={errors.setup_code}
         />
       )}
-      <Field
-        label="Your name"
-        name="name"
-        autoComplete="name"
-        value={name}
-        onChange={(event) => setName(event.target.value)}
-        error={errors.name}
-      />
+      <Field label="Your name" name="name" autoComplete="name" {...text("name")} />
       <Field
         label="Work e-mail"
         name="email"
         type="email"
         autoComplete="email"
-        value={email}
         readOnly={invitation !== undefined}
         hint={invitation ? "The invitation was sent to this address." : undefined}
-        onChange={(event) => setEmail(event.target.value)}
-        error={errors.email}
+        {...text("email")}
       />
       <Field
         label="Password"
         name="password"
         type="password"
         autoComplete="new-password"
-        value={password}
-        onChange={(event) => setPassword(event.target.value)}
-        error={errors.password}
+        {...text("password")}
         after={<PasswordRules password={password} />}
       />
       {withWorkspace && (
@@ -113,16 +91,13 @@ export function SignupForm({ withWorkspace, invitation, withSetupCode = false, s
           label="Workspace name"
           name="workspace_name"
           autoComplete="organization"
-          value={workspaceName}
-          onChange={(event) => setWorkspaceName(event.target.value)}
           hint="Usually your company or agency. You can rename it later."
-          error={errors.workspace_name}
+          {...text("workspace_name")}
         />
       )}
-      <Button type="submit" disabled={pending} className="mt-1 w-full">
-        {pending && <Spinner />}
+      <PendingButton type="submit" pending={pending} className="mt-1 w-full">
         {submitLabel}
-      </Button>
+      </PendingButton>
     </Form>
   );
 }

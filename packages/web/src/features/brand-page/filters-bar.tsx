@@ -2,10 +2,10 @@ import { useNavigate } from "@tanstack/react-router";
 import { CalendarIcon } from "lucide-react";
 import { useId, useState } from "react";
 import { FieldError } from "../../components/form.tsx";
+import { SelectField } from "../../components/select-field.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import { Input } from "../../components/ui/input.tsx";
 import { Label } from "../../components/ui/label.tsx";
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "../../components/ui/select.tsx";
 import { engineName, plural } from "../../lib/format.ts";
 import { type BrandSearch, formatDayRange, MAX_DAYS, PRESET_DAYS, type PresetDays } from "../../lib/period.ts";
 import { useBrand } from "./brand-context.tsx";
@@ -63,22 +63,16 @@ export function FiltersBar() {
       aria-label="Filters"
       className="flex flex-col gap-3 rounded-lg border bg-card p-3 sm:flex-row sm:flex-wrap sm:items-end"
     >
-      <div className="grid gap-1.5 sm:w-44">
-        <Label htmlFor={`${id}-period`}>Period</Label>
-        <Select value={periodValue} onValueChange={choosePeriod}>
-          <SelectTrigger id={`${id}-period`}>
-            <SelectValue />
-          </SelectTrigger>
-          <SelectContent>
-            {PRESET_DAYS.map((days) => (
-              <SelectItem key={days} value={String(days)}>
-                Last {days} days
-              </SelectItem>
-            ))}
-            <SelectItem value={CUSTOM}>Custom range</SelectItem>
-          </SelectContent>
-        </Select>
-      </div>
+      <SelectField
+        label="Period"
+        className="sm:w-44"
+        value={periodValue}
+        onChange={choosePeriod}
+        options={[
+          ...PRESET_DAYS.map((days) => ({ value: String(days), label: `Last ${days} days` })),
+          { value: CUSTOM, label: "Custom range" },
+        ]}
+      />
       {(customOpen || period.custom) && (
         <div className="grid gap-1.5">
           <div className="flex flex-wrap items-end gap-2">
@@ -115,42 +109,27 @@ export function FiltersBar() {
           <FieldError id={`${id}-range-error`} message={rangeError} />
         </div>
       )}
-      <div className="grid gap-1.5 sm:w-52">
-        <Label htmlFor={`${id}-engine`}>Engine</Label>
-        <Select
-          value={search.engine ?? ALL}
-          onValueChange={(value) => go({ engine: value === ALL ? undefined : value })}
-        >
-          <SelectTrigger id={`${id}-engine`}>
-            <SelectValue />
-          </SelectTrigger>
-          <SelectContent>
-            <SelectItem value={ALL}>All engines</SelectItem>
-            {engineOptions.map((engine) => (
-              <SelectItem key={engine} value={engine}>
-                {engineName(engine)}
-              </SelectItem>
-            ))}
-          </SelectContent>
-        </Select>
-      </div>
+      <SelectField
+        label="Engine"
+        className="sm:w-52"
+        value={search.engine ?? ALL}
+        onChange={(value) => go({ engine: value === ALL ? undefined : value })}
+        options={[
+          { value: ALL, label: "All engines" },
+          ...engineOptions.map((engine) => ({ value: engine, label: engineName(engine) })),
+        ]}
+      />
       {tags.size > 0 && (
-        <div className="grid gap-1.5 sm:w-60">
-          <Label htmlFor={`${id}-tag`}>Prompt tag</Label>
-          <Select value={search.tag ?? ALL} onValueChange={(value) => go({ tag: value === ALL ? undefined : value })}>
-            <SelectTrigger id={`${id}-tag`}>
-              <SelectValue />
-            </SelectTrigger>
-            <SelectContent>
-              <SelectItem value={ALL}>All prompts</SelectItem>
-              {[...tags].map(([tag, count]) => (
-                <SelectItem key={tag} value={tag}>
-                  {tag} ({plural(count, "prompt")})
-                </SelectItem>
-              ))}
-            </SelectContent>
-          </Select>
-        </div>
+        <SelectField
+          label="Prompt tag"
+          className="sm:w-60"
+          value={search.tag ?? ALL}
+          onChange={(value) => go({ tag: value === ALL ? undefined : value })}
+          options={[
+            { value: ALL, label: "All prompts" },
+            ...[...tags].map(([tag, count]) => ({ value: tag, label: `${tag} (${plural(count, "prompt")})` })),
+          ]}
+        />
       )}
       <p className="flex items-center gap-1.5 text-sm text-muted-foreground sm:ml-auto sm:pb-2">
         <CalendarIcon className="size-4 shrink-0" aria-hidden="true" />

@@ -2,9 +2,9 @@ import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { PlusIcon, TagIcon } from "lucide-react";
 import { useMemo } from "react";
-import { EmptyState, ErrorState, LoadingState } from "../../components/page-states.tsx";
+import { EmptyState, QueryState } from "../../components/page-states.tsx";
+import { SectionCard } from "../../components/section-card.tsx";
 import { Button } from "../../components/ui/button.tsx";
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card.tsx";
 import { resolvePeriod } from "../../lib/period.ts";
 import { BrandRow } from "./brand-row.tsx";
 import { projectsQuery } from "./brands-api.ts";
@@ -22,44 +22,30 @@ export function BrandsList({ workspaceId, canEdit }: { workspaceId: string; canE
     </Button>
   );
   return (
-    <Card aria-labelledby="brands-title">
-      <CardHeader>
-        <div>
-          <CardTitle id="brands-title">Brands</CardTitle>
-          <CardDescription>
-            How often AI engines name each brand (visibility: answers naming it, with the 95% interval and the number of
-            answers n), over the last 30 days, and its share of the mentions against its competitors.
-          </CardDescription>
-        </div>
-        {addBrand}
-      </CardHeader>
-      <CardContent>
-        {projects.isPending && <LoadingState label="Loading brands…" />}
-        {projects.isError && (
-          <ErrorState
-            error={projects.error}
-            title="The brands could not be loaded"
-            onRetry={() => projects.refetch()}
-          />
-        )}
-        {projects.data && projects.data.data.length === 0 && (
-          <EmptyState icon={<TagIcon />} title="No brands yet">
-            {canEdit
-              ? "Add your first brand: its name, its website, its competitors and the questions your customers ask. Then run an analysis to see how AI engines answer."
-              : "A member of this workspace adds brands; they will appear here."}
-          </EmptyState>
-        )}
-        {projects.data && projects.data.data.length > 0 && (
-          <ul className="divide-y">
-            {projects.data.data.map((project) => (
-              <BrandRow key={project.id} workspaceId={workspaceId} project={project} period={period} />
-            ))}
-          </ul>
-        )}
-        {projects.data?.has_more && (
-          <p className="mt-3 text-sm text-muted-foreground">Showing the 100 most recently added brands.</p>
-        )}
-      </CardContent>
-    </Card>
+    <SectionCard
+      titleId="brands-title"
+      title="Brands"
+      description="How often AI engines name each brand (visibility: answers naming it, with the 95% interval and the number of answers n), over the last 30 days, and its share of the mentions against its competitors."
+      actions={addBrand}
+    >
+      <QueryState query={projects} loading="Loading brands…" error="The brands could not be loaded" />
+      {projects.data?.data.length === 0 && (
+        <EmptyState icon={<TagIcon />} title="No brands yet">
+          {canEdit
+            ? "Add your first brand: its name, its website, its competitors and the questions your customers ask. Then run an analysis to see how AI engines answer."
+            : "A member of this workspace adds brands; they will appear here."}
+        </EmptyState>
+      )}
+      {projects.data && projects.data.data.length > 0 && (
+        <ul className="divide-y">
+          {projects.data.data.map((project) => (
+            <BrandRow key={project.id} workspaceId={workspaceId} project={project} period={period} />
+          ))}
+        </ul>
+      )}
+      {projects.data?.has_more && (
+        <p className="mt-3 text-sm text-muted-foreground">Showing the 100 most recently added brands.</p>
+      )}
+    </SectionCard>
   );
 }

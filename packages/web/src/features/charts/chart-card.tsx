@@ -1,10 +1,11 @@
-import { ImageDownIcon, SheetIcon } from "lucide-react";
+import { ImageDownIcon } from "lucide-react";
 import { type ReactNode, useRef, useState } from "react";
 import { toast } from "sonner";
+import { CsvButton } from "../../components/csv-button.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card.tsx";
 import { errorMessage } from "../../lib/api.ts";
-import { type CsvCell, downloadCsv, fileSlug } from "../../lib/csv.ts";
+import { type CsvCell, fileSlug } from "../../lib/csv.ts";
 import { downloadChartPng, type PngLegendItem } from "../../lib/export-png.ts";
 
 export interface ChartTable {
@@ -80,15 +81,11 @@ export function ChartCard({
             <ImageDownIcon aria-hidden="true" />
             PNG
           </Button>
-          <Button
-            variant="outline"
-            size="sm"
-            onClick={() => downloadCsv([table.columns, ...table.rows], `${slug}.csv`)}
-            aria-label={`Download the data of “${title}” as CSV`}
-          >
-            <SheetIcon aria-hidden="true" />
-            CSV
-          </Button>
+          <CsvButton
+            label={`Download the data of “${title}” as CSV`}
+            file={`${slug}.csv`}
+            rows={() => [table.columns, ...table.rows]}
+          />
         </div>
       </CardHeader>
       <CardContent className="grid gap-3">

@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { toast } from "sonner";
 import { ConfirmDialog } from "../../components/confirm-dialog.tsx";
-import { ErrorState, LoadingState } from "../../components/page-states.tsx";
+import { QueryState } from "../../components/page-states.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "../../components/ui/table.tsx";
 import { DateText } from "../../components/when.tsx";
@@ -9,8 +9,6 @@ import { keys } from "../../lib/queries.ts";
 import { ROLE_NAMES } from "../../lib/roles.ts";
 import type { Invitation } from "../../lib/types.ts";
 import { invitationsQuery, membersQuery, revokeInvitation } from "./members-api.ts";
-
-const WIDE = "hidden md:table-cell";
 
 /** Invitations not yet accepted (admins only). */
 export function InvitationsList({ workspaceId }: { workspaceId: string }) {
@@ -32,15 +30,13 @@ export function InvitationsList({ workspaceId }: { workspaceId: string }) {
       <h3 id="invitations-title" className="text-sm font-medium">
         Pending invitations
       </h3>
-      {invitations.isPending && <LoadingState label="Loading invitations…" className="py-3" />}
-      {invitations.isError && (
-        <ErrorState
-          error={invitations.error}
-          title="Invitations could not be loaded"
-          onRetry={() => invitations.refetch()}
-        />
-      )}
-      {invitations.data && invitations.data.data.length === 0 && (
+      <QueryState
+        query={invitations}
+        loading="Loading invitations…"
+        className="py-3"
+        error="Invitations could not be loaded"
+      />
+      {invitations.data?.data.length === 0 && (
         <p className="text-sm text-muted-foreground">No invitations are waiting to be accepted.</p>
       )}
       {invitations.data && invitations.data.data.length > 0 && (
@@ -48,12 +44,10 @@ export function InvitationsList({ workspaceId }: { workspaceId: string }) {
           <TableHeader>
             <TableRow>
               <TableHead>E-mail</TableHead>
-              <TableHead className={WIDE}>Role</TableHead>
-              <TableHead className={WIDE}>Invited by</TableHead>
-              <TableHead className={WIDE}>Expires</TableHead>
-              <TableHead>
-                <span className="sr-only">Actions</span>
-              </TableHead>
+              <TableHead wide>Role</TableHead>
+              <TableHead wide>Invited by</TableHead>
+              <TableHead wide>Expires</TableHead>
+              <TableHead srOnly>Actions</TableHead>
             </TableRow>
           </TableHeader>
           <TableBody>
@@ -66,9 +60,9 @@ export function InvitationsList({ workspaceId }: { workspaceId: string }) {
                     <DateText value={invitation.expires_at} />
                   </span>
                 </TableCell>
-                <TableCell className={WIDE}>{ROLE_NAMES[invitation.role]}</TableCell>
-                <TableCell className={WIDE}>{inviter(invitation.invited_by)}</TableCell>
-                <TableCell className={`${WIDE} whitespace-nowrap`}>
+                <TableCell wide>{ROLE_NAMES[invitation.role]}</TableCell>
+                <TableCell wide>{inviter(invitation.invited_by)}</TableCell>
+                <TableCell wide className="whitespace-nowrap">
                   <DateText value={invitation.expires_at} />
                 </TableCell>
                 <TableCell className="text-right">

@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
-import { ErrorState, LoadingState, RoleNote } from "../../components/page-states.tsx";
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card.tsx";
+import { QueryState, RoleNote } from "../../components/page-states.tsx";
+import { SectionCard } from "../../components/section-card.tsx";
 import { meQuery } from "../../lib/queries.ts";
 import { atLeast, ROLE_DESCRIPTIONS, ROLE_NAMES, ROLES } from "../../lib/roles.ts";
 import { useWorkspace } from "../workspace/workspace-context.tsx";
@@ -16,34 +16,29 @@ export function MembersCard() {
   const canManage = atLeast(workspace.role, "admin");
 
   return (
-    <Card id="members" aria-labelledby="members-title">
-      <CardHeader>
-        <div>
-          <CardTitle id="members-title">Members</CardTitle>
-          <CardDescription>Who can use this workspace, and what each of them may do.</CardDescription>
-        </div>
-        {canManage && <InviteDialog workspace={workspace} />}
-      </CardHeader>
-      <CardContent className="grid gap-6">
-        {!canManage && <RoleNote>Only admins and owners can invite people or change roles.</RoleNote>}
-        {members.isPending && <LoadingState label="Loading members…" />}
-        {members.isError && (
-          <ErrorState error={members.error} title="Members could not be loaded" onRetry={() => members.refetch()} />
-        )}
-        {members.data && <MembersTable workspace={workspace} members={members.data.data} myUserId={me.data?.user.id} />}
-        {canManage && <InvitationsList workspaceId={workspace.id} />}
-        <details className="text-sm">
-          <summary className="cursor-pointer font-medium text-primary">What each role can do</summary>
-          <dl className="mt-3 grid gap-2 sm:grid-cols-[8rem_1fr]">
-            {ROLES.map((role) => (
-              <div key={role} className="contents">
-                <dt className="font-medium">{ROLE_NAMES[role]}</dt>
-                <dd className="text-muted-foreground">{ROLE_DESCRIPTIONS[role]}</dd>
-              </div>
-            ))}
-          </dl>
-        </details>
-      </CardContent>
-    </Card>
+    <SectionCard
+      id="members"
+      titleId="members-title"
+      title="Members"
+      description="Who can use this workspace, and what each of them may do."
+      actions={canManage && <InviteDialog workspace={workspace} />}
+      contentClassName="grid gap-6"
+    >
+      {!canManage && <RoleNote>Only admins and owners can invite people or change roles.</RoleNote>}
+      <QueryState query={members} loading="Loading members…" error="Members could not be loaded" />
+      {members.data && <MembersTable workspace={workspace} members={members.data.data} myUserId={me.data?.user.id} />}
+      {canManage && <InvitationsList workspaceId={workspace.id} />}
+      <details className="text-sm">
+        <summary className="cursor-pointer font-medium text-primary">What each role can do</summary>
+        <dl className="mt-3 grid gap-2 sm:grid-cols-[8rem_1fr]">
+          {ROLES.map((role) => (
+            <div key={role} className="contents">
+              <dt className="font-medium">{ROLE_NAMES[role]}</dt>
+              <dd className="text-muted-foreground">{ROLE_DESCRIPTIONS[role]}</dd>
+            </div>
+          ))}
+        </dl>
+      </details>
+    </SectionCard>
   );
 }

@@ -14,9 +14,6 @@ import type { Member, Role, Workspace } from "../../lib/types.ts";
 import { changeRole, removeMember } from "./members-api.ts";
 import { RoleSelect } from "./role-select.tsx";
 
-/** Columns shown from tablet width up. */
-const WIDE = "hidden md:table-cell";
-
 export function MembersTable({
   workspace,
   members,
@@ -31,11 +28,11 @@ export function MembersTable({
       <TableHeader>
         <TableRow>
           <TableHead>Name</TableHead>
-          <TableHead className={WIDE}>E-mail</TableHead>
+          <TableHead wide>E-mail</TableHead>
           <TableHead>Role</TableHead>
-          <TableHead className={WIDE}>Joined</TableHead>
-          <TableHead className={WIDE}>
-            <span className="sr-only">Actions</span>
+          <TableHead wide>Joined</TableHead>
+          <TableHead wide srOnly>
+            Actions
           </TableHead>
         </TableRow>
       </TableHeader>
@@ -134,7 +131,7 @@ function MemberRow({ workspace, member, isSelf }: { workspace: Workspace; member
           {actions && <div>{actions}</div>}
         </div>
       </TableCell>
-      <TableCell className={WIDE}>{member.email}</TableCell>
+      <TableCell wide>{member.email}</TableCell>
       <TableCell className="align-top md:align-middle">
         {canManage ? (
           <RoleSelect
@@ -148,10 +145,12 @@ function MemberRow({ workspace, member, isSelf }: { workspace: Workspace; member
           ROLE_NAMES[member.role]
         )}
       </TableCell>
-      <TableCell className={`${WIDE} whitespace-nowrap`}>
+      <TableCell wide className="whitespace-nowrap">
         <DateText value={member.joined_at} />
       </TableCell>
-      <TableCell className={`${WIDE} text-right whitespace-nowrap`}>{actions}</TableCell>
+      <TableCell wide className="text-right whitespace-nowrap">
+        {actions}
+      </TableCell>
     </TableRow>
   );
 }

@@ -1,8 +1,8 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { toast } from "sonner";
 import { CheckboxField } from "../../components/checkbox-field.tsx";
-import { ErrorState, LoadingState } from "../../components/page-states.tsx";
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card.tsx";
+import { QueryState } from "../../components/page-states.tsx";
+import { SectionCard } from "../../components/section-card.tsx";
 import { appCall, errorMessage } from "../../lib/api.ts";
 import { keys } from "../../lib/queries.ts";
 import { useBrand } from "../brand-page/brand-context.tsx";
@@ -36,39 +36,29 @@ export function DigestCard() {
     onError: (error) => toast.error(errorMessage(error)),
   });
   return (
-    <Card aria-labelledby="digest-title">
-      <CardHeader>
-        <div>
-          <CardTitle id="digest-title">Weekly digest</CardTitle>
-          <CardDescription>
-            On Mondays, last week's figures of a monitored brand with their intervals, the change against the week
-            before and the week's alerts, by e-mail. Every digest has a link to unsubscribe.
-          </CardDescription>
-        </div>
-      </CardHeader>
-      <CardContent>
-        {digest.isPending && <LoadingState label="Loading your digest setting…" />}
-        {digest.isError && (
-          <ErrorState
-            error={digest.error}
-            title="Your digest setting could not be loaded"
-            onRetry={() => digest.refetch()}
-          />
-        )}
-        {digest.data && !digest.data.email_delivery && !digest.data.subscribed && (
-          <p className="text-sm text-muted-foreground">
-            This server cannot send e-mail: its operator has not set SMTP_URL.
-          </p>
-        )}
-        {digest.data && (digest.data.email_delivery || digest.data.subscribed) && (
-          <CheckboxField
-            label="E-mail me a weekly digest of this brand"
-            description="Sent to the address you sign in with, while you are a member of this workspace."
-            checked={change.isPending ? change.variables : digest.data.subscribed}
-            onCheckedChange={(on) => change.mutate(on)}
-          />
-        )}
-      </CardContent>
-    </Card>
+    <SectionCard
+      titleId="digest-title"
+      title="Weekly digest"
+      description="On Mondays, last week's figures of a monitored brand with their intervals, the change against the week before and the week's alerts, by e-mail. Every digest has a link to unsubscribe."
+    >
+      <QueryState
+        query={digest}
+        loading="Loading your digest setting…"
+        error="Your digest setting could not be loaded"
+      />
+      {digest.data && !digest.data.email_delivery && !digest.data.subscribed && (
+        <p className="text-sm text-muted-foreground">
+          This server cannot send e-mail: its operator has not set SMTP_URL.
+        </p>
+      )}
+      {digest.data && (digest.data.email_delivery || digest.data.subscribed) && (
+        <CheckboxField
+          label="E-mail me a weekly digest of this brand"
+          description="Sent to the address you sign in with, while you are a member of this workspace."
+          checked={change.isPending ? change.variables : digest.data.subscribed}
+          onCheckedChange={(on) => change.mutate(on)}
+        />
+      )}
+    </SectionCard>
   );
 }

@@ -1,17 +1,9 @@
 import type { MonitoringSchedule } from "@sightline/sdk";
 import { useQueryClient } from "@tanstack/react-query";
 import { PencilIcon, PlusIcon } from "lucide-react";
-import { useState } from "react";
 import { toast } from "sonner";
+import { DialogHeading, FormDialog } from "../../components/form-dialog.tsx";
 import { Button } from "../../components/ui/button.tsx";
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogHeader,
-  DialogTitle,
-  DialogTrigger,
-} from "../../components/ui/dialog.tsx";
 import { keys } from "../../lib/queries.ts";
 import { useBrand } from "../brand-page/brand-context.tsx";
 import { createSchedule, updateSchedule } from "./monitoring-api.ts";
@@ -22,12 +14,12 @@ import { ScheduleForm } from "./schedule-form.tsx";
 export function ScheduleDialog({ schedule }: { schedule?: MonitoringSchedule }) {
   const { workspaceId, project } = useBrand();
   const queryClient = useQueryClient();
-  const [open, setOpen] = useState(false);
   const editing = schedule !== undefined;
   return (
-    <Dialog open={open} onOpenChange={setOpen}>
-      <DialogTrigger asChild>
-        {editing ? (
+    <FormDialog
+      className="max-w-2xl"
+      trigger={
+        editing ? (
           <Button variant="outline" size="sm" aria-label={`Edit schedule: ${describeSchedule(schedule)}`}>
             <PencilIcon aria-hidden="true" />
             Edit
@@ -37,16 +29,15 @@ export function ScheduleDialog({ schedule }: { schedule?: MonitoringSchedule }) 
             <PlusIcon aria-hidden="true" />
             New schedule
           </Button>
-        )}
-      </DialogTrigger>
-      <DialogContent className="max-w-2xl">
-        <DialogHeader>
-          <DialogTitle>{editing ? "Edit the schedule" : `Monitor ${project.name}`}</DialogTitle>
-          <DialogDescription>
-            Sightline runs an analysis on this schedule, compares it with the previous run, and checks the alert rules.
-          </DialogDescription>
-        </DialogHeader>
-        {open && (
+        )
+      }
+    >
+      {(close) => (
+        <>
+          <DialogHeading
+            title={editing ? "Edit the schedule" : `Monitor ${project.name}`}
+            description="Sightline runs an analysis on this schedule, compares it with the previous run, and checks the alert rules."
+          />
           <ScheduleForm
             initial={schedule ? scheduleDraftOf(schedule) : emptySchedule()}
             submitLabel={editing ? "Save schedule" : "Create schedule"}
@@ -58,11 +49,11 @@ export function ScheduleDialog({ schedule }: { schedule?: MonitoringSchedule }) 
                 queryKey: keys.workspacePart(workspaceId, "monitoring", project.id),
               });
               toast.success(editing ? "The schedule was saved" : "The schedule was created");
-              setOpen(false);
+              close();
             }}
           />
-        )}
-      </DialogContent>
-    </Dialog>
+        </>
+      )}
+    </FormDialog>
   );
 }

@@ -1,13 +1,10 @@
-import { useId, useState } from "react";
+import { useId } from "react";
 import { CheckboxField } from "../../components/checkbox-field.tsx";
 import { EnginesField } from "../../components/engines-field.tsx";
-import { Field, FieldError, Form, FormError } from "../../components/form.tsx";
-import { Spinner } from "../../components/page-states.tsx";
+import { Field, FieldError, Form, FormError, useDraft, useSubmit } from "../../components/form.tsx";
+import { DialogActions } from "../../components/form-dialog.tsx";
+import { SelectField } from "../../components/select-field.tsx";
 import { TextareaField } from "../../components/textarea-field.tsx";
-import { Button } from "../../components/ui/button.tsx";
-import { DialogClose, DialogFooter } from "../../components/ui/dialog.tsx";
-import { Label } from "../../components/ui/label.tsx";
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "../../components/ui/select.tsx";
 import { engineName, plural } from "../../lib/format.ts";
 import { useBrand } from "../brand-page/brand-context.tsx";
 import { AlertRulesField } from "./alert-rules-field.tsx";
@@ -17,7 +14,6 @@ import {
   type ScheduleDraft,
   scheduleServerErrors,
   WEEKDAYS,
-  type Weekday,
   weekdayName,
 } from "./schedule-draft.ts";
 
@@ -48,76 +44,38 @@ export function ScheduleForm({
 }) {
   const { project, engines } = useBrand();
   const id = useId();
-  const [draft, setDraft] = useState(initial);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [formError, setFormError] = useState<string>();
-  const [pending, setPending] = useState(false);
-  const set = <K extends keyof ScheduleDraft>(key: K, value: ScheduleDraft[K]) =>
-    setDraft((d) => ({ ...d, [key]: value }));
+  const { run, pending, errors, formError } = useSubmit();
+  const { draft, set, text } = useDraft(initial, errors);
 
-  async function submit() {
-    const found = checkSchedule(draft);
-    setErrors(found);
-    setFormError(Object.keys(found).length > 0 ? "Some fields need your attention." : undefined);
-    if (Object.keys(found).length > 0) return;
-    setPending(true);
-    try {
-      await onSubmit(draft);
-    } catch (error) {
-      const placed = scheduleServerErrors(error);
-      setErrors(placed.fields);
-      setFormError(placed.message ?? "Some fields need your attention.");
-    } finally {
-      setPending(false);
-    }
-  }
+  const submit = () =>
+    run(() => onSubmit(draft), {
+      check: () => checkSchedule(draft),
+      place: scheduleServerErrors,
+      summary: "Some fields need your attention.",
+    });
 
   return (
     <Form onSubmit={submit} className="grid gap-5">
       <FormError message={formError} />
       <div className="grid gap-4 sm:grid-cols-2">
-        <div className="grid gap-1.5">
-          <Label htmlFor={`${id}-frequency`}>Frequency</Label>
-          <Select value={draft.frequency} onValueChange={(value) => set("frequency", value as Frequency)}>
-            <SelectTrigger id={`${id}-frequency`}>
-              <SelectValue />
-            </SelectTrigger>
-            <SelectContent>
-              {FREQUENCIES.map((f) => (
-                <SelectItem key={f.value} value={f.value}>
-                  {f.label}
-                </SelectItem>
-              ))}
-            </SelectContent>
-          </Select>
-          <FieldError message={errors.frequency} />
-        </div>
+        <SelectField
+          label="Frequency"
+          value={draft.frequency}
+          onChange={(value) => set("frequency", value)}
+          options={FREQUENCIES}
+          error={errors.frequency}
+        />
         {draft.frequency === "week" && (
-          <div className="grid gap-1.5">
-            <Label htmlFor={`${id}-weekday`}>Weekday</Label>
-            <Select value={draft.weekday} onValueChange={(value) => set("weekday", value as Weekday)}>
-              <SelectTrigger id={`${id}-weekday`}>
-                <SelectValue />
-              </SelectTrigger>
-              <SelectContent>
-                {WEEKDAYS.map((day) => (
-                  <SelectItem key={day} value={day}>
-                    {weekdayName(day)}
-                  </SelectItem>
-                ))}
-              </SelectContent>
-            </Select>
-            <FieldError message={errors.weekday} />
-          </div>
+          <SelectField
+            label="Weekday"
+            value={draft.weekday}
+            onChange={(value) => set("weekday", value)}
+            options={WEEKDAYS.map((day) => ({ value: day, label: weekdayName(day) }))}
+            error={errors.weekday}
+          />
         )}
         {(draft.frequency === "day" || draft.frequency === "week") && (
-          <Field
-            label="Time of day"
-            type="time"
-            value={draft.at}
-            onChange={(event) => set("at", event.target.value)}
-            error={errors.at}
-          />
+          <Field label="Time of day" type="time" {...text("at")} />
         )}
         {draft.frequency === "cron" && (
           <Field
@@ -126,9 +84,7 @@ export function ScheduleForm({
             placeholder="0 9 * * 1-5"
             hint="Five fields: minute, hour, day of month, month, day of week. At most once an hour."
             className="[&_input]:font-mono"
-            value={draft.cron}
-            onChange={(event) => set("cron", event.target.value)}
-            error={errors.cron}
+            {...text("cron")}
           />
         )}
         <div className="grid gap-1.5">
@@ -137,9 +93,7 @@ export function ScheduleForm({
             autoComplete="off"
             list={`${id}-zones`}
             hint="IANA name, e.g. Europe/Paris or America/New_York."
-            value={draft.timezone}
-            onChange={(event) => set("timezone", event.target.value)}
-            error={errors.timezone}
+            {...text("timezone")}
           />
           <datalist id={`${id}-zones`}>
             {timeZones().map((zone) => (
@@ -173,14 +127,7 @@ export function ScheduleForm({
           onCheckedChange={(on) => set("brandPrompts", on)}
         />
         {!draft.brandPrompts && (
-          <TextareaField
-            label="Prompts for this schedule"
-            rows={5}
-            hint="One per line."
-            value={draft.prompts}
-            onChange={(event) => set("prompts", event.target.value)}
-            error={errors.prompts}
-          />
+          <TextareaField label="Prompts for this schedule" rows={5} hint="One per line." {...text("prompts")} />
         )}
         {draft.brandPrompts && <FieldError message={errors.prompts} />}
       </div>
@@ -192,9 +139,7 @@ export function ScheduleForm({
         max={10}
         className="[&_input]:max-w-40"
         hint="Times each prompt is asked of each engine per run (1–10); each answer costs one credit."
-        value={draft.samples}
-        onChange={(event) => set("samples", event.target.value)}
-        error={errors.samples}
+        {...text("samples")}
       />
       <AlertRulesField
         rules={draft.rules}
@@ -215,15 +160,7 @@ export function ScheduleForm({
         checked={draft.active}
         onCheckedChange={(on) => set("active", on)}
       />
-      <DialogFooter>
-        <DialogClose asChild>
-          <Button variant="outline">Cancel</Button>
-        </DialogClose>
-        <Button type="submit" disabled={pending}>
-          {pending && <Spinner />}
-          {submitLabel}
-        </Button>
-      </DialogFooter>
+      <DialogActions type="submit" pending={pending} label={submitLabel} />
     </Form>
   );
 }

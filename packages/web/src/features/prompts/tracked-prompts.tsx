@@ -5,9 +5,9 @@ import { PlusIcon, XIcon } from "lucide-react";
 import { useId, useState } from "react";
 import { toast } from "sonner";
 import { FieldError } from "../../components/form.tsx";
+import { SectionCard } from "../../components/section-card.tsx";
 import { Badge } from "../../components/ui/badge.tsx";
 import { Button } from "../../components/ui/button.tsx";
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card.tsx";
 import { Input } from "../../components/ui/input.tsx";
 import { Switch } from "../../components/ui/switch.tsx";
 import { errorMessage } from "../../lib/api.ts";
@@ -61,61 +61,59 @@ export function TrackedPrompts() {
     );
 
   return (
-    <Card aria-labelledby="tracked-prompts-title">
-      <CardHeader>
-        <div>
-          <CardTitle id="tracked-prompts-title">Tracked prompts</CardTitle>
-          <CardDescription>
-            {plural(project.prompts.length, "prompt")}
-            {paused.size > 0 && `, ${paused.size} switched off`}. Tag prompts by topic, persona or funnel stage (e.g.
-            persona:cto, funnel:awareness), then choose a tag under “Prompt tag” to see only their figures. A prompt
-            switched off is not asked by analyses and monitoring; its answers so far still count.
-          </CardDescription>
-        </div>
-        {canEdit && <SuggestPromptsDialog />}
-      </CardHeader>
-      <CardContent>
-        {project.prompts.length === 0 ? (
-          <p className="text-sm text-muted-foreground">
-            No prompts yet.{" "}
-            {canEdit && (
-              <>
-                Add some in{" "}
-                <Link
-                  to="/w/$workspaceId/brands/$brandId/edit"
-                  params={{ workspaceId, brandId: project.id }}
-                  className="font-medium text-primary underline-offset-4 hover:underline"
-                >
-                  Edit brand
-                </Link>
-                , or let an engine suggest questions buyers ask.
-              </>
-            )}
-          </p>
-        ) : (
-          <ul className="divide-y" aria-label="Prompts with their tags">
-            {project.prompts.map((prompt) => (
-              <PromptRow
-                key={prompt}
-                prompt={prompt}
-                tags={ownValue(project.prompt_tags, prompt) ?? []}
-                asked={!paused.has(prompt)}
-                canEdit={canEdit}
-                busy={busy}
-                datalistId={datalistId}
-                onTags={setTags}
-                onAsked={setAsked}
-              />
-            ))}
-          </ul>
-        )}
-        <datalist id={datalistId}>
-          {allTags(project).map((tag) => (
-            <option key={tag} value={tag} />
+    <SectionCard
+      titleId="tracked-prompts-title"
+      title="Tracked prompts"
+      description={
+        <>
+          {plural(project.prompts.length, "prompt")}
+          {paused.size > 0 && `, ${paused.size} switched off`}. Tag prompts by topic, persona or funnel stage (e.g.
+          persona:cto, funnel:awareness), then choose a tag under “Prompt tag” to see only their figures. A prompt
+          switched off is not asked by analyses and monitoring; its answers so far still count.
+        </>
+      }
+      actions={canEdit && <SuggestPromptsDialog />}
+    >
+      {project.prompts.length === 0 ? (
+        <p className="text-sm text-muted-foreground">
+          No prompts yet.{" "}
+          {canEdit && (
+            <>
+              Add some in{" "}
+              <Link
+                to="/w/$workspaceId/brands/$brandId/edit"
+                params={{ workspaceId, brandId: project.id }}
+                className="font-medium text-primary underline-offset-4 hover:underline"
+              >
+                Edit brand
+              </Link>
+              , or let an engine suggest questions buyers ask.
+            </>
+          )}
+        </p>
+      ) : (
+        <ul className="divide-y" aria-label="Prompts with their tags">
+          {project.prompts.map((prompt) => (
+            <PromptRow
+              key={prompt}
+              prompt={prompt}
+              tags={ownValue(project.prompt_tags, prompt) ?? []}
+              asked={!paused.has(prompt)}
+              canEdit={canEdit}
+              busy={busy}
+              datalistId={datalistId}
+              onTags={setTags}
+              onAsked={setAsked}
+            />
           ))}
-        </datalist>
-      </CardContent>
-    </Card>
+        </ul>
+      )}
+      <datalist id={datalistId}>
+        {allTags(project).map((tag) => (
+          <option key={tag} value={tag} />
+        ))}
+      </datalist>
+    </SectionCard>
   );
 }
 

@@ -1,18 +1,9 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useNavigate } from "@tanstack/react-router";
-import { useState } from "react";
-import { Field, Form, FormError } from "../../components/form.tsx";
-import { Spinner } from "../../components/page-states.tsx";
+import { Field, Form, FormError, useDraft, useSubmit } from "../../components/form.tsx";
+import { DialogActions, DialogHeading } from "../../components/form-dialog.tsx";
 import { Button } from "../../components/ui/button.tsx";
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from "../../components/ui/dialog.tsx";
-import { formErrors } from "../../lib/api.ts";
+import { Dialog, DialogContent } from "../../components/ui/dialog.tsx";
 import { keys } from "../../lib/queries.ts";
 import { createWorkspace } from "./workspace-api.ts";
 
@@ -21,12 +12,10 @@ export function NewWorkspaceDialog({ open, onOpenChange }: { open: boolean; onOp
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogContent>
-        <DialogHeader>
-          <DialogTitle>New workspace</DialogTitle>
-          <DialogDescription>
-            A workspace holds its own brands, members, API keys and usage. Agencies often keep one per client.
-          </DialogDescription>
-        </DialogHeader>
+        <DialogHeading
+          title="New workspace"
+          description="A workspace holds its own brands, members, API keys and usage. Agencies often keep one per client."
+        />
         <NewWorkspaceForm onDone={() => onOpenChange(false)} onCancel={() => onOpenChange(false)} />
       </DialogContent>
     </Dialog>
@@ -36,55 +25,43 @@ export function NewWorkspaceDialog({ open, onOpenChange }: { open: boolean; onOp
 export function NewWorkspaceForm({ onDone, onCancel }: { onDone?: () => void; onCancel?: () => void }) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
-  const [name, setName] = useState("");
-  const [error, setError] = useState<string>();
-  const [fieldError, setFieldError] = useState<string>();
-  const [pending, setPending] = useState(false);
+  const { run, pending, errors, formError } = useSubmit();
+  const { draft, text } = useDraft({ name: "" }, errors);
+  const { name } = draft;
 
-  async function submit() {
-    if (name.trim() === "") {
-      setFieldError("Name the workspace, e.g. the client or team it is for.");
-      return;
-    }
-    setFieldError(undefined);
-    setError(undefined);
-    setPending(true);
-    try {
-      const workspace = await createWorkspace(name.trim());
-      await queryClient.invalidateQueries({ queryKey: keys.me });
-      onDone?.();
-      void navigate({ to: "/w/$workspaceId", params: { workspaceId: workspace.id } });
-    } catch (caught) {
-      const split = formErrors(caught, ["name"]);
-      setFieldError(split.fields.name);
-      setError(split.message);
-    } finally {
-      setPending(false);
-    }
-  }
+  const submit = () =>
+    run(
+      async () => {
+        const workspace = await createWorkspace(name.trim());
+        await queryClient.invalidateQueries({ queryKey: keys.me });
+        onDone?.();
+        void navigate({ to: "/w/$workspaceId", params: { workspaceId: workspace.id } });
+      },
+      {
+        check: () => (name.trim() === "" ? { name: "Name the workspace, e.g. the client or team it is for." } : {}),
+        fields: ["name"],
+      },
+    );
 
   return (
     <Form onSubmit={submit} className="grid gap-4">
-      <FormError message={error} />
-      <Field
-        label="Workspace name"
-        name="workspace-name"
-        autoComplete="off"
-        value={name}
-        onChange={(event) => setName(event.target.value)}
-        error={fieldError}
+      <FormError message={formError} />
+      <Field label="Workspace name" name="workspace-name" autoComplete="off" {...text("name")} />
+      <DialogActions
+        type="submit"
+        pending={pending}
+        label="Create workspace"
+        // Also shown on a page of its own, where there is nothing to cancel.
+        cancel={
+          onCancel ? (
+            <Button variant="outline" onClick={onCancel}>
+              Cancel
+            </Button>
+          ) : (
+            false
+          )
+        }
       />
-      <DialogFooter>
-        {onCancel && (
-          <Button variant="outline" onClick={onCancel}>
-            Cancel
-          </Button>
-        )}
-        <Button type="submit" disabled={pending}>
-          {pending && <Spinner />}
-          Create workspace
-        </Button>
-      </DialogFooter>
     </Form>
   );
 }

@@ -1,7 +1,7 @@
 import type { Usage } from "@sightline/sdk";
 import { useQuery } from "@tanstack/react-query";
-import { ErrorState, LoadingState } from "../../components/page-states.tsx";
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card.tsx";
+import { QueryState } from "../../components/page-states.tsx";
+import { SectionCard } from "../../components/section-card.tsx";
 import { Progress } from "../../components/ui/progress.tsx";
 import { formatDate, formatNumber, formatUsd, planName, plural } from "../../lib/format.ts";
 import { useWorkspace } from "../workspace/workspace-context.tsx";
@@ -17,21 +17,15 @@ export function UsageCard() {
   const workspace = useWorkspace();
   const usage = useQuery(usageQuery(workspace.id));
   return (
-    <Card id="usage" aria-labelledby="usage-title">
-      <CardHeader>
-        <div>
-          <CardTitle id="usage-title">Usage and plan</CardTitle>
-          <CardDescription>What this workspace has used in the current billing period.</CardDescription>
-        </div>
-      </CardHeader>
-      <CardContent>
-        {usage.isPending && <LoadingState label="Loading usage…" />}
-        {usage.isError && (
-          <ErrorState error={usage.error} title="Usage could not be loaded" onRetry={() => usage.refetch()} />
-        )}
-        {usage.data && <UsageDetails usage={usage.data} />}
-      </CardContent>
-    </Card>
+    <SectionCard
+      id="usage"
+      titleId="usage-title"
+      title="Usage and plan"
+      description="What this workspace has used in the current billing period."
+    >
+      <QueryState query={usage} loading="Loading usage…" error="Usage could not be loaded" />
+      {usage.data && <UsageDetails usage={usage.data} />}
+    </SectionCard>
   );
 }
 

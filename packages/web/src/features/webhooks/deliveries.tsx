@@ -1,7 +1,6 @@
 import type { WebhookDelivery } from "@sightline/sdk";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { RotateCcwIcon } from "lucide-react";
-import { useState } from "react";
 import { toast } from "sonner";
 import { EmptyState, ErrorState, LoadingState, Spinner } from "../../components/page-states.tsx";
 import { Badge } from "../../components/ui/badge.tsx";
@@ -12,9 +11,6 @@ import { errorMessage } from "../../lib/api.ts";
 import { formatNumber, plural } from "../../lib/format.ts";
 import { keys } from "../../lib/queries.ts";
 import { deliveriesQuery, redeliver } from "./webhooks-api.ts";
-
-/** Columns shown from tablet width up. */
-const WIDE = "hidden md:table-cell";
 
 const STATUS = {
   pending: { label: "Retrying", variant: "warning" },
@@ -57,16 +53,12 @@ export function Deliveries({
       <TableHeader>
         <TableRow>
           <TableHead>Event</TableHead>
-          <TableHead className={WIDE}>Sent</TableHead>
-          <TableHead className={WIDE}>Status</TableHead>
-          <TableHead className={WIDE}>Attempts</TableHead>
-          <TableHead className={WIDE}>Response</TableHead>
-          <TableHead className={WIDE}>Response time</TableHead>
-          {canManage && (
-            <TableHead>
-              <span className="sr-only">Actions</span>
-            </TableHead>
-          )}
+          <TableHead wide>Sent</TableHead>
+          <TableHead wide>Status</TableHead>
+          <TableHead wide>Attempts</TableHead>
+          <TableHead wide>Response</TableHead>
+          <TableHead wide>Response time</TableHead>
+          {canManage && <TableHead srOnly>Actions</TableHead>}
         </TableRow>
       </TableHeader>
       <TableBody>
@@ -88,27 +80,22 @@ function DeliveryRow({
   canManage: boolean;
 }) {
   const queryClient = useQueryClient();
-  const [pending, setPending] = useState(false);
   const last = delivery.attempts.reduce<(typeof delivery.attempts)[number] | undefined>(
     (latest, attempt) => (!latest || attempt.attempt > latest.attempt ? attempt : latest),
     undefined,
   );
   const status = STATUS[delivery.status];
 
-  async function resend() {
-    setPending(true);
-    try {
+  const resend = useMutation({
+    mutationFn: async () => {
       await redeliver(workspaceId, delivery.endpoint_id, delivery.id);
       toast.success("Sent again. The result shows here in a few seconds.");
       await queryClient.invalidateQueries({
         queryKey: keys.workspacePart(workspaceId, "webhooks", delivery.endpoint_id, "deliveries"),
       });
-    } catch (error) {
-      toast.error(`Could not resend: ${errorMessage(error)}`);
-    } finally {
-      setPending(false);
-    }
-  }
+    },
+    onError: (error) => toast.error(`Could not resend: ${errorMessage(error)}`),
+  });
 
   const statusBadge = (
     <>
@@ -137,28 +124,34 @@ function DeliveryRow({
           {last?.error && <span>{last.error}</span>}
         </div>
       </TableCell>
-      <TableCell className={`${WIDE} whitespace-nowrap`}>
+      <TableCell wide className="whitespace-nowrap">
         <RelativeText value={delivery.created_at} />
       </TableCell>
-      <TableCell className={`${WIDE} whitespace-nowrap`}>{statusBadge}</TableCell>
-      <TableCell className={`${WIDE} tabular-nums`}>{formatNumber(delivery.attempt_count)}</TableCell>
-      <TableCell className={`${WIDE} whitespace-nowrap`}>
+      <TableCell wide className="whitespace-nowrap">
+        {statusBadge}
+      </TableCell>
+      <TableCell wide className="tabular-nums">
+        {formatNumber(delivery.attempt_count)}
+      </TableCell>
+      <TableCell wide className="whitespace-nowrap">
         <span title={last?.error ?? last?.response_excerpt ?? undefined}>
           {response}
           {last?.error && <span className="block max-w-48 truncate text-xs text-muted-foreground">{last.error}</span>}
         </span>
       </TableCell>
-      <TableCell className={`${WIDE} tabular-nums whitespace-nowrap`}>{latency}</TableCell>
+      <TableCell wide className="tabular-nums whitespace-nowrap">
+        {latency}
+      </TableCell>
       {canManage && (
         <TableCell className="text-right align-top md:align-middle">
           <Button
             variant="outline"
             size="sm"
-            onClick={resend}
-            disabled={pending}
+            onClick={() => resend.mutate()}
+            disabled={resend.isPending}
             aria-label={`Resend ${delivery.event_type} delivery`}
           >
-            {pending ? <Spinner /> : <RotateCcwIcon aria-hidden="true" />}
+            {resend.isPending ? <Spinner /> : <RotateCcwIcon aria-hidden="true" />}
             Resend
           </Button>
         </TableCell>

@@ -1,0 +1,47 @@
+import { type ReactNode, useId } from "react";
+import { cn } from "../lib/utils.ts";
+import { FieldError } from "./form.tsx";
+import { Label } from "./ui/label.tsx";
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "./ui/select.tsx";
+
+/** A labelled choice of one option, with its error tied to it for screen readers. */
+export function SelectField<T extends string>({
+  label,
+  value,
+  onChange,
+  options,
+  error,
+  className,
+  triggerClassName,
+  contentClassName,
+}: {
+  label: string;
+  value: T;
+  onChange: (value: T) => void;
+  options: readonly { value: T; label: ReactNode }[];
+  error?: string | undefined;
+  className?: string;
+  triggerClassName?: string;
+  contentClassName?: string;
+}) {
+  const id = useId();
+  return (
+    <div className={cn("grid gap-1.5", className)}>
+      <Label htmlFor={id}>{label}</Label>
+      {/* Radix gives back one of the values it was given. */}
+      <Select value={value} onValueChange={(next) => onChange(next as T)}>
+        <SelectTrigger id={id} className={triggerClassName} aria-describedby={error ? `${id}-error` : undefined}>
+          <SelectValue />
+        </SelectTrigger>
+        <SelectContent className={contentClassName}>
+          {options.map((option) => (
+            <SelectItem key={option.value} value={option.value}>
+              {option.label}
+            </SelectItem>
+          ))}
+        </SelectContent>
+      </Select>
+      <FieldError id={`${id}-error`} message={error} />
+    </div>
+  );
+}
