@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { createServer } from "node:net";
 import { resolve } from "node:path";
 
 export const REPO_ROOT = resolve(import.meta.dirname, "../../../..");
@@ -24,6 +25,19 @@ export function runCli(args: string[], env: Record<string, string> = {}): Promis
     child.stderr.on("data", (chunk) => (stderr += chunk));
     child.on("error", fail);
     child.on("close", (code) => done({ code, stdout, stderr }));
+  });
+}
+
+/** A free port on 127.0.0.1, for a server whose public URL (SIGHTLINE_PUBLIC_URL) must be known before it starts. */
+export function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const server = createServer();
+    server.once("error", fail);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      const port = typeof address === "object" && address !== null ? address.port : 0;
+      server.close(() => done(port));
+    });
   });
 }
 

@@ -1,48 +1,79 @@
-import { readFileSync } from "node:fs";
-import { createServer } from "node:net";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { expectAccessible, launchChromium, SCREENSHOTS, screenshot, watchProblems } from "./helpers/browser.ts";
-import { createTestDatabase, DIALECTS, type TestDatabase } from "./helpers/databases.ts";
-import { TEST_SECRET_KEY } from "./helpers/harness.ts";
-import { type ServerProcess, startServerProcess } from "./helpers/processes.ts";
+import { WEB_ROOT } from "../../../server/src/http/web.ts";
+import { expectAccessible, launchChromium, SCREENSHOTS, screenshot } from "../../../server/test/helpers/browser.ts";
+import { DIALECTS } from "../../../server/test/helpers/databases.ts";
+import {
+  ANSWERS,
+  BRAND,
+  type BrandSeed,
+  competitorBody,
+  OWNER,
+  SAMPLES,
+  type SeededBrand,
+  seedBrands,
+} from "./brand-seed.ts";
+import {
+  type Installation,
+  openPage,
+  type SignedInPage,
+  sessionPage,
+  startInstallation,
+  withSession,
+} from "./installation.ts";
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-const OWNER = { name: "Mia Marketer", email: "mia@example.com", password: "a long enough password for mia" };
-const BRAND = {
-  name: "Northwind CRM",
-  domain: "northwind.example",
-  otherDomains: "northwind.io",
-  aliases: "Northwind",
-  caseSensitiveAliases: "NWC",
-  exclusions: ["Northwind Traders", "northwind passage"],
-  citationCategories: [{ domain: "crmforum.example", category: "social" }],
-  competitors: [
-    { name: "Contoso Sales", domains: "contoso.example", aliases: "Contoso", caseSensitiveAliases: "CS" },
-    { name: "Fabrikam Desk", domains: "fabrikam.example", aliases: "Fabrikam", caseSensitiveAliases: "" },
-  ],
-  prompts: [
-    "best CRM for a small agency",
-    "CRM with a good Slack integration",
-    "cheapest CRM for startups",
-    "which CRM is easiest to set up",
-    "CRM alternatives for a sales team of ten",
-  ],
-};
-const SAMPLES = 4;
-const ANSWERS = BRAND.prompts.length * SAMPLES;
 const WIDTHS = [1280, 390] as const;
+/** Every module of the app's build, which a test's browser context loads before the test takes it. */
+const APP_CODE = readdirSync(join(WEB_ROOT, "assets"))
+  .filter((name) => name.endsWith(".js"))
+  .map((name) => `/assets/${name}`);
+const ENV = {
+  // Slow enough that the analysis is seen running before it completes.
+  SIGHTLINE_SANDBOX_LATENCY_MS: "1500",
+  // Priced, so that the analysis and Settings have vendor costs to show (the sandbox is free by default).
+  SIGHTLINE_ENGINE_PRICES: JSON.stringify({
+    sandbox: { input_per_million: 2, output_per_million: 8, per_search: 0.001, per_request: 0.0005 },
+  }),
+};
+const DESK = {
+  viewport: { width: 1280, height: 900 },
+  locale: "en-US",
+  acceptDownloads: true,
+  // Toasts appear and fade without transitions, so that axe never reads one half-faded.
+  reducedMotion: "reduce",
+} as const;
+const ANALYSED = { analysis: true } as const;
+/** What each test starts from, besides the brand, in a workspace of its own (brand-seed.ts). */
+const SEEDS = {
+  analyse: {},
+  costs: ANALYSED,
+  overview: ANALYSED,
+  heatmap: ANALYSED,
+  monitoring: {},
+  // The analysis's report, and a monitoring run's with fewer answers.
+  reports: { ...ANALYSED, monitoring: { samples: 1, alertRules: [] } },
+  sources: ANALYSED,
+  edit: {},
+  facts: {},
+  suggestions: ANALYSED,
+  prompts: ANALYSED,
+  // Every screen filled: the fact sheet, and a schedule whose run fired an alert (visibility below
+  // 99% stays quiet only if all 30 answers name the brand, 0.7^30).
+  screens: {
+    ...ANALYSED,
+    facts: true,
+    monitoring: {
+      samples: 6,
+      alertRules: [
+        { type: "visibility_drop", points: 10 },
+        { type: "visibility_below", threshold: 0.99 },
+      ],
+    },
+  },
+} satisfies Record<string, BrandSeed>;
+type Seeded = keyof typeof SEEDS;
 
 /**
  * Painted marks of a chart: SVG shapes with an area (or a stroked length) that are not its grid or
@@ -80,28 +111,81 @@ async function expectNoSidewaysScroll(page: Page, width: number, screen: string)
  * screen with its charts drawn, open an answer from the heat map, monitor the brand daily with a
  * visibility_drop rule, open a report, download every chart. Every screen passes axe at 1280 and 390
  * px with no console error, and is saved as a screenshot at both widths.
+ *
+ * Each test stands alone, in a browser context of its own signed in through the API, on a brand of
+ * its own: the seed (brand-seed.ts) makes, through the dashboard's API, the owner and one workspace
+ * per test with the brand and what the test reads (an analysis, a monitoring run, the fact sheet).
+ * The sign-up test needs the installation as nobody has set it up: it is declared first, and the
+ * seed starts when a later test first asks for its brand.
  */
 describe.each(DIALECTS)("brand dashboards in a browser [%s]", (dialect) => {
-  let db: TestDatabase;
-  let server: ServerProcess;
-  let base: string;
   let browser: Browser;
-  let desk: { context: BrowserContext; page: Page; problems: string[] };
-  let workspaceId = "";
-  let brandId = "";
-  let answerPath = "";
-  let analysisPath = "";
+  let installation: Installation;
+  let brands: Record<Seeded, Promise<SeededBrand>> | undefined;
+  let spare: Promise<SignedInPage> | undefined;
   let started = 0;
+  const contexts: BrowserContext[] = [];
+  const closing: Promise<void>[] = [];
 
   const shot = (page: Page, name: string, width: number) => screenshot(page, `brand-${dialect}-${name}-${width}`);
-  const brandUrl = (path = "") => `${base}/w/${workspaceId}/brands/${brandId}${path}`;
 
   /** The dashboard's own API with the page's session, as the app calls it. */
-  async function appApi<T>(page: Page, path: string): Promise<{ status: number; body: T }> {
+  async function workspaceApi<T>(page: Page, workspaceId: string, path: string): Promise<{ status: number; body: T }> {
     return page.evaluate(async (url) => {
       const response = await fetch(url);
       return { status: response.status, body: (await response.json()) as T };
     }, `/app/api/workspaces/${workspaceId}/v1${path}`);
+  }
+
+  /**
+   * A desk of the test's own: a browser context with the session seeded for the test (the owner
+   * signed in afresh), its page, and the seeded brand's ids, URLs and API.
+   */
+  async function desk(name: Seeded) {
+    const [{ session, workspaceId, brandId, analysisId }, blank] = await Promise.all([seeds()[name], nextPage()]);
+    const opened = await withSession(blank, installation, session);
+    return {
+      ...opened,
+      base: installation.base,
+      workspaceId,
+      brandId,
+      analysisId,
+      brandUrl: (path = "") => `${installation.base}/w/${workspaceId}/brands/${brandId}${path}`,
+      appApi: <T>(page: Page, path: string) => workspaceApi<T>(page, workspaceId, path),
+    };
+  }
+
+  /**
+   * The seeded brands, each test's in a workspace of its own: all started at once by the first test
+   * that asks, and never before the sign-up test, which needs the installation as nobody has set it
+   * up yet (it is declared first; the seed signs the owner in if that test made the account).
+   */
+  async function openSpare(): Promise<SignedInPage> {
+    const opened = await openPage(browser, DESK);
+    await opened.page.goto(`${installation.base}/sign-in`);
+    // A string: vitest would rewrite a function's import() for Node.
+    await opened.page.evaluate(`Promise.all(${JSON.stringify(APP_CODE)}.map((url) => import(url)))`);
+    return opened;
+  }
+
+  function seeds(): Record<Seeded, Promise<SeededBrand>> {
+    brands ??= seedBrands(installation, SEEDS);
+    return brands;
+  }
+
+  /**
+   * A browser context of the test's own (closed after it) and its page: opened while the test
+   * before ran, as the next one's is now, with the app loaded signed out (its first load in a
+   * context is the slow one).
+   */
+  function nextPage(): Promise<SignedInPage> {
+    const taken = spare ?? openSpare();
+    spare = openSpare();
+    spare.catch(() => undefined);
+    return taken.then((opened) => {
+      contexts.push(opened.context);
+      return opened;
+    });
   }
 
   async function download(page: Page, click: () => Promise<void>): Promise<{ name: string; bytes: Buffer }> {
@@ -139,51 +223,31 @@ describe.each(DIALECTS)("brand dashboards in a browser [%s]", (dialect) => {
 
   beforeAll(async () => {
     started = Date.now();
-    db = await createTestDatabase(dialect);
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    server = await startServerProcess({
-      DATABASE_URL: db.url,
-      PORT: String(port),
-      SIGHTLINE_PUBLIC_URL: base,
-      SIGHTLINE_SECRET_KEY: TEST_SECRET_KEY.toString("base64"),
-      // Slow enough that the analysis is seen running before it completes.
-      SIGHTLINE_SANDBOX_LATENCY_MS: "1500",
-      // Priced, so that the analysis and Settings have vendor costs to show (the sandbox is free by default).
-      SIGHTLINE_ENGINE_PRICES: JSON.stringify({
-        sandbox: { input_per_million: 2, output_per_million: 8, per_search: 0.001, per_request: 0.0005 },
-      }),
-    });
-    browser = await launchChromium();
-    const context = await browser.newContext({
-      viewport: { width: 1280, height: 900 },
-      locale: "en-US",
-      acceptDownloads: true,
-      // Toasts appear and fade without transitions, so that axe never reads one half-faded.
-      reducedMotion: "reduce",
-    });
-    const page = await context.newPage();
-    desk = { context, page, problems: watchProblems(page) };
+    [browser, installation] = await Promise.all([launchChromium(), startInstallation(dialect, ENV)]);
+    spare = openSpare();
   }, 60_000);
 
-  // A failed step shows what the server said meanwhile (the analysis and monitoring run in it).
-  afterEach(({ task }) => {
-    if (task.result?.state === "fail") console.log(`server output (${dialect}):\n${server?.output().slice(-6000)}`);
+  afterEach(async ({ task }) => {
+    // A failed step shows what the server said meanwhile (the analysis and monitoring run in it).
+    if (task.result?.state === "fail") {
+      console.log(`server output (${dialect}):\n${installation?.server.output().slice(-6000)}`);
+    }
+    // Closed while the next test starts.
+    closing.push(...contexts.splice(0).map((context) => context.close()));
   });
 
   afterAll(async () => {
-    await desk?.context.close();
+    await Promise.allSettled([...Object.values(brands ?? {}), ...closing]);
     await browser?.close();
-    server?.child.kill("SIGTERM");
-    await server?.exited;
-    await db?.drop();
+    await installation?.stop();
     console.log(
       `brand dashboard (${dialect}): ${Math.round((Date.now() - started) / 1000)} s, screenshots in ${SCREENSHOTS}`,
     );
   });
 
   it("signs up and adds a brand with two competitors and five prompts, every field of the project", async () => {
-    const { page } = desk;
+    const { base, server } = installation;
+    const { page, problems } = await nextPage();
     await page.goto(`${base}/`);
     await page.waitForURL(/\/setup$/);
     await page.getByLabel("Setup code").fill(await server.setupCode());
@@ -193,7 +257,7 @@ describe.each(DIALECTS)("brand dashboards in a browser [%s]", (dialect) => {
     await page.getByLabel("Workspace name").fill("Northwind marketing");
     await page.getByRole("button", { name: "Create account" }).click();
     await page.waitForURL(/\/w\/ws_[^/]+$/);
-    workspaceId = /\/w\/(ws_[^/]+)$/.exec(page.url())?.[1] ?? "";
+    const workspaceId = /\/w\/(ws_[^/]+)$/.exec(page.url())?.[1] ?? "";
 
     // The empty brands list says what to do.
     await page.getByText("No brands yet").waitFor();
@@ -233,9 +297,9 @@ describe.each(DIALECTS)("brand dashboards in a browser [%s]", (dialect) => {
     await shot(page, "flow-2-add-brand", 1280);
     await page.getByRole("button", { name: "Add brand" }).click();
     await page.waitForURL(/\/brands\/prj_[^/?]+(\?.*)?$/);
-    brandId = /\/brands\/(prj_[^/?]+)/.exec(page.url())?.[1] ?? "";
+    const brandId = /\/brands\/(prj_[^/?]+)/.exec(page.url())?.[1] ?? "";
 
-    const project = await appApi<Record<string, unknown>>(page, `/projects/${brandId}`);
+    const project = await workspaceApi<Record<string, unknown>>(page, workspaceId, `/projects/${brandId}`);
     expect(project.status).toBe(200);
     expect(project.body).toMatchObject({
       name: BRAND.name,
@@ -261,10 +325,13 @@ describe.each(DIALECTS)("brand dashboards in a browser [%s]", (dialect) => {
     await page.getByRole("button", { name: "Run analysis now" }).first().waitFor();
     await expectAccessible(page, "overview before any analysis");
     await shot(page, "flow-3-overview-empty", 1280);
+    expect(problems, "console errors during the flow").toEqual([]);
   }, 60_000);
 
   it("runs an analysis from the dashboard and shows its progress live until it completes", async () => {
-    const { page } = desk;
+    const { page, problems, brandUrl } = await desk("analyse");
+    // The overview of a brand without any analysis offers to run one.
+    await page.goto(brandUrl());
     await page.getByRole("button", { name: "Run analysis now" }).first().click();
     const dialog = page.getByRole("dialog");
     await dialog.getByLabel("Samples").fill(String(SAMPLES));
@@ -273,7 +340,6 @@ describe.each(DIALECTS)("brand dashboards in a browser [%s]", (dialect) => {
     await shot(page, "flow-4-run-analysis", 1280);
     await dialog.getByRole("button", { name: "Start analysis" }).click();
     await page.waitForURL(/\/analyses\/ana_[^/?]+/);
-    analysisPath = new URL(page.url()).pathname;
 
     // Seen before it finishes (the sandbox takes 1.5 s an answer), then completed without a reload.
     const progress = page.getByRole("progressbar", { name: "Answers received" });
@@ -290,10 +356,12 @@ describe.each(DIALECTS)("brand dashboards in a browser [%s]", (dialect) => {
       .first()
       .waitFor();
     await expectAccessible(page, "analysis completed");
+    expect(problems, "console errors during the flow").toEqual([]);
   }, 60_000);
 
   it("shows what the engines charged: on the analysis, and per engine and month in Settings", async () => {
-    const { page } = desk;
+    const { page, problems, base, workspaceId, analysisId, brandUrl, appApi } = await desk("costs");
+    await page.goto(brandUrl(`/analyses/${analysisId}`));
     const line = page.getByText(/^Vendor cost:/);
     await line.waitFor();
     expect(await line.textContent()).toMatch(/^Vendor cost: \$\d+\.\d+ \([\d,]+ tokens, [\d,]+ searches\)\.$/);
@@ -314,10 +382,11 @@ describe.each(DIALECTS)("brand dashboards in a browser [%s]", (dialect) => {
     await page.locator("#cost-title").scrollIntoViewIfNeeded();
     await expectAccessible(page, "settings with costs");
     await shot(page, "flow-5b-costs", 1280);
+    expect(problems, "console errors during the flow").toEqual([]);
   });
 
   it("shows the overview: tiles with interval, n and change, every chart drawn, the filters working", async () => {
-    const { page } = desk;
+    const { page, problems, brandUrl } = await desk("overview");
     await page.goto(brandUrl());
     const tiles = page.getByRole("region", { name: "Headline figures" });
     await tiles.waitFor();
@@ -387,10 +456,11 @@ describe.each(DIALECTS)("brand dashboards in a browser [%s]", (dialect) => {
     expect(await chartMarks(chart(page, "share-of-voice-chart"))).toBeGreaterThan(0);
     await page.goto(brandUrl());
     await tiles.waitFor();
+    expect(problems, "console errors during the flow").toEqual([]);
   }, 90_000);
 
   it("opens an answer from the prompts heat map with the brand highlighted, its citations and measures", async () => {
-    const { page } = desk;
+    const { page, problems, brandId, brandUrl, appApi } = await desk("heatmap");
     await page.goto(brandUrl("/prompts"));
     const heatmap = page.locator('section[aria-labelledby="heatmap-title"]');
     await heatmap.waitFor();
@@ -432,7 +502,6 @@ describe.each(DIALECTS)("brand dashboards in a browser [%s]", (dialect) => {
     expect(await page.getByText(`Does not name ${BRAND.name}`).count()).toBe(0);
     await first.getByRole("link").first().click();
     await page.waitForURL(/\/answers\/res_[^/?]+/);
-    answerPath = new URL(page.url()).pathname;
 
     const prose = page.locator(".answer-prose");
     await prose.waitFor();
@@ -454,10 +523,11 @@ describe.each(DIALECTS)("brand dashboards in a browser [%s]", (dialect) => {
     await page.locator("time").first().waitFor();
     const citations = page.locator('section[aria-labelledby="citations-title"]');
     expect(await citations.getByRole("link").count()).toBeGreaterThan(0);
+    expect(problems, "console errors during the flow").toEqual([]);
   }, 60_000);
 
   it("monitors the brand daily with a visibility_drop rule: created, saved, edited, paused, deleted", async () => {
-    const { page } = desk;
+    const { page, problems, brandId, brandUrl, appApi } = await desk("monitoring");
     await page.goto(brandUrl("/monitoring"));
     await page.getByText("No schedules yet").waitFor();
     await page.getByRole("button", { name: "New schedule" }).click();
@@ -570,10 +640,12 @@ describe.each(DIALECTS)("brand dashboards in a browser [%s]", (dialect) => {
     await expect
       .poll(async () => (await appApi<{ data: unknown[] }>(page, `/monitoring?project_id=${brandId}`)).body.data.length)
       .toBe(1);
+    expect(problems, "console errors during the flow").toEqual([]);
   }, 90_000);
 
   it("lists the analyses and reports; the report opens as HTML and downloads as CSV", async () => {
-    const { page, context } = desk;
+    const { page, context, problems, brandId, brandUrl, appApi } = await desk("reports");
+    await page.goto(brandUrl("/analyses"));
     // The schedule's "Run now" made a second report; both are listed before the page is read.
     await expect
       .poll(async () => (await appApi<{ data: unknown[] }>(page, `/reports?project_id=${brandId}`)).body.data.length, {
@@ -605,10 +677,11 @@ describe.each(DIALECTS)("brand dashboards in a browser [%s]", (dialect) => {
       .split(/\r?\n/);
     expect(lines[0]).toMatch(/prompt/i);
     expect(lines.length).toBeGreaterThan(ANSWERS);
+    expect(problems, "console errors during the flow").toEqual([]);
   }, 60_000);
 
   it("shows sources and the competitors leaderboard with their charts and exports", async () => {
-    const { page } = desk;
+    const { page, problems, brandUrl } = await desk("sources");
     await page.goto(brandUrl("/sources"));
     const sources = chart(page, "sources-chart");
     await expectChartDrawn(sources, "Top cited domains");
@@ -673,10 +746,11 @@ describe.each(DIALECTS)("brand dashboards in a browser [%s]", (dialect) => {
     const vs = chart(page, "leaderboard-chart");
     await expectChartDrawn(vs, "Visibility against competitors", 3);
     await expectChartExports(page, vs, "Visibility against competitors");
+    expect(problems, "console errors during the flow").toEqual([]);
   }, 60_000);
 
   it("edits the brand: every field shown with its value, a change saved", async () => {
-    const { page } = desk;
+    const { page, problems, brandId, brandUrl, appApi } = await desk("edit");
     await page.goto(brandUrl("/edit"));
     await expect.poll(() => page.getByLabel("Brand name").inputValue()).toBe(BRAND.name);
     expect(await page.getByLabel("Primary domain").inputValue()).toBe(BRAND.domain);
@@ -701,10 +775,11 @@ describe.each(DIALECTS)("brand dashboards in a browser [%s]", (dialect) => {
     await page.waitForURL(new RegExp(`/brands/${brandId}(\\?.*)?$`));
     const project = await appApi<{ language: string }>(page, `/projects/${brandId}`);
     expect(project.body.language).toBe("en-US");
+    expect(problems, "console errors during the flow").toEqual([]);
   }, 30_000);
 
   it("checks answers against the fact sheet, compares API and web, ranks opportunities, shares a report and its PDF", async () => {
-    const { page } = desk;
+    const { page, problems, base, workspaceId, brandId, brandUrl, appApi } = await desk("facts");
     await page.goto(brandUrl("/edit"));
     await expect.poll(() => page.getByLabel("Brand name").inputValue()).toBe(BRAND.name);
     await page.getByLabel("Founded in").fill("2015");
@@ -789,16 +864,12 @@ describe.each(DIALECTS)("brand dashboards in a browser [%s]", (dialect) => {
     const pdf = await download(page, () => page.getByRole("link", { name: /^Download report .* as PDF$/ }).click());
     expect(pdf.name).toMatch(/^rpt_.*\.pdf$/);
     expect(pdf.bytes.subarray(0, 5).toString("latin1")).toBe("%PDF-");
+    expect(problems, "console errors during the flow").toEqual([]);
   }, 90_000);
 
   it("suggests a brand the answers name but the brand does not track, and tracks it in one click", async () => {
-    const { page } = desk;
-    const competitorBody = (c: (typeof BRAND.competitors)[number]) => ({
-      name: c.name,
-      domains: [c.domains],
-      aliases: [c.aliases],
-      case_sensitive_aliases: c.caseSensitiveAliases === "" ? [] : [c.caseSensitiveAliases],
-    });
+    const { page, problems, workspaceId, brandId, brandUrl, appApi } = await desk("suggestions");
+    await page.goto(brandUrl("/competitors"));
     const setCompetitors = (competitors: ReturnType<typeof competitorBody>[]) =>
       page.evaluate(
         async ({ url, body }) => {
@@ -825,12 +896,13 @@ describe.each(DIALECTS)("brand dashboards in a browser [%s]", (dialect) => {
     await expect.poll(async () => (await card.getByText(dropped.name, { exact: true }).count()) === 0).toBe(true);
     const project = await appApi<{ competitors: { name: string }[] }>(page, `/projects/${brandId}`);
     expect(project.body.competitors.map((c) => c.name)).toEqual([kept.name, dropped.name]);
-    // Back to the competitors as they were added (domains and aliases too) for the screens that follow.
+    // Back to the competitors as they were added (domains and aliases too).
     expect(await setCompetitors(BRAND.competitors.map(competitorBody))).toBe(200);
+    expect(problems, "console errors during the flow").toEqual([]);
   }, 30_000);
 
   it("organises the prompts: a tag added and filtered by, a prompt switched off, suggested questions added", async () => {
-    const { page } = desk;
+    const { page, problems, brandId, brandUrl, appApi } = await desk("prompts");
     const [tagged, other, , , paused] = BRAND.prompts as [string, string, string, string, string];
     await page.goto(brandUrl("/prompts"));
     const card = page.locator('section[aria-labelledby="tracked-prompts-title"]');
@@ -862,7 +934,7 @@ describe.each(DIALECTS)("brand dashboards in a browser [%s]", (dialect) => {
     await page.waitForURL(/tag=persona%3Afounder/);
     const tiles = page.getByRole("region", { name: "Headline figures" });
     await tiles.waitFor();
-    // The prompt's answers (the analysis's and the monitoring run's), as the results API lists them.
+    // The prompt's answers (the analysis's), as the results API lists them.
     const answers = await appApi<{ data: unknown[] }>(
       page,
       `/results?project_id=${brandId}&status=succeeded&limit=100&prompt=${encodeURIComponent(tagged)}`,
@@ -922,9 +994,12 @@ describe.each(DIALECTS)("brand dashboards in a browser [%s]", (dialect) => {
     for (const prompt of chosen) expect(added.body.prompt_tags[prompt]?.[0]).toMatch(/^funnel:/);
     await expectAccessible(page, "prompts organised");
     await shot(page, "flow-12-prompts-organised", 1280);
+    expect(problems, "console errors during the flow").toEqual([]);
   }, 60_000);
 
   it("shows every screen filled, accessible and fitting at 1280 and 390 px, with no console error", async () => {
+    const { session, workspaceId, brandId, analysisId, answerId } = await seeds().screens;
+    const brandUrl = (path = "") => `${installation.base}/w/${workspaceId}/brands/${brandId}${path}`;
     // A screen's dialog, opened by the button named `opener`, is checked and saved as well.
     const screens: { name: string; path: string; ready: (page: Page) => Promise<void>; dialog?: string }[] = [
       {
@@ -975,7 +1050,7 @@ describe.each(DIALECTS)("brand dashboards in a browser [%s]", (dialect) => {
       },
       {
         name: "09-answer",
-        path: answerPath.slice(answerPath.indexOf("/answers")),
+        path: `/answers/${answerId}`,
         ready: async (page) => {
           await page.locator(".answer-prose mark.mention-brand").first().waitFor();
         },
@@ -1011,7 +1086,7 @@ describe.each(DIALECTS)("brand dashboards in a browser [%s]", (dialect) => {
       },
       {
         name: "14-analysis",
-        path: analysisPath.slice(analysisPath.indexOf("/analyses")),
+        path: `/analyses/${analysisId}`,
         ready: async (page) => {
           await page.locator("#analysis-title").getByText("Completed").waitFor();
         },
@@ -1044,18 +1119,15 @@ describe.each(DIALECTS)("brand dashboards in a browser [%s]", (dialect) => {
         },
       },
     ];
-    const state = await desk.context.storageState();
+    // The test's session, in a browser context of its own at each width.
     for (const width of WIDTHS) {
-      const context = await browser.newContext({
+      const { context, page, problems } = await sessionPage(browser, installation, session, {
         viewport: { width, height: 900 },
         locale: "en-US",
-        storageState: state,
       });
-      const page = await context.newPage();
-      const problems = watchProblems(page);
       try {
         for (const screen of screens) {
-          await page.goto(screen.path.startsWith("/w/") ? `${base}${screen.path}` : brandUrl(screen.path));
+          await page.goto(screen.path.startsWith("/w/") ? `${installation.base}${screen.path}` : brandUrl(screen.path));
           await screen.ready(page);
           await expectAccessible(page, `${screen.name} at ${width} px`);
           await expectNoSidewaysScroll(page, width, screen.name);
@@ -1080,6 +1152,5 @@ describe.each(DIALECTS)("brand dashboards in a browser [%s]", (dialect) => {
       }
       expect(problems, `console errors at ${width} px`).toEqual([]);
     }
-    expect(desk.problems, "console errors during the flows").toEqual([]);
   }, 120_000);
 });

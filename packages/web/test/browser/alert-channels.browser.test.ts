@@ -1,122 +1,97 @@
-import { createServer } from "node:net";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { expectAccessible, launchChromium, screenshot, watchProblems } from "./helpers/browser.ts";
-import { createTestDatabase, type TestDatabase } from "./helpers/databases.ts";
-import { TEST_SECRET_KEY } from "./helpers/harness.ts";
-import { type ServerProcess, startServerProcess } from "./helpers/processes.ts";
-import { Receiver } from "./helpers/receiver.ts";
-import { SmtpSink } from "./helpers/smtp-sink.ts";
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { expectAccessible, launchChromium, screenshot } from "../../../server/test/helpers/browser.ts";
+import { Receiver } from "../../../server/test/helpers/receiver.ts";
+import { SmtpSink } from "../../../server/test/helpers/smtp-sink.ts";
+import {
+  appCall,
+  type Installation,
+  type SignedInPage,
+  signedInPage,
+  signUp,
+  startInstallation,
+} from "./installation.ts";
 
 const TOKEN = "browserSlackToken0123456789";
+const OWNER = { name: "Ops", email: "owner@example.com", password: "a long enough password" };
 
 /**
  * The monitoring screen's alert channels in a real Chromium against `sightline all` with a real SMTP
  * server and a Slack-compatible receiver (allowed on 127.0.0.1 as private webhook targets are in
  * development): a rule gets an e-mail recipient and a Slack URL, the URL comes back masked and stays
  * what it was when the schedule is edited, both channels receive the alert, and the member turns the
- * weekly digest on. One dialect: the storage is the API's, tested on both elsewhere.
+ * weekly digest on. One dialect: the storage is the API's, tested on both elsewhere. The owner and
+ * the brand are seeded through the dashboard's API.
  */
 describe("alert channels in a browser", () => {
-  let db: TestDatabase;
-  let server: ServerProcess;
-  let base: string;
+  let installation: Installation;
   let browser: Browser;
-  let page: Page;
-  let problems: string[];
+  let ws: string;
+  let project: { id: string };
+  const opened: SignedInPage[] = [];
   const smtp = new SmtpSink();
   const slack = new Receiver();
 
   beforeAll(async () => {
     await smtp.start();
     await slack.start();
-    db = await createTestDatabase("sqlite");
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    server = await startServerProcess({
-      DATABASE_URL: db.url,
-      PORT: String(port),
-      SIGHTLINE_PUBLIC_URL: base,
-      SIGHTLINE_SECRET_KEY: TEST_SECRET_KEY.toString("base64"),
-      SIGHTLINE_WEBHOOK_ALLOW_PRIVATE: "true",
-      SMTP_URL: smtp.url,
-      SMTP_FROM: "Sightline <alerts@sightline.test>",
+    [installation, browser] = await Promise.all([
+      startInstallation("sqlite", {
+        SIGHTLINE_WEBHOOK_ALLOW_PRIVATE: "true",
+        SMTP_URL: smtp.url,
+        SMTP_FROM: "Sightline <alerts@sightline.test>",
+      }),
+      launchChromium(),
+    ]);
+    const owner = await signUp(installation, OWNER, { workspace_name: "Ops" });
+    ws = owner.workspaceId;
+    project = await appCall<{ id: string }>(installation, owner.session, "POST", `/workspaces/${ws}/v1/projects`, {
+      // Six prompts and five samples (in the test): the sandbox names the brand in about 70% of
+      // answers, so the "below 99%" rule misses only if all 30 name it (0.7^30, 2 in 100,000 runs).
+      // With one prompt and three samples it missed a third of the time, and failed CI.
+      name: "Acme CRM",
+      primary_domain: "acmecrm.com",
+      prompts: [
+        "best CRM?",
+        "cheapest CRM for startups",
+        "CRM with a good Slack integration",
+        "CRM for a small agency",
+        "which CRM is easiest to set up",
+        "CRM with a good mobile app",
+      ],
+      engines: ["sandbox"],
     });
-    browser = await launchChromium();
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, reducedMotion: "reduce" });
-    page = await context.newPage();
-    problems = watchProblems(page);
   }, 60_000);
+
+  afterEach(async () => {
+    for (const { context } of opened.splice(0)) await context.close();
+  });
 
   afterAll(async () => {
     await browser?.close();
-    server?.child.kill("SIGTERM");
-    await server?.exited;
-    await db?.drop();
+    await installation?.stop();
     await slack.stop();
     await smtp.stop();
   });
 
-  async function appFetch<T>(path: string, init: { method?: string; body?: unknown } = {}): Promise<T> {
-    return page.evaluate(
-      async ({ url, method, body }) => {
-        const response = await fetch(url, {
-          method,
-          headers: body === undefined ? {} : { "content-type": "application/json" },
-          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        });
-        return (await response.json()) as T;
-      },
-      { url: `/app/api${path}`, method: init.method ?? "GET", body: init.body },
-    );
+  /** A signed-in page of the test's own, as the owner. */
+  async function signedIn(): Promise<SignedInPage> {
+    const desk = await signedInPage(browser, installation, OWNER, {
+      viewport: { width: 1280, height: 900 },
+      reducedMotion: "reduce",
+    });
+    opened.push(desk);
+    return desk;
+  }
+
+  /** The dashboard's own API with the page's session, as the app calls it. */
+  async function appFetch<T>(page: Page, path: string): Promise<T> {
+    return page.evaluate(async (url) => (await (await fetch(url)).json()) as T, `/app/api${path}`);
   }
 
   it("adds an e-mail recipient and a Slack URL to a rule, keeps the URL masked, and both receive the alert", async () => {
-    await page.goto(`${base}/`);
-    await page.waitForURL(/\/setup$/);
-    const signup = await appFetch<{ workspace_id: string }>("/signup", {
-      method: "POST",
-      body: {
-        name: "Ops",
-        email: "owner@example.com",
-        password: "a long enough password",
-        workspace_name: "Ops",
-        setup_code: await server.setupCode(),
-      },
-    });
-    const ws = signup.workspace_id;
-    const project = await appFetch<{ id: string }>(`/workspaces/${ws}/v1/projects`, {
-      method: "POST",
-      // Six prompts and five samples (below): the sandbox names the brand in about 70% of answers,
-      // so the "below 99%" rule misses only if all 30 name it (0.7^30, 2 in 100,000 runs). With one
-      // prompt and three samples it missed a third of the time, and failed CI.
-      body: {
-        name: "Acme CRM",
-        primary_domain: "acmecrm.com",
-        prompts: [
-          "best CRM?",
-          "cheapest CRM for startups",
-          "CRM with a good Slack integration",
-          "CRM for a small agency",
-          "which CRM is easiest to set up",
-          "CRM with a good mobile app",
-        ],
-        engines: ["sandbox"],
-      },
-    });
-    await page.goto(`${base}/w/${ws}/brands/${project.id}/monitoring`);
+    const { page, problems } = await signedIn();
+    await page.goto(`${installation.base}/w/${ws}/brands/${project.id}/monitoring`);
     await page.getByText("No schedules yet").waitFor();
 
     await page.getByRole("button", { name: "New schedule" }).click();
@@ -146,6 +121,7 @@ describe("alert channels in a browser", () => {
     await dialog.waitFor({ state: "detached" });
     await item.getByText(/e-mail to 2 addresses · Slack/).waitFor();
     const saved = await appFetch<{ data: { alert_rules: { channels: unknown }[] }[] }>(
+      page,
       `/workspaces/${ws}/v1/monitoring?project_id=${project.id}`,
     );
     expect(saved.data[0]?.alert_rules[0]?.channels).toEqual({
@@ -171,7 +147,7 @@ describe("alert channels in a browser", () => {
     await expect
       .poll(
         async () =>
-          (await appFetch<{ subscribed: boolean }>(`/workspaces/${ws}/projects/${project.id}/digest`)).subscribed,
+          (await appFetch<{ subscribed: boolean }>(page, `/workspaces/${ws}/projects/${project.id}/digest`)).subscribed,
       )
       .toBe(true);
     await expectAccessible(page, "monitoring with channels and digest");

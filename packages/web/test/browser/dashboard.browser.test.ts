@@ -1,41 +1,86 @@
-import { createServer } from "node:net";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { WEB_ROOT } from "../src/http/web.ts";
-import { expectAccessible, launchChromium, SCREENSHOTS, screenshot, watchProblems } from "./helpers/browser.ts";
-import { createTestDatabase, DIALECTS, type TestDatabase } from "./helpers/databases.ts";
-import { TEST_SECRET_KEY } from "./helpers/harness.ts";
-import { type ServerProcess, startServerProcess } from "./helpers/processes.ts";
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { WEB_ROOT } from "../../../server/src/http/web.ts";
+import {
+  expectAccessible,
+  launchChromium,
+  SCREENSHOTS,
+  screenshot,
+  watchProblems,
+} from "../../../server/test/helpers/browser.ts";
+import { DIALECTS } from "../../../server/test/helpers/databases.ts";
+import {
+  appCall,
+  type BackgroundInstallation,
+  type Installation,
+  signUp,
+  startInBackground,
+  startInstallation,
+} from "./installation.ts";
 
 const OWNER = { name: "Ada Lovelace", email: "ada@example.com", password: "correct horse battery staple" };
 const VIEWER = { name: "Vic Viewer", email: "vic@example.com", password: "viewer's own long password" };
 const DATE = new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", year: "numeric" });
+const ENV = { LOG_LEVEL: "debug" };
+
+/**
+ * The owner's workspace as the first-run flow below leaves it, made through the dashboard's API:
+ * Ada's account and "Acme agency", a key "ci" that the API honoured and that was then revoked, a
+ * webhook endpoint, and Vic, a viewer who joined by invitation. Every secret of it is recorded.
+ */
+async function seedWorkspaceInUse(installation: Installation): Promise<void> {
+  const owner = await signUp(installation, OWNER, { workspace_name: "Acme agency" });
+  const workspace = `/workspaces/${owner.workspaceId}`;
+  const key = await appCall<{ id: string; key: string }>(installation, owner.session, "POST", `${workspace}/api-keys`, {
+    name: "ci",
+    scopes: ["read", "projects"],
+  });
+  installation.secrets.push(key.key);
+  const used = await fetch(`${installation.base}/v1/projects`, { headers: { authorization: `Bearer ${key.key}` } });
+  if (used.status !== 200) throw new Error(`the seeded key was refused: ${used.status}`);
+  await appCall(installation, owner.session, "DELETE", `${workspace}/api-keys/${key.id}`);
+  const endpoint = await appCall<{ secret: string }>(installation, owner.session, "POST", `${workspace}/v1/webhooks`, {
+    url: "https://93.184.216.34/sightline-hooks",
+    events: ["analysis.completed"],
+  });
+  installation.secrets.push(endpoint.secret);
+  const invitation = await appCall<{ link: string }>(installation, owner.session, "POST", `${workspace}/invitations`, {
+    email: VIEWER.email,
+    role: "viewer",
+  });
+  const token = invitation.link.slice(invitation.link.lastIndexOf("/") + 1);
+  installation.secrets.push(token);
+  await signUp(installation, VIEWER, { invitation: token });
+}
+
+/** The installation's logs hold none of its secrets (a session cookie's token part neither). */
+function expectNoSecretInLogs(installation: Installation): void {
+  const logs = installation.server.output();
+  expect(logs).toContain('"msg":"request"');
+  expect(installation.secrets.length).toBeGreaterThanOrEqual(6);
+  for (const secret of installation.secrets) {
+    const sessionToken = decodeURIComponent(secret).split(".")[0] ?? secret;
+    expect(logs.includes(secret) || logs.includes(sessionToken), `a secret in the logs: ${secret.slice(0, 6)}…`).toBe(
+      false,
+    );
+  }
+}
 
 /**
  * The dashboard as a new customer uses it, in a real Chromium against a real server (`sightline
  * all`, the built app, the database of the dialect): first account, Settings, an API key that the
  * API then honours, shown once and revocable, a viewer invited who can create nothing. Every screen
  * passes axe and is saved as a screenshot; nothing secret reaches the server's logs.
+ *
+ * Each test stands alone. The first run needs an installation nobody has set up yet: it gets one of
+ * its own, started alongside the one the other tests use, which is seeded through the API with the
+ * owner's workspace in use (seedWorkspaceInUse).
  */
 describe.each(DIALECTS)("the dashboard in a browser [%s]", (dialect) => {
-  let db: TestDatabase;
-  let server: ServerProcess;
-  let base: string;
   let browser: Browser;
+  let seeded: Installation;
+  let fresh: BackgroundInstallation;
   const contexts: BrowserContext[] = [];
-  const secrets: string[] = [OWNER.password, VIEWER.password];
 
   async function newPage(width = 1280): Promise<{ page: Page; problems: string[] }> {
     const context = await browser.newContext({ viewport: { width, height: 900 }, locale: "en-US" });
@@ -47,33 +92,28 @@ describe.each(DIALECTS)("the dashboard in a browser [%s]", (dialect) => {
   const shot = (page: Page, name: string) => screenshot(page, `dashboard-${dialect}-${name}`);
 
   beforeAll(async () => {
-    db = await createTestDatabase(dialect);
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    server = await startServerProcess({
-      DATABASE_URL: db.url,
-      PORT: String(port),
-      SIGHTLINE_PUBLIC_URL: base,
-      SIGHTLINE_SECRET_KEY: TEST_SECRET_KEY.toString("base64"),
-      LOG_LEVEL: "debug",
-    });
-    browser = await launchChromium();
+    fresh = startInBackground(dialect, ENV);
+    [browser, seeded] = await Promise.all([launchChromium(), startInstallation(dialect, ENV)]);
+    await seedWorkspaceInUse(seeded);
+  });
+  afterEach(async () => {
+    for (const context of contexts.splice(0)) await context.close();
   });
   afterAll(async () => {
-    for (const context of contexts) await context.close();
     await browser?.close();
-    server?.child.kill("SIGTERM");
-    await server?.exited;
-    await db?.drop();
+    await Promise.all([seeded?.stop(), fresh?.stop()]);
   });
 
   it("is built and served at /", async () => {
-    const response = await fetch(`${base}/`);
+    const response = await fetch(`${seeded.base}/`);
     expect(response.status, `the dashboard must be built (${WEB_ROOT}): npm install or npm run build`).toBe(200);
     expect(response.headers.get("content-security-policy")).toContain("default-src 'self'");
   });
 
   it("takes a new customer from the first account to an API key the API honours, shown once, then revoked", async () => {
+    const installation = await fresh.ready();
+    const { base, server, secrets } = installation;
+    secrets.push(OWNER.password, VIEWER.password);
     const { page, problems } = await newPage();
     await page.goto(`${base}/`);
     await page.waitForURL(/\/setup$/);
@@ -245,10 +285,13 @@ describe.each(DIALECTS)("the dashboard in a browser [%s]", (dialect) => {
     }
     expect(problems).toEqual([]);
     expect(viewer.problems).toEqual([]);
+    // Its own installation's logs: what the test below checks of the seeded one.
+    expectNoSecretInLogs(installation);
     console.log(`dashboard screenshots (${dialect}): ${SCREENSHOTS}`);
   }, 180_000);
 
   it("works with the keyboard alone: sign in, open and close a dialog, reach every control", async () => {
+    const { base } = seeded;
     const { page, problems } = await newPage();
     await page.goto(`${base}/sign-in`);
     await page.getByLabel("E-mail").waitFor();
@@ -298,14 +341,6 @@ describe.each(DIALECTS)("the dashboard in a browser [%s]", (dialect) => {
   }, 60_000);
 
   it("writes no secret to its logs: passwords, API keys, webhook secrets, invitation tokens, sessions", () => {
-    const logs = server.output();
-    expect(logs).toContain('"msg":"request"');
-    expect(secrets.length).toBeGreaterThanOrEqual(6);
-    for (const secret of secrets) {
-      const sessionToken = decodeURIComponent(secret).split(".")[0] ?? secret;
-      expect(logs.includes(secret) || logs.includes(sessionToken), `a secret in the logs: ${secret.slice(0, 6)}…`).toBe(
-        false,
-      );
-    }
+    expectNoSecretInLogs(seeded);
   });
 });
