@@ -10,6 +10,7 @@ export const BOOLEAN_COLUMNS: Readonly<Record<string, readonly string[]>> = {
   analyses: ["batch"],
   alert_states: ["active"],
   users: ["email_verified"],
+  workspace_engines: ["custom"],
 };
 
 export function isBooleanColumn(table: string | null, column: string | null): boolean {

@@ -13,6 +13,7 @@ export interface Tables {
   workspaces: WorkspacesTable;
   api_keys: ApiKeysTable;
   projects: ProjectsTable;
+  workspace_engines: WorkspaceEnginesTable;
   events: EventsTable;
   usage_requests: UsageRequestsTable;
   credit_usage: CreditUsageTable;
@@ -136,6 +137,35 @@ export interface ProjectsTable {
   engines: string;
   country: string | null;
   language: string | null;
+  created_at: string;
+  updated_at: string;
+  /** When the brand was deleted (restorable for 30 days, then purged); null while it is live. */
+  deleted_at: string | null;
+  /** The user who deleted it. */
+  deleted_by: string | null;
+}
+
+/**
+ * An engine a workspace connected itself (Settings → Engines): a key of its own for a built-in
+ * engine, or an OpenAI-compatible endpoint (`custom`), with its last connection test.
+ */
+export interface WorkspaceEnginesTable {
+  workspace_id: string;
+  name: string;
+  custom: DbBool;
+  /** A custom engine's display name; null for a built-in one. */
+  title: string | null;
+  /** The key, encrypted (SecretBox); never returned. */
+  api_key: string | null;
+  /** The key's last four characters, the only part ever shown. */
+  key_hint: string | null;
+  model: string | null;
+  base_url: string | null;
+  /** untested, ready or failing. */
+  status: string;
+  /** The last test's error, scrubbed of secrets. */
+  last_error: string | null;
+  tested_at: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -335,6 +365,8 @@ export interface MonitoringRunsTable {
   change: string | null;
   /** The run's answers' cost (JSON, the API's Cost), kept when it finishes. */
   cost: string | null;
+  /** How many answers failed of how many, and why (JSON, the API's RunFailures), kept when it finishes. */
+  failures: string | null;
   created_at: string;
   completed_at: string | null;
 }
@@ -352,6 +384,9 @@ interface AlertsTable {
   previous: number | null;
   message: string;
   created_at: string;
+  /** When a member marked it as worked through; null while it is open. */
+  acknowledged_at: string | null;
+  acknowledged_by: string | null;
 }
 
 interface AlertStatesTable {

@@ -19,6 +19,7 @@ import * as resourceVersions from "./2026-11-24-10-resource-versions.ts";
 import * as readsAtScale from "./2026-11-24-11-reads-at-scale.ts";
 import * as answerCosts from "./2026-11-24-12-answer-costs.ts";
 import * as vendorBatches from "./2026-11-24-13-vendor-batches.ts";
+import * as firstDay from "./2026-11-26-01-first-day.ts";
 
 /** A migration: frozen in time, it is typed against no particular schema and imports nothing of the app. */
 export interface Migration {
@@ -49,4 +50,5 @@ export const MIGRATIONS: Migration[] = [
   { name: "2026-11-24-11-reads-at-scale", up: readsAtScale.up },
   { name: "2026-11-24-12-answer-costs", up: answerCosts.up },
   { name: "2026-11-24-13-vendor-batches", up: vendorBatches.up },
+  { name: "2026-11-26-01-first-day", up: firstDay.up },
 ];
