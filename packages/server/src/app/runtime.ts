@@ -27,6 +27,7 @@ import { CounterStore } from "../services/rate-limits/store.ts";
 import { ReadCache } from "../services/read-cache.ts";
 import { RequestMeter } from "../services/usage/request-meter.ts";
 import { systemResolver } from "../services/webhooks/addresses.ts";
+import { engineOutbound } from "../services/webhooks/engine-outbound.ts";
 import { fanOutEvent } from "../services/webhooks/fanout.ts";
 import { SecretBox } from "../services/webhooks/secrets.ts";
 import { dataFolderKey } from "./secret-key.ts";
@@ -120,13 +121,15 @@ export async function createRuntime(
   });
   const origins = new ServerOrigins(accounts.publicUrl, accounts.allowedHosts);
   const mailer = accounts.smtp === null ? null : smtpMailer(accounts.smtp.url, accounts.smtp.from);
+  const webhookTargets = { allowPrivate: config.webhookAllowPrivate ?? false, resolver: systemResolver };
   const deps: Deps = {
     redactor,
     eventHooks: [fanOutEvent, notifyAlertChannels],
     alertChannels: checkAlertChannels,
     jobSignal: new JobSignal(),
     secrets: new SecretBox(keys),
-    webhookTargets: { allowPrivate: config.webhookAllowPrivate ?? false, resolver: systemResolver },
+    webhookTargets,
+    engineOutbound: engineOutbound(webhookTargets),
     engines: new EngineRegistry(config.engines ?? defaultEngineConfig(), logger, redactor),
     judge: config.judge ?? null,
     db: database.db,

@@ -213,6 +213,12 @@ export const CONFIG_VARIABLES: ConfigVariable[] = [
     description:
       'OpenAI-compatible engines (Ollama, vLLM, llama.cpp), as JSON or a JSON file: `[{"name": "llama3", "base_url": "http://localhost:11434/v1", "model": "llama3.1"}]`.',
   },
+  {
+    name: "SIGHTLINE_WORKSPACE_ENGINE_KEYS",
+    default: "true",
+    description:
+      "`false` forbids workspaces to connect engines themselves (Settings → Engines: their own keys and OpenAI-compatible endpoints); only the keys above are used.",
+  },
   { name: "SIGHTLINE_ENGINE_TIMEOUT_SECONDS", default: "90", description: "How long one engine request may take." },
   {
     name: "SIGHTLINE_ENGINE_MAX_RETRIES",
@@ -352,6 +358,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     ),
     batchPollSeconds: read("SIGHTLINE_BATCH_POLL_SECONDS", 60, (raw) => parseInteger(raw, 1, 3600)),
     sandboxLatencyMs: read("SIGHTLINE_SANDBOX_LATENCY_MS", 0, (raw) => parseInteger(raw, 0, 60_000)),
+    workspaceKeys: read("SIGHTLINE_WORKSPACE_ENGINE_KEYS", true, parseBoolean),
   };
   const judgeEngine = read<string | null>("SIGHTLINE_JUDGE_ENGINE", null, (raw) => parseJudgeEngine(raw, engines));
   const plans = read<PlanCatalog>("SIGHTLINE_PLANS", DEFAULT_PLANS, (raw) => {

@@ -11,6 +11,7 @@ import type { Mailer } from "./accounts/mailer.ts";
 import type { ApiKeyCache } from "./api-keys/cache.ts";
 import type { LastUsedRecorder } from "./api-keys/last-used.ts";
 import type { Scope } from "./api-keys/scopes.ts";
+import type { EngineOutbound } from "./engines/outbound.ts";
 import type { EngineRegistry } from "./engines/registry.ts";
 import type { EventEnvelope } from "./events/types.ts";
 import type { JobSignal } from "./jobs/signal.ts";
@@ -55,6 +56,11 @@ export interface Deps {
   redactor: Redactor;
   /** The AI engines this server can ask. */
   engines: EngineRegistry;
+  /**
+   * Where the engines workspaces add themselves may be reached (webhooks' outbound rules): wired
+   * where the process is assembled, as event hooks are.
+   */
+  engineOutbound: EngineOutbound;
   /** The engine that settles mentions the rules are unsure of, and tone (judge/); null: the rules alone. */
   judge: { engine: string } | null;
   /**

@@ -2,7 +2,7 @@ import { Ajv } from "ajv";
 import addFormatsModule from "ajv-formats";
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
 import { sql } from "kysely";
-import pino from "pino";
+import pino, { type Logger } from "pino";
 import { afterAll, beforeAll, describe, expect } from "vitest";
 import { createRuntime, type Runtime, type RuntimeConfig, type RuntimeOptions } from "../../src/app/runtime.ts";
 import { type RunningWorker, startWorker, webhookTransport } from "../../src/app/worker.ts";
@@ -114,6 +114,8 @@ function expectBodyMatchesSchema(route: Route | undefined, response: LightMyRequ
 export interface HarnessOptions {
   config?: Omit<RuntimeConfig, "database">;
   runtime?: RuntimeOptions;
+  /** The runtime's and the app's logger (silent by default): a test reading what is logged gives its own. */
+  logger?: () => Logger;
 }
 
 export function useHarness(dialect: Dialect, options: HarnessOptions = {}): Harness {
@@ -123,7 +125,7 @@ export function useHarness(dialect: Dialect, options: HarnessOptions = {}): Harn
     h.clock = new ManualClock(new Date("2026-11-21T12:00:00.000Z"));
     h.runtime = await createRuntime(
       { secretKeys: [TEST_SECRET_KEY], ...options.config, database: h.database.config },
-      pino({ level: "silent" }),
+      options.logger?.() ?? pino({ level: "silent" }),
       {
         ...options.runtime,
         clock: h.clock,
@@ -133,7 +135,7 @@ export function useHarness(dialect: Dialect, options: HarnessOptions = {}): Harn
     h.app = await buildHttpApp(h.deps, {
       publicUrl: "http://localhost:8080",
       bodyLimitBytes: 1024 * 1024,
-      logger: pino({ level: "silent" }),
+      logger: options.logger?.() ?? pino({ level: "silent" }),
       // As the process assembles it (app/server.ts): the MCP server at /mcp too.
       mounts: [registerMcpRoute],
     });

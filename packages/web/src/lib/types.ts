@@ -10,6 +10,8 @@ export type {
   ApiKey,
   CreatedApiKey,
   CreatedInvitation,
+  EngineStatus,
+  EngineTest,
   Invitation,
   InvitationPreview,
   Member,

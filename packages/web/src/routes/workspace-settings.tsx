@@ -1,5 +1,6 @@
 import { Link } from "@tanstack/react-router";
 import { ApiKeysCard } from "../features/api-keys/api-keys-card.tsx";
+import { EnginesCard } from "../features/engines/engines-card.tsx";
 import { MembersCard } from "../features/members/members-card.tsx";
 import { UsageCard } from "../features/usage/usage-card.tsx";
 import { WebhooksCard } from "../features/webhooks/webhooks-card.tsx";
@@ -8,6 +9,7 @@ import { useWorkspace } from "../features/workspace/workspace-context.tsx";
 import { useTitle } from "../lib/use-title.ts";
 
 const SECTIONS = [
+  { hash: "engines", label: "Engines" },
   { hash: "api-keys", label: "API keys" },
   { hash: "webhooks", label: "Webhooks" },
   { hash: "usage", label: "Usage and plan" },
@@ -24,15 +26,19 @@ export function WorkspaceSettingsPage() {
         <h1 className="text-2xl font-semibold tracking-tight">Settings</h1>
         <p className="mt-1 text-sm text-muted-foreground">{workspace.name}</p>
       </div>
-      <nav aria-label="Settings sections" className="-mx-1 overflow-x-auto">
-        <ul className="flex gap-1 px-1 pb-1">
+      {/* On a phone the row scrolls sideways; its right edge fades, so that the tabs past it show they are there. */}
+      <nav
+        aria-label="Settings sections"
+        className="-mx-1 min-w-0 snap-x overflow-x-auto overscroll-x-contain [mask-image:linear-gradient(to_right,black_calc(100%-2rem),transparent)] sm:[mask-image:none]"
+      >
+        <ul className="flex w-max gap-1 px-1 pr-8 pb-1 sm:pr-1">
           {SECTIONS.map(({ hash, label }) => (
             <li key={hash}>
               <Link
                 to="/w/$workspaceId/settings"
                 params={{ workspaceId: workspace.id }}
                 hash={hash}
-                className="inline-flex rounded-full border bg-card px-3 py-1.5 text-sm whitespace-nowrap text-muted-foreground transition-colors hover:bg-accent hover:text-foreground focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
+                className="inline-flex snap-start rounded-full border bg-card px-3 py-1.5 text-sm whitespace-nowrap text-muted-foreground transition-colors hover:bg-accent hover:text-foreground focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
               >
                 {label}
               </Link>
@@ -40,6 +46,7 @@ export function WorkspaceSettingsPage() {
           ))}
         </ul>
       </nav>
+      <EnginesCard />
       <ApiKeysCard />
       <WebhooksCard />
       <UsageCard />

@@ -10,6 +10,7 @@ import { mountRoutes } from "../runner.ts";
 import { accountRoutes } from "./routes/accounts.ts";
 import { apiKeyRoutes } from "./routes/api-keys.ts";
 import { digestRoutes } from "./routes/digests.ts";
+import { engineRoutes } from "./routes/engines.ts";
 import { invitationRoutes } from "./routes/invitations.ts";
 import { memberRoutes } from "./routes/members.ts";
 import { workspaceRoutes } from "./routes/workspaces.ts";
@@ -25,6 +26,7 @@ export function dashboardRoutes(deps: Deps): SessionRoute[] {
     ...memberRoutes(),
     ...invitationRoutes(deps),
     ...apiKeyRoutes(),
+    ...engineRoutes(),
     ...digestRoutes(),
   ];
 }

@@ -27,7 +27,9 @@ export type Permission =
   | "manage_members"
   | "manage_owners"
   | "rename_workspace"
-  | "delete_workspace";
+  | "delete_workspace"
+  | "manage_engines"
+  | "delete_project";
 
 const ALLOWED: Record<Permission, Role> = {
   read: "viewer",
@@ -36,6 +38,8 @@ const ALLOWED: Record<Permission, Role> = {
   manage_owners: "owner",
   rename_workspace: "admin",
   delete_workspace: "owner",
+  manage_engines: "admin",
+  delete_project: "admin",
 };
 
 export function can(role: Role, permission: Permission): boolean {

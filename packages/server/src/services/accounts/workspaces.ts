@@ -1,6 +1,7 @@
 import { validationError } from "../../errors/api-error.ts";
 import type { Deps, ServiceContext } from "../context.ts";
 import { inTransaction } from "../context.ts";
+import { workspaceEngines } from "../engines/workspace-engines.ts";
 import { createWorkspace, type WorkspaceView, workspaceContext } from "../workspaces/workspaces.ts";
 import { addMember } from "./members.ts";
 import type { Role } from "./roles.ts";
@@ -33,7 +34,9 @@ export async function workspaceDetails(ctx: ServiceContext, role: Role): Promise
     api_access: plan.apiAccess,
     requests_per_minute: plan.requestsPerMinute,
     credits_per_month: plan.creditsPerMonth,
-    engines: ctx.engines.names().filter((engine) => plan.allEngines || plan.engines.includes(engine as never)),
+    engines: (await workspaceEngines(ctx))
+      .names()
+      .filter((engine) => plan.allEngines || plan.engines.includes(engine as never)),
     created_at: row.created_at,
   };
 }

@@ -1,9 +1,10 @@
 import type { Selectable } from "kysely";
 import type { AnalysesTable } from "../../db/tables.ts";
 import { newId } from "../../lib/ids.ts";
-import type { Deps, ServiceContext } from "../context.ts";
+import type { ServiceContext } from "../context.ts";
 import type { AskResult } from "../engines/registry.ts";
 import { type EngineOutcome, type EngineQuery, failure } from "../engines/types.ts";
+import type { WorkspaceEngines } from "../engines/workspace-engines.ts";
 import type { WorkItem } from "./plan.ts";
 
 /** A vendor that could not be read for this long after submission has lost the batch: its answers fail. */
@@ -34,7 +35,7 @@ function requestId(item: WorkItem): string {
  */
 export async function batchRound(
   ctx: ServiceContext,
-  deps: Deps,
+  engines: WorkspaceEngines,
   row: Selectable<AnalysesTable>,
   byEngine: Map<string, WorkItem[]>,
   queryOf: (item: WorkItem) => EngineQuery,
@@ -47,13 +48,13 @@ export async function batchRound(
     .where("analysis_id", "=", row.id)
     .execute();
   for (const [engine, items] of byEngine) {
-    const api = deps.engines.batchOf(engine);
+    const api = engines.batchOf(engine);
     const batch = batches.find((b) => b.engine === engine);
     if (api === null || batch?.status === "collected") {
       round.live.push(...items);
       continue;
     }
-    const signal = AbortSignal.timeout(deps.engines.timeoutMs);
+    const signal = AbortSignal.timeout(engines.timeoutMs);
     if (batch === undefined) {
       try {
         const vendorId = await api.submit(
@@ -77,7 +78,7 @@ export async function batchRound(
         round.pending++;
       } catch (error) {
         ctx.logger.warn(
-          { engine, analysis: row.id, error: deps.engines.scrubMessage(String((error as Error)?.message ?? error)) },
+          { engine, analysis: row.id, error: engines.scrubMessage(String((error as Error)?.message ?? error)) },
           "the vendor refused the batch; asking its answers live",
         );
         round.live.push(...items);
@@ -97,7 +98,7 @@ export async function batchRound(
     } catch (error) {
       const lost = ctx.clock.now().getTime() - Date.parse(batch.created_at) > LOST_AFTER_MS;
       ctx.logger.warn(
-        { engine, analysis: row.id, error: deps.engines.scrubMessage(String((error as Error)?.message ?? error)) },
+        { engine, analysis: row.id, error: engines.scrubMessage(String((error as Error)?.message ?? error)) },
         lost
           ? "the vendor's batch could not be read for 26 hours; its answers fail"
           : "the vendor's batch could not be read",
@@ -113,7 +114,7 @@ export async function batchRound(
       const outcome =
         outcomes.get(requestId(item)) ??
         failure(`${engine}: not answered by the vendor's batch${reason === null ? "" : ` (${reason})`}`);
-      round.answered.push({ item, asked: deps.engines.settleBatchAnswer(engine, outcome) });
+      round.answered.push({ item, asked: engines.settleBatchAnswer(engine, outcome) });
     }
     round.collected.push(batch.id);
   }

@@ -4,6 +4,7 @@ import { newId } from "../../lib/ids.ts";
 import { toJson } from "../../lib/json.ts";
 import { checkCountry, checkLanguage } from "../../lib/locale.ts";
 import { inTransaction, type ServiceContext } from "../context.ts";
+import { workspaceEngines } from "../engines/workspace-engines.ts";
 import { enqueueJob } from "../jobs/store.ts";
 import { ANALYSIS_LIMITS } from "../limits.ts";
 import { SCORE_VERSION } from "../measurement/score.ts";
@@ -43,11 +44,12 @@ export async function createAnalysis(
   const project = await getProject(ctx, input.project_id);
   const details: ErrorDetail[] = [];
   const engines = [...new Set(input.engines ?? project.engines)];
+  const known = await workspaceEngines(ctx);
   engines.forEach((engine, index) => {
-    if (!ctx.engines.isKnown(engine)) {
+    if (!known.isKnown(engine)) {
       details.push({
         field: input.engines === undefined ? "engines" : `engines[${index}]`,
-        issue: `unknown engine '${engine}'; engines are ${ctx.engines.names().join(", ")}`,
+        issue: `unknown engine '${engine}'; engines are ${known.names().join(", ")}`,
       });
     }
   });

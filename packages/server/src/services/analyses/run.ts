@@ -2,6 +2,7 @@ import { OnePerTurn } from "../../lib/turns.ts";
 import type { Deps } from "../context.ts";
 import type { AskResult } from "../engines/registry.ts";
 import type { EngineQuery } from "../engines/types.ts";
+import { workspaceEngines } from "../engines/workspace-engines.ts";
 import { enqueueJob } from "../jobs/store.ts";
 import type { ClaimedJob, JobHandler, JobOutcome } from "../jobs/types.ts";
 import { measureResult } from "../results/measure.ts";
@@ -48,6 +49,8 @@ export function runAnalysisHandler(deps: Deps, hooks: readonly AnalysisFinishedH
       .execute();
 
     const plan = await planAnalysis(ctx, row);
+    // The workspace's own keys answer where it has them; the server's everywhere else.
+    const engines = await workspaceEngines(ctx);
     const queryOf = (item: WorkItem): EngineQuery => ({
       prompt: item.prompt,
       country: row.country,
@@ -75,11 +78,11 @@ export function runAnalysisHandler(deps: Deps, hooks: readonly AnalysisFinishedH
     const batched = new Map<string, WorkItem[]>();
     const live: WorkItem[] = [];
     for (const item of plan.work) {
-      if (row.batch && deps.engines.batchOf(item.engine) !== null) {
+      if (row.batch && engines.batchOf(item.engine) !== null) {
         batched.set(item.engine, [...(batched.get(item.engine) ?? []), item]);
       } else live.push(item);
     }
-    const round = batched.size === 0 ? null : await batchRound(ctx, deps, row, batched, queryOf);
+    const round = batched.size === 0 ? null : await batchRound(ctx, engines, row, batched, queryOf);
     live.push(...(round?.live ?? []));
     for (const { item, asked } of round?.answered ?? []) await store(item, asked);
     if (round !== null && round.collected.length > 0) {
@@ -87,9 +90,7 @@ export function runAnalysisHandler(deps: Deps, hooks: readonly AnalysisFinishedH
       await markCollected(ctx, round.collected);
     }
 
-    await pool(live, ANSWERS_IN_FLIGHT, async (item) =>
-      store(item, await deps.engines.ask(item.engine, queryOf(item))),
-    );
+    await pool(live, ANSWERS_IN_FLIGHT, async (item) => store(item, await engines.ask(item.engine, queryOf(item))));
     await writer.flush();
 
     if (round !== null && round.pending > 0) {
@@ -97,7 +98,7 @@ export function runAnalysisHandler(deps: Deps, hooks: readonly AnalysisFinishedH
       await enqueueJob(ctx, {
         kind: RUN_ANALYSIS_JOB,
         payload: { analysis_id: analysisId },
-        runAt: new Date(ctx.clock.now().getTime() + deps.engines.batchPollMs),
+        runAt: new Date(ctx.clock.now().getTime() + engines.batchPollMs),
         maxAttempts: 5,
       });
       return { status: "succeeded" };

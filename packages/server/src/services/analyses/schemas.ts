@@ -76,7 +76,8 @@ export const AnalysisSchema = component(
       object: Type.Literal("analysis"),
       project_id: Type.String(),
       status: StringEnum(["queued", "running", "completed", "failed"] as const, {
-        description: "`completed` when at least one answer succeeded; `failed` when every answer failed.",
+        description:
+          "`completed` when at least one answer succeeded; `failed` when every answer failed. A `completed` analysis with `progress.failed` > 0 completed with failures: `errors` says why, per engine, and its figures stand on the answers that succeeded.",
       }),
       trigger: StringEnum(["api", "monitoring", "dashboard", "cli"] as const),
       schedule_id: Nullable(Type.String({ description: "The monitoring schedule that ran it, if one did." })),

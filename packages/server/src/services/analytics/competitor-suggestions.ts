@@ -83,7 +83,7 @@ export async function competitorSuggestions(
   input: Omit<Filters, "prompt"> & { from?: string; to?: string; limit?: number },
   scanLimit: number = SUGGESTION_SCAN_LIMIT,
 ): Promise<CompetitorSuggestions> {
-  checkFilters(ctx, input);
+  await checkFilters(ctx, input);
   const project = await getProject(ctx, projectId);
   const period = periodOf(input, ctx.clock);
   const { prompts } = scopeOf(project, input);

@@ -37,7 +37,7 @@ export async function competitorLeaderboard(
   projectId: string,
   input: Filters & { from?: string; to?: string },
 ): Promise<Leaderboard> {
-  checkFilters(ctx, input);
+  await checkFilters(ctx, input);
   const project = await getProject(ctx, projectId);
   const period = periodOf(input, ctx.clock);
   const previous = previousOf(period);

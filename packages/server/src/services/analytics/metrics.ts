@@ -54,7 +54,7 @@ export async function projectMetrics(
   projectId: string,
   input: MetricsInput,
 ): Promise<ProjectMetrics> {
-  checkFilters(ctx, input);
+  await checkFilters(ctx, input);
   const project = await getProject(ctx, projectId);
   const interval = input.interval ?? "day";
   const period = periodOf(input, ctx.clock);

@@ -14,7 +14,7 @@ export async function promptMetrics(
   projectId: string,
   input: Filters & { from?: string; to?: string },
 ): Promise<PromptMetrics> {
-  checkFilters(ctx, input);
+  await checkFilters(ctx, input);
   const project = await getProject(ctx, projectId);
   const period = periodOf(input, ctx.clock);
   const rows = await sumRollups(ctx, projectId, period, scopeOf(project, input), ["prompt", "engine", "subject"]);

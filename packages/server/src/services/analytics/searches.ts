@@ -42,7 +42,7 @@ export async function projectSearches(
   projectId: string,
   input: Omit<Filters, "prompt"> & { from?: string; to?: string; limit?: number },
 ): Promise<ProjectSearches> {
-  checkFilters(ctx, input);
+  await checkFilters(ctx, input);
   const project = await getProject(ctx, projectId);
   const period = periodOf(input, ctx.clock);
   const limit = input.limit ?? 50;

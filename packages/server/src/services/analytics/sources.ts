@@ -22,7 +22,7 @@ export async function projectSources(
   projectId: string,
   input: Omit<Filters, "prompt"> & { from?: string; to?: string; limit?: number; category?: CitationCategory },
 ): Promise<ProjectSources> {
-  checkFilters(ctx, input);
+  await checkFilters(ctx, input);
   const project = await getProject(ctx, projectId);
   // Categories are given at read time from the rollups' kind and the project's current overrides, so a
   // changed override shows at once, without re-measuring or rebuilding the rollups.

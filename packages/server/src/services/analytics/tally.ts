@@ -2,6 +2,7 @@ import { type Expression, type ExpressionBuilder, type SqlBool, sql } from "kyse
 import type { Tables } from "../../db/tables.ts";
 import { validationError } from "../../errors/api-error.ts";
 import type { ServiceContext } from "../context.ts";
+import { workspaceEngines } from "../engines/workspace-engines.ts";
 import { checkEnginesInPlan } from "../plans/engines.ts";
 import { promptsTagged, tagFilter } from "../projects/prompt-tags.ts";
 import type { Project } from "../projects/types.ts";
@@ -35,13 +36,12 @@ export interface RollupSum extends Counts {
  * A tag must be well formed (an unknown one just keeps no answer); an engine named in a filter must
  * exist and be in the plan, as anywhere an engine is named.
  */
-export function checkFilters(ctx: ServiceContext, filters: Filters): void {
+export async function checkFilters(ctx: ServiceContext, filters: Filters): Promise<void> {
   tagFilter(filters.tag);
   if (filters.engine === undefined) return;
-  if (!ctx.engines.isKnown(filters.engine)) {
-    throw validationError([
-      { field: "engine", issue: `unknown engine; engines are ${ctx.engines.names().join(", ")}` },
-    ]);
+  const known = await workspaceEngines(ctx);
+  if (!known.isKnown(filters.engine)) {
+    throw validationError([{ field: "engine", issue: `unknown engine; engines are ${known.names().join(", ")}` }]);
   }
   checkEnginesInPlan(ctx, [filters.engine], "engine");
 }

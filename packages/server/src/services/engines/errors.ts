@@ -36,6 +36,11 @@ export function toFailure(engine: string, error: unknown, timedOut: boolean): En
   if (timedOut || e.name === "APIConnectionTimeoutError" || e.name === "AbortError" || e.name === "TimeoutError") {
     return failure(`${engine} did not answer in time`, { retryable: true });
   }
+  // Our own outbound rules refused the address (vendor-fetch.ts): say so, whatever the SDK wrapped it in.
+  const refused = [error, (error as { cause?: unknown })?.cause]
+    .map((e) => (e as { message?: unknown })?.message)
+    .find((m): m is string => typeof m === "string" && m.startsWith("refused: "));
+  if (refused !== undefined) return failure(`${engine}: ${refused}`);
   if (status === null) {
     const connection =
       e.name === "APIConnectionError" || /fetch failed|ECONNREFUSED|ECONNRESET|socket/i.test(message ?? "");

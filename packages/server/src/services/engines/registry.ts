@@ -3,7 +3,7 @@ import { ownValue } from "../../lib/own-keys.ts";
 import { Redactor } from "../../lib/redact.ts";
 import { ChatCompletionsAdapter } from "./adapters/chat-completions.ts";
 import { type BuiltInDescriptor, ENGINE_DESCRIPTORS, ENGINES } from "./catalog.ts";
-import type { BuildOptions } from "./descriptor.ts";
+import type { BuildOptions, VendorDescriptor } from "./descriptor.ts";
 import { answerCostMicros, batchPrice, type EnginePrice, FREE } from "./prices.ts";
 import { Semaphore } from "./semaphore.ts";
 import { type EngineConfig, engineSecrets } from "./settings.ts";
@@ -11,6 +11,12 @@ import { type EngineAdapter, type EngineBatchApi, type EngineOutcome, type Engin
 import { variableNames } from "./variables.ts";
 
 const MAX_RETRY_WAIT_SECONDS = 30;
+
+/** One engine that can answer: its adapter and the bound on its requests in flight. */
+export interface EngineLane {
+  adapter: EngineAdapter;
+  limit: Semaphore;
+}
 
 export interface AskResult {
   outcome: EngineOutcome;
@@ -27,9 +33,14 @@ export interface AskResult {
  * up to `maxRetries` times, waiting what Retry-After says (at most 30 s) or backing off.
  */
 export class EngineRegistry {
-  readonly #adapters = new Map<string, EngineAdapter>();
+  readonly #lanes = new Map<string, EngineLane>();
   readonly #unavailable = new Map<string, string>();
-  readonly #limits = new Map<string, Semaphore>();
+  /**
+   * The lanes of engines workspaces connected themselves (workspace-engines.ts), kept per process
+   * so that their adapters and concurrency bounds outlive one call: `workspace\0engine` → the lane,
+   * with the stored row's fingerprint it was built from.
+   */
+  readonly workspaceLanes = new Map<string, { fingerprint: string; lane: EngineLane }>();
   readonly #config: EngineConfig;
   readonly #logger: Logger;
   readonly #redactor: Redactor;
@@ -62,10 +73,7 @@ export class EngineRegistry {
     }
     const settings = this.#config.vendors[descriptor.name];
     if (settings.apiKey === null) {
-      this.#unavailable.set(
-        descriptor.name,
-        `no credentials for ${descriptor.name} are configured on this server (set ${variableNames(descriptor).apiKey})`,
-      );
+      this.#unavailable.set(descriptor.name, missingKeyMessage(descriptor, this.workspaceKeys));
       return;
     }
     this.#add(this.#named(descriptor, descriptor.build({ ...settings, apiKey: settings.apiKey }, options)));
@@ -81,8 +89,33 @@ export class EngineRegistry {
     adapter: EngineAdapter,
     concurrency = ownValue(this.#config.concurrencyByEngine, adapter.name) ?? this.#config.concurrency,
   ): void {
-    this.#adapters.set(adapter.name, adapter);
-    this.#limits.set(adapter.name, new Semaphore(concurrency));
+    this.#lanes.set(adapter.name, { adapter, limit: new Semaphore(concurrency) });
+  }
+
+  /** The configuration the registry was built from: workspaces' own engines are built with it too. */
+  get config(): EngineConfig {
+    return this.#config;
+  }
+
+  /** Whether workspaces may connect engines themselves (SIGHTLINE_WORKSPACE_ENGINE_KEYS). */
+  get workspaceKeys(): boolean {
+    return this.#config.workspaceKeys ?? true;
+  }
+
+  /** The server's own lane for an engine: built from the operator's keys, or undefined. */
+  laneOf(name: string): EngineLane | undefined {
+    return this.#lanes.get(name);
+  }
+
+  /** Why the server cannot answer for an engine by itself, or null when it can. */
+  reasonOf(name: string): string | null {
+    if (this.#lanes.has(name)) return null;
+    return this.#unavailable.get(name) ?? `unknown engine ${name}`;
+  }
+
+  /** The redactor vendors' texts are scrubbed with: the operator's secrets and credential shapes. */
+  get redactor(): Redactor {
+    return this.#redactor;
   }
 
   /** Built-in engines and the operator's custom ones: the names requests may use. */
@@ -102,7 +135,7 @@ export class EngineRegistry {
 
   /** The engine's batch API, when its vendor has one and its key is configured (ADR 0030). */
   batchOf(name: string): EngineBatchApi | null {
-    return this.#adapters.get(name)?.batch ?? null;
+    return this.#lanes.get(name)?.adapter.batch ?? null;
   }
 
   /** How long to wait before looking at a vendor's batch again. */
@@ -116,8 +149,8 @@ export class EngineRegistry {
   }
 
   /** An answer a vendor's batch returned, scrubbed and priced at the batch rate, as `ask` returns one. */
-  settleBatchAnswer(name: string, outcome: EngineOutcome): AskResult {
-    const scrubbed = this.#scrub(outcome);
+  settleBatchAnswer(name: string, outcome: EngineOutcome, redactor = this.#redactor): AskResult {
+    const scrubbed = scrubOutcome(outcome, redactor);
     return {
       outcome: scrubbed,
       attempts: 1,
@@ -132,12 +165,12 @@ export class EngineRegistry {
   }
 
   isConfigured(name: string): boolean {
-    return this.#adapters.has(name);
+    return this.#lanes.has(name);
   }
 
   /** Requests the engine may have in flight now (it adapts to 429s); null for an engine that cannot answer. */
   concurrencyOf(name: string): number | null {
-    return this.#limits.get(name)?.limit ?? null;
+    return this.#lanes.get(name)?.limit.limit ?? null;
   }
 
   /** Replaces an engine's adapter (tests put a fake vendor behind an official SDK this way). */
@@ -146,36 +179,34 @@ export class EngineRegistry {
     this.#add(adapter, concurrency);
   }
 
-  /**
-   * What a vendor sent back, scrubbed before anyone stores or logs it: its error text may echo our
-   * key ("Incorrect API key provided: sk-…"), and no answer may carry a configured secret.
-   */
-  #scrub(outcome: EngineOutcome): EngineOutcome {
-    if (!outcome.ok)
-      return { ok: false, error: { ...outcome.error, message: this.#redactor.scrub(outcome.error.message) } };
-    const text = this.#redactor.scrubKnown(outcome.answer.text);
-    return text === outcome.answer.text ? outcome : { ok: true, answer: { ...outcome.answer, text } };
+  /** Asks with the server's own credentials (a workspace's are in workspace-engines.ts). */
+  ask(name: string, query: EngineQuery): Promise<AskResult> {
+    return this.askVia(name, this.#lanes.get(name), query, this.#redactor);
   }
 
-  async ask(name: string, query: EngineQuery): Promise<AskResult> {
+  /**
+   * Asks through `lane` with the same retry policy whoever's credentials it holds; a missing lane
+   * answers why (`reason`, by default the server's). Vendors' texts are scrubbed with `redactor`.
+   */
+  async askVia(
+    name: string,
+    lane: EngineLane | undefined,
+    query: EngineQuery,
+    redactor: Redactor,
+    reason: string | null = this.reasonOf(name),
+  ): Promise<AskResult> {
     const started = performance.now();
-    const adapter = this.#adapters.get(name);
-    const limit = this.#limits.get(name);
-    if (adapter === undefined || limit === undefined) {
-      return {
-        outcome: failure(this.#unavailable.get(name) ?? `unknown engine ${name}`),
-        attempts: 0,
-        latencyMs: 0,
-        costMicros: null,
-      };
+    if (lane === undefined) {
+      return { outcome: failure(reason ?? `unknown engine ${name}`), attempts: 0, latencyMs: 0, costMicros: null };
     }
+    const { adapter, limit } = lane;
     let attempts = 0;
     for (;;) {
       attempts++;
       // Each attempt takes a slot of its own, and a 429 shrinks the engine's bound before the
       // retry queues again (semaphore.ts); a request waiting to retry holds no slot.
       const outcome = await limit.run(
-        async () => this.#scrub(await adapter.ask(query, AbortSignal.timeout(this.#config.timeoutMs))),
+        async () => scrubOutcome(await adapter.ask(query, AbortSignal.timeout(this.#config.timeoutMs)), redactor),
         (answered) => !answered.ok && answered.error.status === 429,
       );
       if (outcome.ok || !outcome.error.retryable || attempts > this.#config.maxRetries) {
@@ -197,4 +228,25 @@ export class EngineRegistry {
       await new Promise((resolve) => setTimeout(resolve, waitSeconds * 1000));
     }
   }
+}
+
+/**
+ * What a vendor sent back, scrubbed before anyone stores or logs it: its error text may echo our
+ * key ("Incorrect API key provided: sk-…"), and no answer may carry a configured secret.
+ */
+export function scrubOutcome(outcome: EngineOutcome, redactor: Redactor): EngineOutcome {
+  if (!outcome.ok) return { ok: false, error: { ...outcome.error, message: redactor.scrub(outcome.error.message) } };
+  const text = redactor.scrubKnown(outcome.answer.text);
+  return text === outcome.answer.text ? outcome : { ok: true, answer: { ...outcome.answer, text } };
+}
+
+/**
+ * Why a vendor engine without a key cannot answer, naming where to connect it: the workspace's
+ * Settings → Engines, or, when the operator forbids workspace keys, the server's variable.
+ */
+function missingKeyMessage(descriptor: VendorDescriptor, workspaceKeys: boolean): string {
+  const variable = variableNames(descriptor).apiKey;
+  return workspaceKeys
+    ? `no credentials for ${descriptor.name}: connect it in Settings → Engines, or set ${variable} on the server`
+    : `no credentials for ${descriptor.name} are configured on this server (set ${variable})`;
 }

@@ -24,6 +24,11 @@ export interface EngineConfig {
   /** Seconds between two looks at a vendor's batch (ADR 0030); 60 by default. */
   batchPollSeconds?: number;
   sandboxLatencyMs: number;
+  /**
+   * SIGHTLINE_WORKSPACE_ENGINE_KEYS: whether workspaces may connect engines themselves (their own
+   * keys, their own OpenAI-compatible endpoints). True unless the operator says otherwise.
+   */
+  workspaceKeys?: boolean;
 }
 
 /** One settings entry per vendor engine, each from `settingsOf`. */

@@ -18,20 +18,45 @@ export const vendorFetch: typeof fetch = async (input, init = {}) => {
   if (!plain || (typeof input !== "string" && !(input instanceof URL))) return fetch(input, init);
   const url = input instanceof URL ? input : new URL(input);
   if (url.protocol !== "http:" && url.protocol !== "https:") return fetch(input, init);
+  return sendPlain(url, init, agents);
+};
+
+export type Agents = { "http:": HttpAgent; "https:": HttpsAgent };
+
+async function sendPlain(url: URL, init: RequestInit, through: Agents): Promise<Response> {
   const headers: Record<string, string> = { "accept-encoding": "gzip, deflate, br" };
   new Headers(init.headers).forEach((value, name) => {
     headers[name] = value;
   });
-  const response = await send(url, init.method ?? "GET", headers, body ?? undefined, init.signal ?? undefined);
+  const body = init.body as string | Uint8Array | null | undefined;
+  const response = await send(url, init.method ?? "GET", headers, body ?? undefined, init.signal ?? undefined, through);
   return toResponse(response.message, await decoded(response.message, response.body));
-};
+}
 
 // Idle connections are closed after 4 s, before the vendors' servers close them (5 s and more),
 // so that a request is never sent on a connection the other end is closing.
-const agents = {
+const agents: Agents = {
   "http:": new HttpAgent({ keepAlive: true, timeout: 4_000 }),
   "https:": new HttpsAgent({ keepAlive: true, timeout: 4_000 }),
 };
+
+/**
+ * `vendorFetch` through agents of the caller's own (one whose `lookup` refuses some addresses):
+ * plain request bodies only, and never a redirect followed (Node's client follows none).
+ */
+export function vendorFetchVia(through: Agents, refuse: (url: URL) => string | null): typeof fetch {
+  return async (input, init = {}) => {
+    const body = init.body;
+    const plain = body === undefined || body === null || typeof body === "string" || body instanceof Uint8Array;
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    if (!plain || (url.protocol !== "http:" && url.protocol !== "https:")) {
+      throw new Error("refused: only plain http(s) requests are sent this way");
+    }
+    const refused = refuse(url);
+    if (refused !== null) throw new Error(`refused: ${refused}`);
+    return sendPlain(url, init, through);
+  };
+}
 
 function send(
   url: URL,
@@ -39,9 +64,10 @@ function send(
   headers: Record<string, string>,
   body: string | Uint8Array | undefined,
   signal: AbortSignal | undefined,
+  through: Agents,
 ): Promise<{ message: IncomingMessage; body: Buffer }> {
   return new Promise((resolve, reject) => {
-    const options = { method, headers, agent: agents[url.protocol as "http:" | "https:"], signal };
+    const options = { method, headers, agent: through[url.protocol as "http:" | "https:"], signal };
     const request = (url.protocol === "https:" ? httpsRequest : httpRequest)(url, options, (message) => {
       const chunks: Buffer[] = [];
       message.on("data", (chunk: Buffer) => chunks.push(chunk));

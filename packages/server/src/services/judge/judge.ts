@@ -3,6 +3,7 @@ import { sha256Hex } from "../../lib/crypto.ts";
 import { randomBase62 } from "../../lib/ids.ts";
 import { toJson } from "../../lib/json.ts";
 import type { ServiceContext } from "../context.ts";
+import { workspaceEngines } from "../engines/workspace-engines.ts";
 import { ambiguousNames, type CompiledProject } from "../measurement/measure.ts";
 import type { AnswerInput, AnswerMeasure, MeasureOptions } from "../measurement/types.ts";
 import { JUDGE_LEDGER, releaseCredits, reserveCredits } from "../usage/credits.ts";
@@ -42,7 +43,8 @@ async function ask(ctx: ServiceContext, engine: string, question: JudgeQuestion,
     );
     return null;
   }
-  const asked = await ctx.engines.ask(engine, {
+  // The workspace's own key for the judge's engine answers when it has one.
+  const asked = await (await workspaceEngines(ctx)).ask(engine, {
     prompt: judgePrompt(question),
     country: null,
     language: null,

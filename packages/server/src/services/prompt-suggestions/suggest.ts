@@ -2,6 +2,7 @@ import type { Static } from "typebox";
 import { ApiError, validationError } from "../../errors/api-error.ts";
 import { randomBase62 } from "../../lib/ids.ts";
 import type { ServiceContext } from "../context.ts";
+import { workspaceEngines } from "../engines/workspace-engines.ts";
 import { compileProject } from "../measurement/measure.ts";
 import { checkEnginesInPlan } from "../plans/engines.ts";
 import { measuredProject } from "../projects/measured.ts";
@@ -48,10 +49,9 @@ export async function suggestPrompts(
   input: Static<typeof PromptSuggestionsRequestSchema>,
 ): Promise<PromptSuggestions> {
   const engine = input.engine ?? SANDBOX;
-  if (!ctx.engines.isKnown(engine)) {
-    throw validationError([
-      { field: "engine", issue: `unknown engine; engines are ${ctx.engines.names().join(", ")}` },
-    ]);
+  const known = await workspaceEngines(ctx);
+  if (!known.isKnown(engine)) {
+    throw validationError([{ field: "engine", issue: `unknown engine; engines are ${known.names().join(", ")}` }]);
   }
   const project = await getProject(ctx, projectId);
   const namesBrand = brandTest(project);
@@ -97,12 +97,32 @@ export async function suggestPrompts(
 
 /** The engine's questions, paying one credit for its answer (given back when it fails). */
 async function ask(ctx: ServiceContext, engine: string, market: SuggestionMarket): Promise<ParsedQuestion[]> {
+  const text = await askForSuggestions(ctx, engine, "prompts", suggestionInstruction(market), market, () =>
+    sandboxSuggestions(market),
+  );
+  return parseQuestions(text);
+}
+
+/**
+ * One engine's answer to a fixed suggestion instruction, for one credit (given back when the
+ * engine fails, which throws ENGINE_FAILURE). The sandbox answers with `simulated()` instead: the
+ * offline engine's deterministic reply. Also used by the brand suggestions (websites/).
+ */
+export async function askForSuggestions(
+  ctx: ServiceContext,
+  engine: string,
+  /** What is asked for, for the error: `prompts`, `competitors`. */
+  what: string,
+  instruction: string,
+  market: { country: string | null; language: string | null },
+  simulated: () => string,
+): Promise<string> {
   const reference = `prompt_suggestions_${randomBase62(20)}`;
   const charges = [{ engine, credits: 1 }];
   await reserveCredits(ctx, { charges, reference });
-  if (engine === SANDBOX) return parseQuestions(sandboxSuggestions(market));
-  const asked = await ctx.engines.ask(engine, {
-    prompt: suggestionInstruction(market),
+  if (engine === SANDBOX) return simulated();
+  const asked = await (await workspaceEngines(ctx)).ask(engine, {
+    prompt: instruction,
     country: market.country,
     language: market.language,
     sample: 1,
@@ -113,9 +133,9 @@ async function ask(ctx: ServiceContext, engine: string, market: SuggestionMarket
     const { message, retryAfter } = asked.outcome.error;
     throw new ApiError(
       "ENGINE_FAILURE",
-      `${engine} could not suggest prompts: ${message}`,
+      `${engine} could not suggest ${what}: ${message}`,
       retryAfter === null ? {} : { retryAfter },
     );
   }
-  return parseQuestions(asked.outcome.answer.text);
+  return asked.outcome.answer.text;
 }

@@ -5,9 +5,11 @@ import { notFound, validationError } from "../../errors/api-error.ts";
 import type { ServiceContext } from "../context.ts";
 import { surfaceOf } from "../engines/catalog.ts";
 import { microsToUsd } from "../engines/prices.ts";
+import { workspaceEngines } from "../engines/workspace-engines.ts";
 import { citationCategory } from "../measurement/citations.ts";
 import { fetchPage, type Page, type PageParams } from "../pagination.ts";
 import { checkEnginesInPlan } from "../plans/engines.ts";
+import { liveProjectIds } from "../projects/live.ts";
 import { promptsTagged, tagFilter } from "../projects/prompt-tags.ts";
 import { rowToProject } from "../projects/row.ts";
 import { timeRange } from "../time-range.ts";
@@ -75,10 +77,9 @@ export interface ResultFilters extends PageParams {
  * [from, to). Naming an engine outside the plan is ENGINE_NOT_ALLOWED, like anywhere an engine is named.
  */
 export async function listResults(ctx: ServiceContext, filters: ResultFilters): Promise<Page<Result>> {
-  if (filters.engine !== undefined && !ctx.engines.isKnown(filters.engine)) {
-    throw validationError([
-      { field: "engine", issue: `unknown engine; engines are ${ctx.engines.names().join(", ")}` },
-    ]);
+  const known = filters.engine === undefined ? null : await workspaceEngines(ctx);
+  if (filters.engine !== undefined && known !== null && !known.isKnown(filters.engine)) {
+    throw validationError([{ field: "engine", issue: `unknown engine; engines are ${known.names().join(", ")}` }]);
   }
   const { from, to } = timeRange(filters);
   const tag = tagFilter(filters.tag);
@@ -86,7 +87,11 @@ export async function listResults(ctx: ServiceContext, filters: ResultFilters): 
     throw validationError([{ field: "tag", issue: "needs project_id: tags belong to a project's prompts" }]);
   }
   if (filters.engine !== undefined) checkEnginesInPlan(ctx, [filters.engine], "engine");
-  let query = ctx.db.selectFrom("results").selectAll().where("workspace_id", "=", ctx.workspace.id);
+  let query = ctx.db
+    .selectFrom("results")
+    .selectAll()
+    .where("workspace_id", "=", ctx.workspace.id)
+    .where("project_id", "in", liveProjectIds(ctx.db, ctx.workspace.id));
   if (filters.project_id !== undefined) query = query.where("project_id", "=", filters.project_id);
   if (filters.analysis_id !== undefined) query = query.where("analysis_id", "=", filters.analysis_id);
   if (filters.engine !== undefined) query = query.where("engine", "=", filters.engine);
@@ -118,6 +123,7 @@ export async function getResult(ctx: ServiceContext, id: string): Promise<Result
     .selectAll()
     .where("workspace_id", "=", ctx.workspace.id)
     .where("id", "=", id)
+    .where("project_id", "in", liveProjectIds(ctx.db, ctx.workspace.id))
     .executeTakeFirst();
   if (row === undefined) throw notFound("result", id);
   return rowToResult(row);

@@ -40,6 +40,8 @@ export interface ChatCompletionsSettings {
   apiKey: string;
   baseUrl: string;
   model: string;
+  /** How requests are sent: `vendorFetch` unless the address must be held to outbound rules. */
+  fetch?: typeof fetch;
 }
 
 /**
@@ -70,7 +72,7 @@ export class ChatCompletionsAdapter implements EngineAdapter {
           baseURL: this.#settings.baseUrl,
           timeout: this.#timeoutMs,
           maxRetries: 0,
-          fetch: vendorFetch,
+          fetch: this.#settings.fetch ?? vendorFetch,
         }),
     );
     return this.#client;

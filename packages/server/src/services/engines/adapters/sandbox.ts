@@ -1,3 +1,4 @@
+import { fold } from "../../measurement/normalize.ts";
 import type { BrandSpec, SourceCitation } from "../../measurement/types.ts";
 import { cleanSearches } from "../searches.ts";
 import { type EngineAdapter, type EngineOutcome, type EngineQuery, failure } from "../types.ts";
@@ -63,6 +64,46 @@ const REVIEW_SITES = [
 function describe(rng: () => number): string {
   const roll = rng();
   return roll < 0.45 ? pick(rng, PRAISE) : roll < 0.8 ? pick(rng, NEUTRAL) : pick(rng, CRITICISM);
+}
+
+/**
+ * The rest of the simulated market: made-up brands the answers name besides the tracked ones, so
+ * that competitor discovery has something to find offline. Built from the brand's name alone
+ * (the same brand, the same rivals, in every answer and every process), never one of the tracked
+ * names. Two syllables each, capitalised, none an ordinary word.
+ */
+const RIVAL_HEADS = [
+  "Brisk",
+  "Clear",
+  "Nova",
+  "Orbit",
+  "Lumen",
+  "Pivot",
+  "Cobalt",
+  "Harbor",
+  "Vertex",
+  "Maple",
+  "Atlas",
+  "Quill",
+  "Tidal",
+  "Ember",
+  "Juniper",
+  "Kestrel",
+] as const;
+const RIVAL_TAILS = ["ly", "wise", "stack", "flow", "desk", "loop", "path", "forge", "grid", "nest", "beam", "works"];
+const RIVALS = 4;
+
+export function simulatedRivals(brand: string, tracked: readonly string[] = []): string[] {
+  const rng = random(`rivals|${fold(brand)}`);
+  const taken = new Set([brand, ...tracked].map(fold));
+  const out: string[] = [];
+  for (let attempt = 0; attempt < 40 && out.length < RIVALS; attempt++) {
+    const name = `${pick(rng, RIVAL_HEADS)}${pick(rng, RIVAL_TAILS)}`;
+    if (taken.has(fold(name))) continue;
+    taken.add(fold(name));
+    out.push(name);
+  }
+  return out;
 }
 
 function nameOf(rng: () => number, brand: BrandSpec): string {
@@ -139,6 +180,16 @@ export function answer(
     for (const competitor of market.competitors) if (rng() < 0.6) brands.push(competitor);
   }
   const named = shuffle(rng, brands).slice(0, 7);
+  // The untracked rivals come from a stream of their own, after every tracked brand: what an
+  // answer says of the tracked brands (which, where, in what tone) is what it said before them.
+  const own = random(`${query.seed}|${query.prompt}|${query.sample}${profile.seed}|rivals`);
+  const others =
+    market === undefined
+      ? []
+      : simulatedRivals(
+          market.brand.name,
+          [market.brand, ...market.competitors].flatMap((b) => [b.name, ...b.aliases]),
+        ).filter(() => own() < 0.45);
   const topic = query.prompt.replace(/[?.!]+$/, "");
   const style = pick(rng, ["numbered", "numbered", "bullets", "table", "paragraphs", "comparison", "hedged"] as const);
   const lines: string[] = [];
@@ -155,10 +206,15 @@ export function answer(
       const marker = style === "numbered" ? `${i + 1}.` : "-";
       lines.push(`${marker} **${nameOf(rng, brand)}** ${describe(rng)}.`);
     });
+    others.forEach((name, i) => {
+      const marker = style === "numbered" ? `${named.length + i + 1}.` : "-";
+      lines.push(`${marker} **${name}** ${describe(own)}.`);
+    });
     lines.push("", "The best fit depends on your budget and how much setup time you can invest.");
   } else if (style === "table") {
     lines.push(`A quick comparison for "${topic}":`, "", "| Option | Strengths | Watch out for |", "|---|---|---|");
     for (const brand of named) lines.push(`| ${nameOf(rng, brand)} | ${pick(rng, PRAISE)} | ${pick(rng, CRITICISM)} |`);
+    for (const name of others) lines.push(`| ${name} | ${pick(own, PRAISE)} | ${pick(own, CRITICISM)} |`);
   } else if (style === "comparison" && named.length >= 2) {
     const [a, b] = named as [BrandSpec, BrandSpec];
     lines.push(
@@ -179,6 +235,12 @@ export function answer(
   } else {
     lines.push(`For "${topic}", several tools are worth a look.`);
     for (const brand of named) lines.push("", `${nameOf(rng, brand)} ${describe(rng)}.`);
+  }
+
+  const inline = named.length > 0 && (style === "numbered" || style === "bullets" || style === "table");
+  if (others.length > 0 && !inline) {
+    const bold = others.map((name) => `**${name}**`).join(", ");
+    lines.push("", others.length === 1 ? `Another name that comes up: ${bold}.` : `Other names that come up: ${bold}.`);
   }
 
   const citations: SourceCitation[] = [];

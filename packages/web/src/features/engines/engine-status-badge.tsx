@@ -1,0 +1,25 @@
+import { Badge } from "../../components/ui/badge.tsx";
+import type { EngineStatus } from "../../lib/types.ts";
+
+const STATUS = {
+  ready: { label: "Ready", variant: "success" },
+  failing: { label: "Failing", variant: "destructive" },
+  no_key: { label: "No key", variant: "muted" },
+} as const;
+
+/** Whether an engine can answer for the workspace: ready, failing (its last test), no key, or not in the plan. */
+export function EngineStatusBadge({ engine }: { engine: EngineStatus }) {
+  if (engine.status !== "no_key" && !engine.in_plan) return <Badge variant="muted">Not in plan</Badge>;
+  const { label, variant } = STATUS[engine.status];
+  return <Badge variant={variant}>{label}</Badge>;
+}
+
+/** Whose key an engine answers with, as a person reads it. */
+export function keyLine(engine: EngineStatus): string {
+  if (!engine.needs_key) return "Offline: needs no key";
+  if (engine.source === "workspace") {
+    return engine.key_hint === null ? "Your own endpoint, without a key" : `Your key •••• ${engine.key_hint}`;
+  }
+  if (engine.source === "server") return "The server's key (set by whoever runs Sightline)";
+  return "No key yet";
+}
