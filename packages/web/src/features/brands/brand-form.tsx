@@ -1,4 +1,4 @@
-import type { ReactNode } from "react";
+import { type ReactNode, useState } from "react";
 import { EnginesField } from "../../components/engines-field.tsx";
 import { Field, Form, FormError, PendingButton, useDraft, useSubmit } from "../../components/form.tsx";
 import { SectionCard } from "../../components/section-card.tsx";
@@ -38,7 +38,7 @@ const IDENTITY = [
     field: "primary_domain",
     label: "Primary domain",
     inputMode: "url",
-    placeholder: "acme.com",
+    placeholder: "e.g. acme.com",
     hint: "The brand's main website; a full address works too.",
   },
   {
@@ -53,22 +53,15 @@ const IDENTITY = [
     key: "otherDomains",
     field: "other_domains",
     label: "Other domains",
-    placeholder: "acme.io, acme.co.uk",
+    placeholder: "e.g. acme.io, acme.co.uk",
     hint: "Separated by commas. Citations of any of them count as the brand's.",
   },
   {
     key: "aliases",
     field: "aliases",
     label: "Aliases",
-    placeholder: "Acme, AcmeCRM",
+    placeholder: "e.g. Acme, AcmeCRM",
     hint: "Other names the brand goes by (products, abbreviations), separated by commas.",
-  },
-  {
-    key: "caseSensitiveAliases",
-    field: "case_sensitive_aliases",
-    label: "Case-sensitive aliases",
-    placeholder: "SAP, HEY",
-    hint: "Names that count only with exactly this capitalisation, for names that are also ordinary words.",
   },
 ] as const;
 
@@ -91,6 +84,17 @@ export function BrandForm({
 }) {
   const { run, pending, errors, formError } = useSubmit();
   const { draft, set, text } = useDraft(initial, errors);
+  // Expert settings stay folded away unless the brand already has some, or one of them has an issue.
+  const [advanced, setAdvanced] = useState(
+    initial.caseSensitiveAliases.trim() !== "" ||
+      initial.exclusions.trim() !== "" ||
+      initial.citationCategories.trim() !== "" ||
+      initial.competitors.some((c) => c.caseSensitiveAliases.trim() !== ""),
+  );
+  const advancedIssue = Object.keys(errors).some((key) =>
+    /^(case_sensitive_aliases|exclusions|citation_categories|competitors\.\d+\.case_sensitive_aliases)/.test(key),
+  );
+  const showAdvanced = advanced || advancedIssue;
 
   const submit = () =>
     run(() => onSubmit(draft), {
@@ -117,20 +121,41 @@ export function BrandForm({
             <Field key={key} autoComplete="off" {...input} {...text(key, field)} />
           ))}
         </div>
-        <TextareaField
-          label="Phrases that are not the brand, one per line"
-          rows={3}
-          placeholder={"target audience\nDelta variant"}
-          hint="A name inside one of these phrases is not counted as a mention, the brand's or a competitor's."
-          {...text("exclusions")}
-        />
-        <TextareaField
-          label="Kinds of cited sites, one per line"
-          rows={3}
-          placeholder={"g2.com: review\ncommunity.acme-fans.org: social"}
-          hint="Overrides the built-in list: domain: category, the category one of social, reference, news, review or other. The brand's and competitors' own domains are always theirs."
-          {...text("citationCategories", "citation_categories")}
-        />
+        <details
+          className="group rounded-lg border"
+          open={showAdvanced}
+          onToggle={(event) => setAdvanced(event.currentTarget.open)}
+        >
+          <summary className="cursor-pointer select-none px-3 py-2 text-sm font-medium">
+            Advanced
+            <span className="ml-2 font-normal text-muted-foreground">
+              Case-sensitive names, phrases that are not the brand, kinds of cited sites
+            </span>
+          </summary>
+          <div className="grid gap-4 border-t p-3">
+            <Field
+              label="Case-sensitive aliases"
+              autoComplete="off"
+              placeholder="e.g. SAP, HEY"
+              hint="Names that count only with exactly this capitalisation, for names that are also ordinary words. Each competitor gets this field too."
+              {...text("caseSensitiveAliases", "case_sensitive_aliases")}
+            />
+            <TextareaField
+              label="Phrases that are not the brand, one per line"
+              rows={3}
+              placeholder={"e.g. target audience\ne.g. Delta variant"}
+              hint="A name inside one of these phrases is not counted as a mention, the brand's or a competitor's."
+              {...text("exclusions")}
+            />
+            <TextareaField
+              label="Kinds of cited sites, one per line"
+              rows={3}
+              placeholder={"e.g. g2.com: review\ne.g. community.acme-fans.org: social"}
+              hint="Overrides the built-in list: domain: category, the category one of social, reference, news, review or other. The brand's and competitors' own domains are always theirs."
+              {...text("citationCategories", "citation_categories")}
+            />
+          </div>
+        </details>
       </SectionCard>
       <SectionCard
         titleId="brand-competitors"
@@ -138,7 +163,12 @@ export function BrandForm({
         description="Brands measured against this one: share of voice, the leaderboard and alerts compare with them."
         contentClassName="grid gap-4"
       >
-        <CompetitorsField rows={draft.competitors} onChange={(rows) => set("competitors", rows)} errors={errors} />
+        <CompetitorsField
+          rows={draft.competitors}
+          onChange={(rows) => set("competitors", rows)}
+          errors={errors}
+          advanced={showAdvanced}
+        />
       </SectionCard>
       <SectionCard
         titleId="brand-prompts"
@@ -149,7 +179,7 @@ export function BrandForm({
         <TextareaField
           label="Prompts, one per line"
           rows={8}
-          placeholder={"best CRM for a small agency\nCRM with a good Slack integration"}
+          placeholder={"e.g. best CRM for a small agency\ne.g. CRM with a good Slack integration"}
           hint={`Paste a whole list at once. ${plural(promptCount, "prompt")} (at most 200). Tag them, switch them off or get suggestions on the brand's Prompts page.`}
           {...text("prompts")}
         />
@@ -180,7 +210,7 @@ export function BrandForm({
             label="Country"
             autoComplete="off"
             maxLength={2}
-            placeholder="US"
+            placeholder="e.g. US"
             className="[&_input]:uppercase"
             hint={
               country
@@ -192,7 +222,7 @@ export function BrandForm({
           <Field
             label="Language"
             autoComplete="off"
-            placeholder="en"
+            placeholder="e.g. en"
             hint={
               language
                 ? `${language}. BCP 47 tag; leave empty for none.`

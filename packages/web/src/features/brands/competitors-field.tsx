@@ -8,10 +8,13 @@ export function CompetitorsField({
   rows,
   onChange,
   errors,
+  advanced,
 }: {
   rows: CompetitorDraft[];
   onChange: (rows: CompetitorDraft[]) => void;
   errors: Record<string, string>;
+  /** Whether the expert field (case-sensitive aliases) is shown: the form's "Advanced" is open. */
+  advanced: boolean;
 }) {
   function update(index: number, patch: Partial<CompetitorDraft>) {
     onChange(rows.map((row, i) => (i === index ? { ...row, ...patch } : row)));
@@ -38,7 +41,7 @@ export function CompetitorsField({
                 <Field
                   label="Competitor domains"
                   autoComplete="off"
-                  placeholder="hubspot.com"
+                  placeholder="e.g. hubspot.com"
                   hint="Separated by commas"
                   value={row.domains}
                   onChange={(event) => update(index, { domains: event.target.value })}
@@ -53,15 +56,17 @@ export function CompetitorsField({
                   onChange={(event) => update(index, { aliases: event.target.value })}
                   error={errors[`competitors.${index}.aliases`]}
                 />
-                <Field
-                  label="Case-sensitive aliases"
-                  autoComplete="off"
-                  placeholder="e.g. HUB"
-                  hint="Counted only with this capitalisation"
-                  value={row.caseSensitiveAliases}
-                  onChange={(event) => update(index, { caseSensitiveAliases: event.target.value })}
-                  error={errors[`competitors.${index}.case_sensitive_aliases`]}
-                />
+                {advanced && (
+                  <Field
+                    label="Case-sensitive aliases"
+                    autoComplete="off"
+                    placeholder="e.g. HUB"
+                    hint="Counted only with this capitalisation"
+                    value={row.caseSensitiveAliases}
+                    onChange={(event) => update(index, { caseSensitiveAliases: event.target.value })}
+                    error={errors[`competitors.${index}.case_sensitive_aliases`]}
+                  />
+                )}
                 <Button
                   variant="ghost"
                   size="icon"
