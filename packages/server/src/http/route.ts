@@ -92,6 +92,12 @@ export interface RouteSpec<P, Q, B, R extends TSchema> extends BaseSpec<P, Q, B,
   description: string;
   /** The scope that governs the endpoint; on GET endpoints `read` is accepted as well. */
   scope: Scope;
+  /**
+   * On the member door, a permission the member's role must also have (`can(role, permission)`),
+   * for the few endpoints a role's scopes are too broad for: a member's role maps to `projects`, yet
+   * only owners and admins delete a brand. API keys are governed by their scope alone.
+   */
+  memberPermission?: Permission;
   /** Marks endpoints that are ours rather than the spec's. */
   extension?: boolean;
   /**

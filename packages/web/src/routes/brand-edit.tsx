@@ -6,6 +6,7 @@ import { useBrand } from "../features/brand-page/brand-context.tsx";
 import { changesOf, draftOf } from "../features/brands/brand-draft.ts";
 import { BrandForm } from "../features/brands/brand-form.tsx";
 import { updateProject } from "../features/brands/brands-api.ts";
+import { DeleteBrand } from "../features/brands/delete-brand.tsx";
 import { keys } from "../lib/queries.ts";
 import { useTitle } from "../lib/use-title.ts";
 
@@ -46,6 +47,7 @@ export function BrandEditPage() {
           void navigate({ to: "/w/$workspaceId/brands/$brandId", params: back });
         }}
       />
+      <DeleteBrand project={project} look="zone" />
     </section>
   );
 }

@@ -1,5 +1,6 @@
 import { Badge } from "../components/ui/badge.tsx";
 import { BrandsList } from "../features/brands/brands-list.tsx";
+import { DeletedBrands } from "../features/brands/deleted-brands.tsx";
 import { OverviewStats } from "../features/overview/overview-stats.tsx";
 import { useWorkspace } from "../features/workspace/workspace-context.tsx";
 import { planName } from "../lib/format.ts";
@@ -23,6 +24,7 @@ export function BrandsPage() {
       </div>
       <BrandsList workspaceId={workspace.id} canEdit={atLeast(workspace.role, "member")} />
       <OverviewStats workspace={workspace} />
+      <DeletedBrands workspaceId={workspace.id} canRestore={atLeast(workspace.role, "admin")} />
     </div>
   );
 }

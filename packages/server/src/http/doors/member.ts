@@ -1,5 +1,5 @@
 import { ApiError } from "../../errors/api-error.ts";
-import { scopesOf } from "../../services/accounts/roles.ts";
+import { can, scopesOf } from "../../services/accounts/roles.ts";
 import { scopeAllows } from "../../services/api-keys/scopes.ts";
 import type { Deps } from "../../services/context.ts";
 import type { Route } from "../route.ts";
@@ -20,7 +20,8 @@ export function workspaceParam(params: unknown): string {
 /**
  * API v1 for a signed-in member (the dashboard's mount of the same route table): same origin →
  * session → membership of the workspace in the path → the dashboard's rate limits (per member and
- * per workspace, with their headers) → the member's role as scopes. Not metered as API usage: the
+ * per workspace, with their headers) → the member's role as scopes, and as the permission a route
+ * may ask of members beyond its scope (`memberPermission`). Not metered as API usage: the
  * usage figures count what the workspace's programs call.
  */
 export function memberDoor(deps: Deps, limits: MemberLimits = new MemberLimits(deps)): Door<Route> {
@@ -33,7 +34,10 @@ export function memberDoor(deps: Deps, limits: MemberLimits = new MemberLimits(d
       const user = await requireUser(deps, request);
       const { ctx, member } = await requireMember(deps, user, workspaceParam(request.params), "read");
       await limits.hit(reply, user.id, ctx.workspace.id);
-      if (!scopeAllows(scopesOf(member.role), route.scope, route.method)) {
+      const allowed =
+        scopeAllows(scopesOf(member.role), route.scope, route.method) &&
+        (route.memberPermission === undefined || can(member.role, route.memberPermission));
+      if (!allowed) {
         throw new ApiError("FORBIDDEN", `Your role in this workspace (${member.role}) does not allow this.`);
       }
       return { caller: { ctx }, workspaceId: ctx.workspace.id };

@@ -2,6 +2,7 @@ import { isDeepStrictEqual } from "node:util";
 import { notFound } from "../../errors/api-error.ts";
 import { newId } from "../../lib/ids.ts";
 import { type Deps, inTransaction, type ServiceContext } from "../context.ts";
+import { workspaceEngines } from "../engines/workspace-engines.ts";
 import { recordEvent } from "../events/events.ts";
 import { fetchPage, type Page, type PageParams } from "../pagination.ts";
 import { checkEnginesInPlan } from "../plans/engines.ts";
@@ -37,7 +38,7 @@ export async function createProject(ctx: ServiceContext, input: ProjectInput): P
       country: input.country ?? null,
       language: input.language ?? null,
     },
-    ctx.engines.names(),
+    (await workspaceEngines(ctx)).names(),
   );
   checkEnginesInPlan(ctx, settings.engines);
   const now = ctx.clock.now().toISOString();
@@ -47,6 +48,8 @@ export async function createProject(ctx: ServiceContext, input: ProjectInput): P
     ...settingsToColumns(settings),
     created_at: now,
     updated_at: now,
+    deleted_at: null,
+    deleted_by: null,
   };
   return inTransaction(ctx, async (tx) => {
     await tx.db.insertInto("projects").values(row).execute();
@@ -56,8 +59,16 @@ export async function createProject(ctx: ServiceContext, input: ProjectInput): P
   });
 }
 
-export async function listProjects(ctx: ServiceContext, params: PageParams): Promise<Page<Project>> {
-  const query = ctx.db.selectFrom("projects").selectAll().where("workspace_id", "=", ctx.workspace.id);
+/** The workspace's live brands, or with `deleted` its deleted ones that can still be restored. */
+export async function listProjects(
+  ctx: ServiceContext,
+  params: PageParams & { deleted?: boolean },
+): Promise<Page<Project>> {
+  const query = ctx.db
+    .selectFrom("projects")
+    .selectAll()
+    .where("workspace_id", "=", ctx.workspace.id)
+    .where("deleted_at", params.deleted === true ? "is not" : "is", null);
   return fetchPage(query, params, rowToProject);
 }
 
@@ -67,6 +78,7 @@ export async function projectWorkspace(deps: Deps, projectId: string): Promise<s
     .selectFrom("projects")
     .select("workspace_id")
     .where("id", "=", projectId)
+    .where("deleted_at", "is", null)
     .executeTakeFirst();
   if (row === undefined) throw notFound("project", projectId);
   return row.workspace_id;
@@ -78,6 +90,7 @@ export async function getProject(ctx: ServiceContext, id: string): Promise<Proje
     .selectAll()
     .where("workspace_id", "=", ctx.workspace.id)
     .where("id", "=", id)
+    .where("deleted_at", "is", null)
     .executeTakeFirst();
   if (row === undefined) throw notFound("project", id);
   return rowToProject(row);
@@ -87,16 +100,33 @@ export async function getProject(ctx: ServiceContext, id: string): Promise<Proje
  * Applies a partial change. Fields left out keep their value; a change that leaves every
  * setting as it was writes nothing and emits no event.
  */
-export async function updateProject(ctx: ServiceContext, id: string, patch: ProjectPatch): Promise<Project> {
+export function updateProject(ctx: ServiceContext, id: string, patch: ProjectPatch): Promise<Project> {
+  return changeProject(ctx, id, () => patch);
+}
+
+/**
+ * Applies the change `change` makes of the brand as it is now, read under a row lock: concurrent
+ * changes of one brand take turns, so a change made of one prompt cannot undo another editor's.
+ */
+export async function changeProject(
+  ctx: ServiceContext,
+  id: string,
+  change: (current: Project) => ProjectPatch,
+): Promise<Project> {
   return inTransaction(ctx, async (tx) => {
-    // Concurrent PATCHes of one project take turns.
     const row = await tx.sql
       .lockRows(
-        tx.db.selectFrom("projects").selectAll().where("workspace_id", "=", tx.workspace.id).where("id", "=", id),
+        tx.db
+          .selectFrom("projects")
+          .selectAll()
+          .where("workspace_id", "=", tx.workspace.id)
+          .where("id", "=", id)
+          .where("deleted_at", "is", null),
       )
       .executeTakeFirst();
     if (row === undefined) throw notFound("project", id);
     const current = rowToProject(row);
+    const patch = change(current);
     const prompts = patch.prompts ?? current.prompts;
     // Tags and pauses not sent follow the prompts: those of a prompt no longer tracked go with it.
     const kept = keepTracked(prompts, current.prompt_tags ?? {}, current.paused_prompts ?? []);
@@ -119,7 +149,7 @@ export async function updateProject(ctx: ServiceContext, id: string, patch: Proj
         country: patch.country === undefined ? current.country : patch.country,
         language: patch.language === undefined ? current.language : patch.language,
       },
-      tx.engines.names(),
+      (await workspaceEngines(tx)).names(),
     );
     if (patch.engines !== undefined) checkEnginesInPlan(tx, next.engines);
 

@@ -1,6 +1,7 @@
 import type { ProjectsTable } from "../../db/tables.ts";
 import { toJson } from "../../lib/json.ts";
 import { projectColumns } from "./columns.ts";
+import { purgeAt } from "./live.ts";
 import type { Project, ProjectSettings } from "./types.ts";
 
 export function rowToProject(row: ProjectsTable): Project {
@@ -27,6 +28,7 @@ export function rowToProject(row: ProjectsTable): Project {
     language: row.language,
     created_at: row.created_at,
     updated_at: row.updated_at,
+    ...(row.deleted_at === null ? {} : { deleted_at: row.deleted_at, purge_at: purgeAt(row.deleted_at) }),
   };
 }
 

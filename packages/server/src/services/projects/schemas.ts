@@ -199,6 +199,19 @@ export const ProjectSchema = component(
       language: Nullable(Type.String()),
       created_at: Timestamp,
       updated_at: Timestamp,
+      deleted_at: Type.Optional(
+        Type.String({
+          format: "date-time",
+          description: "Only on a deleted brand (`deleted=true`): when it was deleted. Extension.",
+        }),
+      ),
+      purge_at: Type.Optional(
+        Type.String({
+          format: "date-time",
+          description:
+            "Only on a deleted brand: until when `POST /projects/:id/restore` brings it back; then it and its data are purged. Extension.",
+        }),
+      ),
     },
     { additionalProperties: false, description: "A brand that is analysed and monitored." },
   ),
@@ -275,4 +288,86 @@ export const TagQuery = Type.String({
     "Only the answers to the prompts that carry this tag now (the project's `prompt_tags`, case ignored); a tag no prompt carries keeps no answer.",
 });
 
-export const ProjectListQuery = Type.Object(PageQuery, { additionalProperties: false });
+export const ProjectListQuery = Type.Object(
+  {
+    ...PageQuery,
+    deleted: Type.Optional(
+      Type.Boolean({
+        description:
+          "`true`: the deleted brands that can still be restored (with `deleted_at` and `purge_at`) instead of the live ones. Extension.",
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const ProjectDeletedSchema = component(
+  "ProjectDeleted",
+  Type.Object(
+    {
+      id: Type.String(),
+      object: Type.Literal("project"),
+      deleted: Type.Literal(true),
+      deleted_at: Timestamp,
+      purge_at: Type.String({
+        format: "date-time",
+        description: "Until when the brand can be restored; then it and its data are purged.",
+      }),
+    },
+    { additionalProperties: false },
+  ),
+);
+
+const PromptText = Type.String({ minLength: 1, maxLength: limits.promptLength });
+const PromptTags = Type.Array(Type.String({ minLength: 1, maxLength: limits.tagLength }), {
+  maxItems: limits.tagsPerPrompt,
+  description: "The prompt's tags, replacing those it had.",
+});
+
+export const PromptAddSchema = component(
+  "PromptAdd",
+  Type.Object(
+    {
+      prompt: PromptText,
+      tags: Type.Optional(PromptTags),
+      paused: Type.Optional(Type.Boolean({ description: "Tracked but not asked by monitoring runs." })),
+    },
+    { additionalProperties: false },
+  ),
+);
+
+export const PromptChangeSchema = component(
+  "PromptChange",
+  Type.Object(
+    {
+      prompt: Type.String({
+        minLength: 1,
+        maxLength: limits.promptLength,
+        description: "The tracked prompt to change, as it is now (case, width and spacing ignored).",
+      }),
+      text: Type.Optional(
+        Type.String({
+          minLength: 1,
+          maxLength: limits.promptLength,
+          description:
+            "Its new wording. The answers so far keep the wording they were asked with; only new answers are to the new one. Its tags and pause follow it.",
+        }),
+      ),
+      tags: Type.Optional(PromptTags),
+      paused: Type.Optional(Type.Boolean({ description: "Switch the prompt off (`true`) or back on." })),
+    },
+    { additionalProperties: false },
+  ),
+);
+
+export const PromptRemoveQuery = Type.Object(
+  {
+    prompt: Type.String({
+      minLength: 1,
+      maxLength: limits.promptLength,
+      description:
+        "The tracked prompt to stop tracking (case, width and spacing ignored). Its answers so far are kept.",
+    }),
+  },
+  { additionalProperties: false },
+);

@@ -54,7 +54,8 @@ export async function startRemeasure(
           .selectFrom("projects")
           .select("id")
           .where("workspace_id", "=", tx.workspace.id)
-          .where("id", "=", projectId),
+          .where("id", "=", projectId)
+          .where("deleted_at", "is", null),
       )
       .executeTakeFirst();
     if (project === undefined) throw notFound("project", projectId);
@@ -137,6 +138,7 @@ async function ownProject(ctx: ServiceContext, projectId: string): Promise<void>
     .select("id")
     .where("workspace_id", "=", ctx.workspace.id)
     .where("id", "=", projectId)
+    .where("deleted_at", "is", null)
     .executeTakeFirst();
   if (project === undefined) throw notFound("project", projectId);
 }

@@ -4,6 +4,7 @@ import type { ReportsTable } from "../../db/tables.ts";
 import { notFound } from "../../errors/api-error.ts";
 import type { ServiceContext } from "../context.ts";
 import { fetchPage, type Page, type PageParams } from "../pagination.ts";
+import { liveProjectIds } from "../projects/live.ts";
 import { timeRange } from "../time-range.ts";
 import { reportColumns } from "./columns.ts";
 import type { Report, ReportData, ReportSummary, ReportType, StoredReportData } from "./types.ts";
@@ -76,7 +77,8 @@ export async function listReports(ctx: ServiceContext, filters: ReportFilters): 
       "schedule_id",
       "created_at",
     ])
-    .where("workspace_id", "=", ctx.workspace.id);
+    .where("workspace_id", "=", ctx.workspace.id)
+    .where("project_id", "in", liveProjectIds(ctx.db, ctx.workspace.id));
   if (filters.project_id !== undefined) query = query.where("project_id", "=", filters.project_id);
   if (filters.type !== undefined) query = query.where("type", "=", filters.type);
   if (from !== undefined) query = query.where("created_at", ">=", from);
@@ -97,6 +99,7 @@ export async function reportById(db: Db, workspaceId: string, id: string): Promi
     .selectAll()
     .where("workspace_id", "=", workspaceId)
     .where("id", "=", id)
+    .where("project_id", "in", liveProjectIds(db, workspaceId))
     .executeTakeFirst();
   return row === undefined ? null : rowToReport(row);
 }
@@ -108,6 +111,7 @@ export async function assertReport(ctx: ServiceContext, id: string): Promise<voi
     .select("id")
     .where("workspace_id", "=", ctx.workspace.id)
     .where("id", "=", id)
+    .where("project_id", "in", liveProjectIds(ctx.db, ctx.workspace.id))
     .executeTakeFirst();
   if (row === undefined) throw notFound("report", id);
 }

@@ -1,5 +1,6 @@
 import type { Deps } from "../context.ts";
 import { removeAnswerTexts } from "../results/store.ts";
+import { purgeDeletedProjects } from "./purge-projects.ts";
 
 /** How long finished work is kept, in days; `answerTextDays` null keeps answers' texts forever. */
 export interface RetentionConfig {
@@ -20,6 +21,8 @@ export interface PruneCounts {
   deliveries: number;
   notifications: number;
   answerTexts: number;
+  /** Deleted brands purged with all their data, past their 30 days of being restorable. */
+  projects: number;
 }
 
 /** Runs `step` (which handles at most BATCH rows and says how many) until a short batch or the cap. */
@@ -40,6 +43,7 @@ const before = (now: Date, days: number) => new Date(now.getTime() - days * DAY_
  * and (when configured) the texts of old answers, older than their retention, in batches of 500.
  * What figures are computed from survives: the rollups are separate tables, and an answer keeps its
  * measure, counts and citations when its text goes (`text` becomes null; re-measuring skips it).
+ * Brands deleted more than 30 days ago are purged with everything keyed by them (purge-projects.ts).
  * Running it twice, or in two workers at once, deletes nothing more.
  */
 export async function prune(deps: Deps, now: Date, retention: RetentionConfig): Promise<PruneCounts> {
@@ -103,5 +107,6 @@ export async function prune(deps: Deps, now: Date, retention: RetentionConfig): 
     const textCutoff = before(now, retention.answerTextDays);
     answerTexts = await inBatches(() => removeAnswerTexts(deps, textCutoff, BATCH));
   }
-  return { jobs, deliveries, notifications, answerTexts };
+  const projects = await purgeDeletedProjects(deps, now);
+  return { jobs, deliveries, notifications, answerTexts, projects };
 }

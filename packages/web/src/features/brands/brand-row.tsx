@@ -8,6 +8,7 @@ import { plural } from "../../lib/format.ts";
 import type { Period } from "../../lib/period.ts";
 import { metricsQuery } from "../analytics/analytics-api.ts";
 import { Sparkline } from "../charts/sparkline.tsx";
+import { DeleteBrand } from "./delete-brand.tsx";
 
 /** One brand with its last 30 days: visibility (interval, n), its daily trend and its share of voice. */
 export function BrandRow({ workspaceId, project, period }: { workspaceId: string; project: Project; period: Period }) {
@@ -70,7 +71,10 @@ export function BrandRow({ workspaceId, project, period }: { workspaceId: string
           </div>
         </>
       )}
-      <ChevronRightIcon className="hidden size-4 text-muted-foreground md:block" aria-hidden="true" />
+      <div className="flex items-center gap-1 md:justify-end">
+        <DeleteBrand project={project} look="icon" />
+        <ChevronRightIcon className="hidden size-4 text-muted-foreground md:block" aria-hidden="true" />
+      </div>
     </li>
   );
 }
