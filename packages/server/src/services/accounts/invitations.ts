@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { ApiError, notFound, validationError } from "../../errors/api-error.ts";
 import { sha256Hex } from "../../lib/crypto.ts";
+import { isEmailAddress } from "../../lib/email.ts";
 import { newId } from "../../lib/ids.ts";
 import type { Deps, ServiceContext } from "../context.ts";
 import { inTransaction } from "../context.ts";
@@ -37,8 +38,6 @@ export interface InvitationPreview {
   account_exists: boolean;
 }
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
 export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
 }
@@ -55,7 +54,7 @@ export async function createInvitation(
 ): Promise<CreatedInvitation> {
   const email = normalizeEmail(input.email);
   const problems = [];
-  if (!EMAIL.test(email) || email.length > 254) problems.push({ field: "email", issue: "must be an e-mail address" });
+  if (!isEmailAddress(email)) problems.push({ field: "email", issue: "must be an e-mail address" });
   if (!isRole(input.role)) problems.push({ field: "role", issue: `must be one of ${ROLES.join(", ")}` });
   if (problems.length > 0) throw validationError(problems);
   const role = input.role as Role;

@@ -1,4 +1,5 @@
 import { ApiError, validationError } from "../../errors/api-error.ts";
+import { isEmailAddress } from "../../lib/email.ts";
 import type { Deps } from "../context.ts";
 import { inTransaction } from "../context.ts";
 import { workspaceContext } from "../workspaces/workspaces.ts";
@@ -33,7 +34,7 @@ export async function needsSetup(deps: Deps): Promise<boolean> {
 function checkInput(input: SignUpInput): void {
   const problems = [];
   if (input.name.trim().length === 0) problems.push({ field: "name", issue: "must not be empty" });
-  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(input.email.trim())) {
+  if (!isEmailAddress(input.email.trim())) {
     problems.push({ field: "email", issue: "must be an e-mail address" });
   }
   if (input.password.length < 10 || input.password.length > 128) {
@@ -129,8 +130,7 @@ export async function createUserForWorkspace(
 ): Promise<{ user: AccountUser; link: string | null }> {
   const ctx = await workspaceContext(deps, input.workspaceId);
   const email = normalizeEmail(input.email);
-  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email))
-    throw validationError([{ field: "email", issue: "must be an e-mail address" }]);
+  if (!isEmailAddress(email)) throw validationError([{ field: "email", issue: "must be an e-mail address" }]);
   const existing = await deps.db
     .selectFrom("users")
     .select(["id", "name", "email"])

@@ -1,4 +1,5 @@
 import { Field, Form, FormError, PendingButton, useDraft, useSubmit } from "../../components/form.tsx";
+import { isEmailAddress } from "../../lib/email.ts";
 import type { SignupResult } from "../../lib/types.ts";
 import { passwordProblem, signUp } from "./auth-api.ts";
 import { PasswordRules } from "./password-rules.tsx";
@@ -26,7 +27,7 @@ export function SignupForm({ withWorkspace, invitation, withSetupCode = false, s
     const found: Record<string, string> = {};
     if (withSetupCode && setupCode.trim() === "") found.setup_code = "Enter the setup code from the server's console.";
     if (name.trim() === "") found.name = "Enter your name.";
-    if (!/^[^\s@]+@[^\s@]+$/.test(email.trim())) found.email = "Enter an e-mail address such as you@company.com.";
+    if (!isEmailAddress(email.trim())) found.email = "Enter an e-mail address such as you@company.com.";
     const problem = passwordProblem(password);
     if (problem) found.password = problem;
     if (withWorkspace && workspaceName.trim() === "") found.workspace_name = "Name the workspace, e.g. your company.";

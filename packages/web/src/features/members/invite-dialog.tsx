@@ -6,6 +6,7 @@ import { Field, useDraft, useSubmit } from "../../components/form.tsx";
 import { DialogDone, DialogForm, DialogHeading, FormDialog } from "../../components/form-dialog.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import { Label } from "../../components/ui/label.tsx";
+import { isEmailAddress } from "../../lib/email.ts";
 import { formatDate } from "../../lib/format.ts";
 import { keys } from "../../lib/queries.ts";
 import { ROLE_DESCRIPTIONS } from "../../lib/roles.ts";
@@ -50,7 +51,7 @@ function InviteFlow({ workspace }: { workspace: Workspace }) {
       },
       {
         check: () =>
-          /^[^\s@]+@[^\s@]+$/.test(email.trim()) ? {} : { email: "Enter an e-mail address such as name@company.com." },
+          isEmailAddress(email.trim()) ? {} : { email: "Enter an e-mail address such as name@company.com." },
         fields: ["email", "role"],
       },
     );
