@@ -23,9 +23,20 @@ const TYPES: Record<string, string> = {
   ".webmanifest": "application/manifest+json",
 };
 
-// The dashboard loads nothing from elsewhere; inline styles are Radix's positioning.
-const CSP =
-  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; font-src 'self'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'; object-src 'none'";
+/**
+ * The dashboard loads nothing from elsewhere; inline styles are Radix's positioning. The page's own
+ * inline scripts (the theme chosen before the first paint, so that dark mode does not flash light)
+ * are allowed by their hashes, and no other inline script.
+ */
+function contentSecurityPolicy(page: string | undefined): string {
+  const hashes = [...(page ?? "").matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map(
+    (match) =>
+      `'sha256-${createHash("sha256")
+        .update(match[1] ?? "")
+        .digest("base64")}'`,
+  );
+  return `default-src 'self'; script-src 'self'${hashes.map((hash) => ` ${hash}`).join("")}; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; font-src 'self'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'; object-src 'none'`;
+}
 
 interface Asset {
   body: Buffer;
@@ -61,6 +72,7 @@ The API is at <a href="/docs">/docs</a>.</p></body></html>`;
 export class WebApp {
   readonly #assets = new Map<string, Asset>();
   readonly built: boolean;
+  #csp = contentSecurityPolicy(undefined);
 
   constructor(root: string = WEB_ROOT) {
     this.built = existsSync(join(root, "index.html"));
@@ -75,6 +87,7 @@ export class WebApp {
         immutable: path.startsWith("/assets/"),
       });
     }
+    this.#csp = contentSecurityPolicy(this.#assets.get("/index.html")?.body.toString("utf8"));
   }
 
   send(request: FastifyRequest, reply: FastifyReply): FastifyReply {
@@ -93,7 +106,7 @@ export class WebApp {
     // A missing file under assets/ is a 404, not the app's page: a stale tab must see the failure.
     if (!this.#assets.has(path) && path.startsWith("/assets/"))
       return reply.code(404).type("text/plain").send("Not found");
-    if (isPage) reply.header("content-security-policy", CSP);
+    if (isPage) reply.header("content-security-policy", this.#csp);
     reply.header("cache-control", asset.immutable ? "public, max-age=31536000, immutable" : "no-cache");
     reply.header("etag", asset.etag);
     if (request.headers["if-none-match"] === asset.etag) return reply.code(304).send();

@@ -26,6 +26,13 @@ code{font:13px ui-monospace,SFMono-Regular,Menlo,monospace;background:#f1f3f6;pa
 pre{background:#101620;color:#e6edf3;padding:12px 14px;border-radius:6px;overflow:auto}pre code{background:none;color:inherit}
 table{border-collapse:collapse;width:100%;margin:8px 0 16px;font-size:14px}th,td{text-align:left;vertical-align:top;border-bottom:1px solid #eceef2;padding:6px 8px}
 th{font-size:12px;text-transform:uppercase;color:#667}.req{color:#b3261e;font-size:11px}h3{font-size:14px;margin:18px 0 4px}
+main h1,main h2,main p,td,th,li{overflow-wrap:anywhere}pre{max-width:100%}
+@media (max-width:800px){
+nav{position:static;width:auto;max-height:45vh;border-right:0;border-bottom:1px solid #e2e5ea;padding:16px}
+main{margin-left:0;max-width:none;padding:16px 16px 64px}
+main h1{font-size:26px}h2 code{font-size:12px}
+table{display:block;overflow-x:auto}
+}
 `;
 
 function curlExample(server: string, method: string, path: string, op: Operation): string {

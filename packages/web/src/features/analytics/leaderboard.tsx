@@ -42,6 +42,11 @@ export function Leaderboard({ board }: { board: CompetitorLeaderboard }) {
     board.previous.from.slice(0, 10),
     new Date(Date.parse(board.previous.to) - 1).toISOString().slice(0, 10),
   );
+  // A first period: nothing measured before it, said once instead of on every row.
+  const first = board.data.every(
+    (row) =>
+      row.change.visibility === null && row.change.share_of_voice === null && row.change.average_position === null,
+  );
   const csvRows = () => [
     [
       "Rank",
@@ -83,7 +88,10 @@ export function Leaderboard({ board }: { board: CompetitorLeaderboard }) {
       description={
         <>
           Visibility (share of answers naming each brand, with its 95% interval and n), share of voice and average
-          position; changes against {previous}.
+          position;{" "}
+          {first
+            ? `nothing to compare yet: no answers were measured in the period before (${previous}).`
+            : `changes against ${previous}.`}
         </>
       }
       actions={
@@ -116,11 +124,26 @@ export function Leaderboard({ board }: { board: CompetitorLeaderboard }) {
                   </Badge>
                 )}
                 <span className="mt-1 block text-xs text-muted-foreground md:hidden">
-                  Share of voice {percent(row.share_of_voice)} (
-                  <Delta text={points(row.change.share_of_voice)} value={row.change.share_of_voice} />) · position{" "}
-                  {position(row.average_position)} (
-                  <Delta text={signed(row.change.average_position)} value={row.change.average_position} lowerIsBetter />
-                  )
+                  Share of voice {percent(row.share_of_voice)}
+                  {!first && (
+                    <>
+                      {" "}
+                      (<Delta text={points(row.change.share_of_voice)} value={row.change.share_of_voice} />)
+                    </>
+                  )}{" "}
+                  · position {position(row.average_position)}
+                  {!first && (
+                    <>
+                      {" "}
+                      (
+                      <Delta
+                        text={signed(row.change.average_position)}
+                        value={row.change.average_position}
+                        lowerIsBetter
+                      />
+                      )
+                    </>
+                  )}
                 </span>
               </TableCell>
               <TableCell className="align-top">
@@ -130,22 +153,32 @@ export function Leaderboard({ board }: { board: CompetitorLeaderboard }) {
                 <span className="text-xs text-muted-foreground tabular-nums">
                   {row.visibility.n > 0 ? `(${interval(row.visibility)}, ${sampleSize(row.visibility.n)})` : "(n = 0)"}
                 </span>
-                <span className="mt-0.5 flex flex-wrap items-center gap-2">
-                  <Delta text={points(row.change.visibility)} value={row.change.visibility} />
-                  <SignificantMark significant={row.change.visibility === null ? null : row.change.significant} />
-                </span>
+                {!first && (
+                  <span className="mt-0.5 flex flex-wrap items-center gap-2">
+                    <Delta text={points(row.change.visibility)} value={row.change.visibility} />
+                    <SignificantMark significant={row.change.visibility === null ? null : row.change.significant} />
+                  </span>
+                )}
               </TableCell>
               <TableCell wide className="align-top tabular-nums">
                 {percent(row.share_of_voice)}
-                <span className="block">
-                  <Delta text={points(row.change.share_of_voice)} value={row.change.share_of_voice} />
-                </span>
+                {!first && (
+                  <span className="block">
+                    <Delta text={points(row.change.share_of_voice)} value={row.change.share_of_voice} />
+                  </span>
+                )}
               </TableCell>
               <TableCell wide className="align-top tabular-nums">
                 {position(row.average_position)}
-                <span className="block">
-                  <Delta text={signed(row.change.average_position)} value={row.change.average_position} lowerIsBetter />
-                </span>
+                {!first && (
+                  <span className="block">
+                    <Delta
+                      text={signed(row.change.average_position)}
+                      value={row.change.average_position}
+                      lowerIsBetter
+                    />
+                  </span>
+                )}
               </TableCell>
             </TableRow>
           ))}

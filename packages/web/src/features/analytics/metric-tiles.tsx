@@ -63,7 +63,7 @@ function Tile({
   label: string;
   value: string;
   detail: ReactNode;
-  change: ReactNode;
+  change?: ReactNode;
 }) {
   return (
     <div className="rounded-xl border bg-card p-4 shadow-xs">
@@ -77,70 +77,104 @@ function Tile({
   );
 }
 
-/** The five headline figures of the period, each with its change against the period before. */
+/**
+ * The five headline figures of the period, each with its change against the period before. In a
+ * first period (nothing measured before it), that is said once above the tiles, not on each.
+ */
 export function MetricTiles({ metrics, domain }: { metrics: ProjectMetrics; domain: string }) {
   const { figures, counts, competitors } = metrics.total.overall;
-  const { changes } = metrics;
   const against = formatDayRange(metrics.previous.from.slice(0, 10), dayBefore(metrics.previous.to));
+  const first = Object.values(metrics.changes).every((change) => change.delta === null);
+  // In a first period, no tile gets a change line.
+  const changes = first ? null : metrics.changes;
   return (
-    <dl className="grid gap-3 sm:grid-cols-2 lg:grid-cols-5">
-      <Tile
-        label="Visibility"
-        value={percent(figures.visibility.value)}
-        detail={
-          figures.visibility.n > 0
-            ? `${interval(figures.visibility)} (95% interval), ${sampleSize(figures.visibility.n)} answers; ${formatNumber(figures.visibility.count)} name the brand`
-            : "no answers (n = 0)"
-        }
-        change={<ChangeLine change={changes.visibility} text={points(changes.visibility.delta)} against={against} />}
-      />
-      <Tile
-        label="Share of voice"
-        value={percent(figures.share_of_voice)}
-        detail={`of the mentions of the brand and its ${competitors.length} competitors`}
-        change={
-          <ChangeLine change={changes.share_of_voice} text={points(changes.share_of_voice.delta)} against={against} />
-        }
-      />
-      <Tile
-        label="Average position"
-        value={position(figures.average_position)}
-        detail={`rank among the tracked brands named (#1 = first), over ${formatNumber(counts.position_count)} answers naming it`}
-        change={
-          <ChangeLine
-            change={changes.average_position}
-            text={signed(changes.average_position.delta)}
-            lowerIsBetter
-            steady={0.05}
-            against={against}
-          />
-        }
-      />
-      <Tile
-        label="Sentiment score"
-        value={sentimentScore(figures.sentiment_score)}
-        detail={`0 = negative, 50 = neutral, 100 = positive; over ${formatNumber(counts.sentiment_count)} answers naming it`}
-        change={
-          <ChangeLine
-            change={changes.sentiment_score}
-            text={`${signed(changes.sentiment_score.delta)} points`}
-            steady={0.05}
-            against={against}
-          />
-        }
-      />
-      <Tile
-        label="Citation rate"
-        value={percent(figures.citation_rate.value)}
-        detail={
-          figures.citation_rate.n > 0
-            ? `answers citing ${domain}: ${interval(figures.citation_rate)} (95% interval), ${sampleSize(figures.citation_rate.n)} answers with sources`
-            : "no answers with sources (n = 0)"
-        }
-        change={
-          <ChangeLine change={changes.citation_rate} text={points(changes.citation_rate.delta)} against={against} />
-        }
-      />
-    </dl>
+    <>
+      {first && <FirstPeriodNote against={against} />}
+      <dl className="grid gap-3 sm:grid-cols-2 lg:grid-cols-5">
+        <Tile
+          label="Visibility"
+          value={percent(figures.visibility.value)}
+          detail={
+            figures.visibility.n > 0
+              ? `${interval(figures.visibility)} (95% interval), ${sampleSize(figures.visibility.n)} answers; ${formatNumber(figures.visibility.count)} name the brand`
+              : "no answers (n = 0)"
+          }
+          change={
+            changes && (
+              <ChangeLine change={changes.visibility} text={points(changes.visibility.delta)} against={against} />
+            )
+          }
+        />
+        <Tile
+          label="Share of voice"
+          value={percent(figures.share_of_voice)}
+          detail={`of the mentions of the brand and its ${competitors.length} competitors`}
+          change={
+            changes && (
+              <ChangeLine
+                change={changes.share_of_voice}
+                text={points(changes.share_of_voice.delta)}
+                against={against}
+              />
+            )
+          }
+        />
+        <Tile
+          label="Average position"
+          value={position(figures.average_position)}
+          detail={`rank among the tracked brands named (#1 = first), over ${formatNumber(counts.position_count)} answers naming it`}
+          change={
+            changes && (
+              <ChangeLine
+                change={changes.average_position}
+                text={signed(changes.average_position.delta)}
+                lowerIsBetter
+                steady={0.05}
+                against={against}
+              />
+            )
+          }
+        />
+        <Tile
+          label="Sentiment score"
+          value={sentimentScore(figures.sentiment_score)}
+          detail={`0 = negative, 50 = neutral, 100 = positive; over ${formatNumber(counts.sentiment_count)} answers naming it`}
+          change={
+            changes && (
+              <ChangeLine
+                change={changes.sentiment_score}
+                text={`${signed(changes.sentiment_score.delta)} points`}
+                steady={0.05}
+                against={against}
+              />
+            )
+          }
+        />
+        <Tile
+          label="Citation rate"
+          value={percent(figures.citation_rate.value)}
+          detail={
+            figures.citation_rate.n > 0
+              ? `answers citing ${domain}: ${interval(figures.citation_rate)} (95% interval), ${sampleSize(figures.citation_rate.n)} answers with sources`
+              : "no answers with sources (n = 0)"
+          }
+          change={
+            changes && (
+              <ChangeLine change={changes.citation_rate} text={points(changes.citation_rate.delta)} against={against} />
+            )
+          }
+        />
+      </dl>
+    </>
+  );
+}
+
+/** Said once on a first period's page, instead of "no comparison" on each figure. */
+function FirstPeriodNote({ against }: { against: string }) {
+  return (
+    <p className="rounded-md border bg-muted/50 px-3 py-2 text-sm text-muted-foreground">
+      Nothing to compare yet: no answers were measured in the period before ({against}). Changes appear here once it has
+      some.
+    </p>
   );
 }

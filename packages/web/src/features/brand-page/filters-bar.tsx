@@ -1,3 +1,4 @@
+import { queryOptions, useQuery } from "@tanstack/react-query";
 import { useNavigate } from "@tanstack/react-router";
 import { CalendarIcon } from "lucide-react";
 import { useId, useState } from "react";
@@ -6,11 +7,48 @@ import { SelectField } from "../../components/select-field.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import { Input } from "../../components/ui/input.tsx";
 import { Label } from "../../components/ui/label.tsx";
+import { v1Call } from "../../lib/api.ts";
 import { engineName, plural } from "../../lib/format.ts";
-import { type BrandSearch, formatDayRange, MAX_DAYS, PRESET_DAYS, type PresetDays } from "../../lib/period.ts";
+import {
+  type BrandSearch,
+  formatDayRange,
+  MAX_DAYS,
+  type Period,
+  PRESET_DAYS,
+  type PresetDays,
+  periodQuery,
+} from "../../lib/period.ts";
+import { keys } from "../../lib/queries.ts";
 import { useBrand } from "./brand-context.tsx";
 
 const ALL = "all";
+
+/** The engines with answers for the brand in the period, all engines together (the brand's figures, per engine). */
+function enginesWithDataQuery(workspaceId: string, projectId: string, period: Period) {
+  return queryOptions({
+    // Under the brand's analytics: read again when an analysis finishes, as its figures are.
+    queryKey: keys.workspacePart(
+      workspaceId,
+      "analytics",
+      projectId,
+      "engines-with-data",
+      period.from,
+      period.to,
+      period.tag ?? "",
+    ),
+    queryFn: ({ signal }) =>
+      v1Call(
+        workspaceId,
+        "getProjectMetrics",
+        { params: { id: projectId }, query: periodQuery(period, undefined) },
+        { signal },
+      ),
+    select: (metrics) =>
+      Object.entries(metrics.total.by_engine)
+        .filter(([, slice]) => slice.counts.answers > 0)
+        .map(([engine]) => engine),
+  });
+}
 const CUSTOM = "custom";
 
 /**
@@ -18,7 +56,7 @@ const CUSTOM = "custom";
  * through the URL. The tag select appears once the brand's prompts have tags.
  */
 export function FiltersBar() {
-  const { search, period, engines, project } = useBrand();
+  const { search, period, engines, project, workspaceId } = useBrand();
   const navigate = useNavigate();
   const id = useId();
   const [customOpen, setCustomOpen] = useState(period.custom);
@@ -54,7 +92,10 @@ export function FiltersBar() {
   }
 
   const periodValue = customOpen || period.custom ? CUSTOM : String(search.days ?? 30);
-  const engineOptions = search.engine && !engines.includes(search.engine) ? [...engines, search.engine] : engines;
+  // Only the engines that answered for the brand in the period (and the one chosen, whatever it is).
+  const answered = useQuery(enginesWithDataQuery(workspaceId, project.id, period)).data ?? [];
+  const withData = [...engines.filter((e) => answered.includes(e)), ...answered.filter((e) => !engines.includes(e))];
+  const engineOptions = search.engine && !withData.includes(search.engine) ? [...withData, search.engine] : withData;
   const tags = tagCounts(project.prompt_tags ?? {});
   if (search.tag && !tags.has(search.tag)) tags.set(search.tag, 0);
 

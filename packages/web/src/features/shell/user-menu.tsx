@@ -1,6 +1,6 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { Link, useNavigate } from "@tanstack/react-router";
-import { BookOpenIcon, LogOutIcon, UserIcon } from "lucide-react";
+import { BookOpenIcon, LogOutIcon, MonitorIcon, MoonIcon, SunIcon, UserIcon } from "lucide-react";
 import { toast } from "sonner";
 import { Button } from "../../components/ui/button.tsx";
 import {
@@ -8,12 +8,21 @@ import {
   DropdownMenuContent,
   DropdownMenuItem,
   DropdownMenuLabel,
+  DropdownMenuRadioGroup,
+  DropdownMenuRadioItem,
   DropdownMenuSeparator,
   DropdownMenuTrigger,
 } from "../../components/ui/dropdown-menu.tsx";
 import { errorMessage } from "../../lib/api.ts";
 import type { User } from "../../lib/types.ts";
 import { signOut } from "../auth/auth-api.ts";
+import { type ThemeChoice, useTheme } from "./theme.ts";
+
+const THEMES: { value: ThemeChoice; label: string; icon: typeof SunIcon }[] = [
+  { value: "system", label: "System", icon: MonitorIcon },
+  { value: "light", label: "Light", icon: SunIcon },
+  { value: "dark", label: "Dark", icon: MoonIcon },
+];
 
 function initials(name: string): string {
   const parts = name.trim().split(/\s+/).filter(Boolean);
@@ -24,6 +33,7 @@ function initials(name: string): string {
 export function UserMenu({ user }: { user: User }) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
+  const [theme, setTheme] = useTheme();
 
   async function handleSignOut() {
     try {
@@ -65,6 +75,16 @@ export function UserMenu({ user }: { user: User }) {
             API reference
           </a>
         </DropdownMenuItem>
+        <DropdownMenuSeparator />
+        <DropdownMenuLabel>Theme</DropdownMenuLabel>
+        <DropdownMenuRadioGroup value={theme} onValueChange={(value) => setTheme(value as ThemeChoice)}>
+          {THEMES.map(({ value, label, icon: Icon }) => (
+            <DropdownMenuRadioItem key={value} value={value} onSelect={(event) => event.preventDefault()}>
+              <Icon aria-hidden="true" />
+              {label}
+            </DropdownMenuRadioItem>
+          ))}
+        </DropdownMenuRadioGroup>
         <DropdownMenuSeparator />
         <DropdownMenuItem onSelect={handleSignOut}>
           <LogOutIcon aria-hidden="true" />
