@@ -7,6 +7,13 @@ export interface ListProjectsQuery {
   limit?: number;
   /** The `next_cursor` of the previous page. */
   cursor?: string;
+  /** `true`: the deleted brands that can still be restored (with `deleted_at` and `purge_at`) instead of the live ones. Extension. */
+  deleted?: boolean;
+}
+
+export interface RemovePromptQuery {
+  /** The tracked prompt to stop tracking (case, width and spacing ignored). Its answers so far are kept. */
+  prompt: string;
 }
 
 export interface ListRemeasuresQuery {
@@ -151,6 +158,8 @@ export interface ListAlertsQuery {
   cursor?: string;
   project_id?: string;
   schedule_id?: string;
+  /** Only open alerts, or only acknowledged ones (addition to the spec). */
+  status?: "open" | "acknowledged";
 }
 
 export interface ListOpportunitiesQuery {
@@ -218,11 +227,47 @@ export interface Operations {
     body: S.ProjectUpdate;
     response: S.Project;
   };
+  deleteProject: {
+    params: { id: string };
+    query: undefined;
+    body: undefined;
+    response: S.ProjectDeleted;
+  };
+  restoreProject: {
+    params: { id: string };
+    query: undefined;
+    body: undefined;
+    response: S.Project;
+  };
+  addPrompt: {
+    params: { id: string };
+    query: undefined;
+    body: S.PromptAdd;
+    response: S.Project;
+  };
+  changePrompt: {
+    params: { id: string };
+    query: undefined;
+    body: S.PromptChange;
+    response: S.Project;
+  };
+  removePrompt: {
+    params: { id: string };
+    query: RemovePromptQuery;
+    body: undefined;
+    response: S.Project;
+  };
   suggestPrompts: {
     params: { id: string };
     query: undefined;
     body: S.PromptSuggestionsRequest;
     response: S.PromptSuggestions;
+  };
+  suggestBrand: {
+    params: undefined;
+    query: undefined;
+    body: S.BrandSuggestionRequest;
+    response: S.BrandSuggestion;
   };
   remeasureProject: {
     params: { id: string };
@@ -362,6 +407,18 @@ export interface Operations {
     body: undefined;
     response: S.AlertList;
   };
+  acknowledgeAlert: {
+    params: { id: string };
+    query: undefined;
+    body: undefined;
+    response: S.Alert;
+  };
+  reopenAlert: {
+    params: { id: string };
+    query: undefined;
+    body: undefined;
+    response: S.Alert;
+  };
   listOpportunities: {
     params: { id: string };
     query: ListOpportunitiesQuery;
@@ -453,7 +510,13 @@ export const OPERATIONS = {
   createProject: { method: "POST", path: "/projects" },
   getProject: { method: "GET", path: "/projects/{id}" },
   updateProject: { method: "PATCH", path: "/projects/{id}" },
+  deleteProject: { method: "DELETE", path: "/projects/{id}" },
+  restoreProject: { method: "POST", path: "/projects/{id}/restore" },
+  addPrompt: { method: "POST", path: "/projects/{id}/prompts" },
+  changePrompt: { method: "PATCH", path: "/projects/{id}/prompts" },
+  removePrompt: { method: "DELETE", path: "/projects/{id}/prompts" },
   suggestPrompts: { method: "POST", path: "/projects/{id}/prompt-suggestions" },
+  suggestBrand: { method: "POST", path: "/brand-suggestions" },
   remeasureProject: { method: "POST", path: "/projects/{id}/remeasure" },
   listRemeasures: { method: "GET", path: "/projects/{id}/remeasure" },
   getRemeasure: { method: "GET", path: "/projects/{id}/remeasure/{remeasure_id}" },
@@ -477,6 +540,8 @@ export const OPERATIONS = {
   runMonitoring: { method: "POST", path: "/monitoring/{id}/run" },
   listMonitoringRuns: { method: "GET", path: "/monitoring/{id}/runs" },
   listAlerts: { method: "GET", path: "/alerts" },
+  acknowledgeAlert: { method: "POST", path: "/alerts/{id}/acknowledge" },
+  reopenAlert: { method: "POST", path: "/alerts/{id}/reopen" },
   listOpportunities: { method: "GET", path: "/projects/{id}/opportunities" },
   listReports: { method: "GET", path: "/reports" },
   getReport: { method: "GET", path: "/reports/{id}" },

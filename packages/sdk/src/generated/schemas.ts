@@ -58,6 +58,10 @@ export interface Project {
   created_at: string;
   /** ISO 8601 UTC timestamp. */
   updated_at: string;
+  /** Only on a deleted brand (`deleted=true`): when it was deleted. Extension. */
+  deleted_at?: string;
+  /** Only on a deleted brand: until when `POST /projects/:id/restore` brings it back; then it and its data are purged. Extension. */
+  purge_at?: string;
 }
 
 /** A cited domain (and its subdomains) put in a category. */
@@ -224,6 +228,35 @@ export interface ProjectUpdate {
   language?: string | null;
 }
 
+export interface ProjectDeleted {
+  id: string;
+  object: "project";
+  deleted: true;
+  /** ISO 8601 UTC timestamp. */
+  deleted_at: string;
+  /** Until when the brand can be restored; then it and its data are purged. */
+  purge_at: string;
+}
+
+export interface PromptAdd {
+  prompt: string;
+  /** The prompt's tags, replacing those it had. */
+  tags?: string[];
+  /** Tracked but not asked by monitoring runs. */
+  paused?: boolean;
+}
+
+export interface PromptChange {
+  /** The tracked prompt to change, as it is now (case, width and spacing ignored). */
+  prompt: string;
+  /** Its new wording. The answers so far keep the wording they were asked with; only new answers are to the new one. Its tags and pause follow it. */
+  text?: string;
+  /** The prompt's tags, replacing those it had. */
+  tags?: string[];
+  /** Switch the prompt off (`true`) or back on. */
+  paused?: boolean;
+}
+
 export interface PromptSuggestionsRequest {
   /** The engine asked; `sandbox` (offline, deterministic) by default. Must be in the plan. */
   engine?: string;
@@ -244,6 +277,133 @@ export interface PromptSuggestions {
     /** Tags to give it, e.g. its funnel stage (`funnel:awareness`, `funnel:consideration`, `funnel:decision`). */
     tags: string[];
   }>;
+}
+
+export interface BrandSuggestionRequest {
+  /** The brand's website, as people type it: `acme.com`, `https://www.acme.com/en`. */
+  website: string;
+  /** The engine asked for competitors and prompts; `sandbox` (offline, simulated, deterministic) by default. Must be in the plan. */
+  engine?: string;
+}
+
+/** A proposed brand, read from its website: every field for the person adding it to confirm or edit. Nothing is stored. */
+export interface BrandSuggestion {
+  object: "brand_suggestion";
+  /** The address that was read (after redirects). */
+  website: string;
+  /** The engine whose suggestions are included (`sandbox` when simulated). */
+  engine: string;
+  /** The pages asked for, in order, robots.txt included. */
+  pages: Array<{
+    url: string;
+    read: boolean;
+    /** Why it was not read. */
+    reason?: string;
+  }>;
+  name: {
+    value: string;
+    /** Where it came from: the URL of the page it was read on, `sandbox` (simulated by the offline sandbox, not a real engine's answer), the name of the engine that was asked, or `answers` (the brand's stored answers). */
+    source: string;
+    /** What was read there: `og:site_name`, the sentence on the page, `simulated market`… */
+    detail: string;
+  } | null;
+  aliases: Array<{
+    value: string;
+    /** Where it came from: the URL of the page it was read on, `sandbox` (simulated by the offline sandbox, not a real engine's answer), the name of the engine that was asked, or `answers` (the brand's stored answers). */
+    source: string;
+    /** What was read there: `og:site_name`, the sentence on the page, `simulated market`… */
+    detail: string;
+  }>;
+  /** The first is the primary domain. */
+  domains: Array<{
+    value: string;
+    /** Where it came from: the URL of the page it was read on, `sandbox` (simulated by the offline sandbox, not a real engine's answer), the name of the engine that was asked, or `answers` (the brand's stored answers). */
+    source: string;
+    /** What was read there: `og:site_name`, the sentence on the page, `simulated market`… */
+    detail: string;
+  }>;
+  category: {
+    value: string;
+    /** Where it came from: the URL of the page it was read on, `sandbox` (simulated by the offline sandbox, not a real engine's answer), the name of the engine that was asked, or `answers` (the brand's stored answers). */
+    source: string;
+    /** What was read there: `og:site_name`, the sentence on the page, `simulated market`… */
+    detail: string;
+  } | null;
+  language: {
+    value: string;
+    /** Where it came from: the URL of the page it was read on, `sandbox` (simulated by the offline sandbox, not a real engine's answer), the name of the engine that was asked, or `answers` (the brand's stored answers). */
+    source: string;
+    /** What was read there: `og:site_name`, the sentence on the page, `simulated market`… */
+    detail: string;
+  } | null;
+  country: {
+    value: string;
+    /** Where it came from: the URL of the page it was read on, `sandbox` (simulated by the offline sandbox, not a real engine's answer), the name of the engine that was asked, or `answers` (the brand's stored answers). */
+    source: string;
+    /** What was read there: `og:site_name`, the sentence on the page, `simulated market`… */
+    detail: string;
+  } | null;
+  /** The fact sheet the pages state (`facts` of a project). */
+  facts: {
+    founded_year?: {
+      value: number;
+      /** Where it came from: the URL of the page it was read on, `sandbox` (simulated by the offline sandbox, not a real engine's answer), the name of the engine that was asked, or `answers` (the brand's stored answers). */
+      source: string;
+      /** What was read there: `og:site_name`, the sentence on the page, `simulated market`… */
+      detail: string;
+    };
+    headquarters?: {
+      value: string;
+      /** Where it came from: the URL of the page it was read on, `sandbox` (simulated by the offline sandbox, not a real engine's answer), the name of the engine that was asked, or `answers` (the brand's stored answers). */
+      source: string;
+      /** What was read there: `og:site_name`, the sentence on the page, `simulated market`… */
+      detail: string;
+    };
+    starting_price?: {
+      value: {
+        amount: number;
+        currency: string;
+        period?: "month" | "year" | "once";
+      };
+      /** Where it came from: the URL of the page it was read on, `sandbox` (simulated by the offline sandbox, not a real engine's answer), the name of the engine that was asked, or `answers` (the brand's stored answers). */
+      source: string;
+      /** What was read there: `og:site_name`, the sentence on the page, `simulated market`… */
+      detail: string;
+    };
+    free_plan?: {
+      value: boolean;
+      /** Where it came from: the URL of the page it was read on, `sandbox` (simulated by the offline sandbox, not a real engine's answer), the name of the engine that was asked, or `answers` (the brand's stored answers). */
+      source: string;
+      /** What was read there: `og:site_name`, the sentence on the page, `simulated market`… */
+      detail: string;
+    };
+    features?: Array<{
+      value: string;
+      /** Where it came from: the URL of the page it was read on, `sandbox` (simulated by the offline sandbox, not a real engine's answer), the name of the engine that was asked, or `answers` (the brand's stored answers). */
+      source: string;
+      /** What was read there: `og:site_name`, the sentence on the page, `simulated market`… */
+      detail: string;
+    }>;
+  };
+  competitors: Array<{
+    value: string;
+    /** Where it came from: the URL of the page it was read on, `sandbox` (simulated by the offline sandbox, not a real engine's answer), the name of the engine that was asked, or `answers` (the brand's stored answers). */
+    source: string;
+    /** What was read there: `og:site_name`, the sentence on the page, `simulated market`… */
+    detail: string;
+  }>;
+  prompts: Array<{
+    value: string;
+    /** Where it came from: the URL of the page it was read on, `sandbox` (simulated by the offline sandbox, not a real engine's answer), the name of the engine that was asked, or `answers` (the brand's stored answers). */
+    source: string;
+    /** What was read there: `og:site_name`, the sentence on the page, `simulated market`… */
+    detail: string;
+    stage: "awareness" | "consideration" | "decision";
+    /** `funnel:<stage>` when the stage is known. */
+    tags: string[];
+  }>;
+  /** What could not be suggested and why (an engine that failed, no category found…). */
+  notices: string[];
 }
 
 export interface RemeasureCreate {
@@ -315,7 +475,7 @@ export interface Analysis {
   id: string;
   object: "analysis";
   project_id: string;
-  /** `completed` when at least one answer succeeded; `failed` when every answer failed. */
+  /** `completed` when at least one answer succeeded; `failed` when every answer failed. A `completed` analysis with `progress.failed` > 0 completed with failures: `errors` says why, per engine, and its figures stand on the answers that succeeded. */
   status: "queued" | "running" | "completed" | "failed";
   trigger: "api" | "monitoring" | "dashboard" | "cli";
   /** The monitoring schedule that ran it, if one did. */
@@ -920,6 +1080,8 @@ export interface MonitoringSchedule {
     } | null;
     /** What the run's answers cost (ADR 0029); null until it finishes, and for runs finished before costs were kept. */
     cost: Cost | null;
+    /** How many of its answers failed, and why; null until it finishes, for a skipped run, and for runs finished before this was kept. */
+    failures: RunFailures | null;
     /** ISO 8601 UTC timestamp. */
     created_at: string;
     /** ISO 8601 UTC timestamp. */
@@ -963,6 +1125,22 @@ export interface AlertRule {
     /** A Slack incoming-webhook URL (or any Slack-compatible one), https, on a public address. It is a secret: stored encrypted and shown masked (`https://hooks.slack.com/services/T…/…abcd`); send the masked value back unchanged to keep the URL. */
     slack?: string;
   };
+}
+
+/** Addition to the spec. A `completed` run with `failed` > 0 completed with failures: its figures stand on the answers that succeeded. */
+export interface RunFailures {
+  /** How many of the run's answers failed. */
+  failed: number;
+  /** How many answers the run asked for (prompts × engines × samples). */
+  total: number;
+  /** Engines that failed, with why; their other answers, and other engines', are kept. */
+  errors: Array<{
+    engine: string;
+    code: "ENGINE_FAILURE";
+    message: string;
+    /** How many of its answers failed. */
+    answers: number;
+  }>;
 }
 
 export interface MonitoringScheduleCreate {
@@ -1084,6 +1262,8 @@ export interface MonitoringRun {
   } | null;
   /** What the run's answers cost (ADR 0029); null until it finishes, and for runs finished before costs were kept. */
   cost: Cost | null;
+  /** How many of its answers failed, and why; null until it finishes, for a skipped run, and for runs finished before this was kept. */
+  failures: RunFailures | null;
   /** ISO 8601 UTC timestamp. */
   created_at: string;
   /** ISO 8601 UTC timestamp. */
@@ -1118,9 +1298,16 @@ export interface Alert {
   engine: string | null;
   observed: number | null;
   previous: number | null;
+  /** What happened, in the words the rule is described with. */
   message: string;
   /** ISO 8601 UTC timestamp. */
   created_at: string;
+  /** Addition to the spec: `open` until a member acknowledges it (worked through), `acknowledged` after; reopening makes it `open` again. */
+  status: "open" | "acknowledged";
+  /** ISO 8601 UTC timestamp. */
+  acknowledged_at: string | null;
+  /** Who acknowledged it: a member's user id or an API key's id. */
+  acknowledged_by: string | null;
 }
 
 /** What to do next, computed from the stored answers after every analysis: ranked, explained, with evidence. */
@@ -1254,7 +1441,7 @@ export interface Report {
         [key: string]: number | null;
       };
     }>;
-    alerts: Alert[];
+    alerts: FiredAlert[];
     /** Only on reports generated before 2026-11-24, which embedded every answer. Newer reports do not: read their answers with `format=csv` (streamed, every answer) or `GET /v1/results?analysis_id=…`. */
     results?: Array<{
       id: string;
@@ -1286,6 +1473,25 @@ export interface Report {
       [key: string]: number;
     };
   };
+}
+
+/** An alert as it fired. */
+export interface FiredAlert {
+  /** Prefixed `alt_`. */
+  id: string;
+  object: "alert";
+  project_id: string;
+  schedule_id: string;
+  run_id: string;
+  rule: AlertRule;
+  /** The engine judged, or null for all engines together. */
+  engine: string | null;
+  observed: number | null;
+  previous: number | null;
+  /** What happened, in the words the rule is described with. */
+  message: string;
+  /** ISO 8601 UTC timestamp. */
+  created_at: string;
 }
 
 export interface ReportShareCreate {

@@ -1,6 +1,7 @@
 import type { Sightline } from "../client.ts";
 import type { ListAlertsQuery, ListMonitoringQuery, ListMonitoringRunsQuery } from "../generated/operations.ts";
 import type {
+  Alert,
   AlertList,
   MonitoringRun,
   MonitoringRunList,
@@ -49,5 +50,18 @@ export class Monitoring {
 
   alerts(query: ListAlertsQuery = {}): Promise<AlertList> {
     return this.client.request("listAlerts", { query });
+  }
+
+  /**
+   * Marks an alert as worked through (`status: "acknowledged"`, with who and when).
+   * @example await sightline.monitoring.acknowledgeAlert("alt_…");
+   */
+  acknowledgeAlert(id: string): Promise<Alert> {
+    return this.client.request("acknowledgeAlert", { params: { id } });
+  }
+
+  /** Makes an acknowledged alert `open` again. */
+  reopenAlert(id: string): Promise<Alert> {
+    return this.client.request("reopenAlert", { params: { id } });
   }
 }

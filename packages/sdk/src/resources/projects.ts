@@ -11,17 +11,22 @@ import type {
   ListRemeasuresQuery,
 } from "../generated/operations.ts";
 import type {
+  BrandSuggestion,
+  BrandSuggestionRequest,
   CompetitorInput,
   CompetitorLeaderboard,
   CompetitorSuggestions,
   Opportunities,
   Project,
   ProjectCreate,
+  ProjectDeleted,
   ProjectList,
   ProjectMetrics,
   ProjectSearches,
   ProjectSources,
   ProjectUpdate,
+  PromptAdd,
+  PromptChange,
   PromptMetrics,
   PromptSuggestions,
   PromptSuggestionsRequest,
@@ -73,6 +78,48 @@ export class Projects {
   }
 
   /**
+   * Deletes a brand: gone from every list and figure at once, its schedules stopped, restorable with
+   * everything it had until `purge_at` (30 days), then purged. An addition to the spec.
+   * @example const { purge_at } = await sightline.projects.delete("prj_…");
+   */
+  delete(id: string): Promise<ProjectDeleted> {
+    return this.client.request("deleteProject", { params: { id } });
+  }
+
+  /**
+   * Brings a deleted brand back with everything it had (`list({ deleted: true })` lists them).
+   * @example await sightline.projects.restore("prj_…");
+   */
+  restore(id: string): Promise<Project> {
+    return this.client.request("restoreProject", { params: { id } });
+  }
+
+  /**
+   * Adds one tracked prompt to the brand as it is now, without resending the list.
+   * @example await sightline.projects.addPrompt("prj_…", { prompt: "best crm for agencies?", tags: ["funnel:awareness"] });
+   */
+  addPrompt(id: string, body: PromptAdd): Promise<Project> {
+    return this.client.request("addPrompt", { params: { id }, body });
+  }
+
+  /**
+   * Rewords, retags, pauses or resumes one tracked prompt, named by its current wording. Answers so far
+   * keep the wording they were asked with.
+   * @example await sightline.projects.changePrompt("prj_…", { prompt: "best crm?", paused: true });
+   */
+  changePrompt(id: string, body: PromptChange): Promise<Project> {
+    return this.client.request("changePrompt", { params: { id }, body });
+  }
+
+  /**
+   * Stops tracking one prompt (its answers so far are kept).
+   * @example await sightline.projects.removePrompt("prj_…", "best crm?");
+   */
+  removePrompt(id: string, prompt: string): Promise<Project> {
+    return this.client.request("removePrompt", { params: { id }, query: { prompt } });
+  }
+
+  /**
    * Questions a buyer in the brand's `category` would ask an AI assistant, from an engine (`sandbox` by
    * default), none naming the brand or tracked already; each with its funnel stage as a tag. Costs one
    * credit. Track the ones you want by adding them to `prompts` (and their tags to `prompt_tags`).
@@ -82,6 +129,18 @@ export class Projects {
    */
   suggestPrompts(id: string, body: PromptSuggestionsRequest = {}): Promise<PromptSuggestions> {
     return this.client.request("suggestPrompts", { params: { id }, body });
+  }
+
+  /**
+   * A brand proposed from its website before it exists: name, aliases, domains, category, language,
+   * country, a fact sheet, competitors and prompts, each with its `source` (a page URL, `sandbox`,
+   * an engine or `answers`). Nothing is stored; create the brand with what you keep.
+   * @example
+   * const proposed = await sightline.projects.suggestFromWebsite({ website: "acme.com" });
+   * await sightline.projects.create({ name: proposed.name?.value ?? "Acme", primary_domain: proposed.domains[0].value });
+   */
+  suggestFromWebsite(body: BrandSuggestionRequest): Promise<BrandSuggestion> {
+    return this.client.request("suggestBrand", { body });
   }
 
   /**

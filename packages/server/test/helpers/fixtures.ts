@@ -1,11 +1,14 @@
+import { newId } from "../../src/lib/ids.ts";
 import { createAnalysis } from "../../src/services/analyses/create.ts";
 import { createSchedule } from "../../src/services/monitoring/schedules.ts";
 import { createProject } from "../../src/services/projects/projects.ts";
 import { startRemeasure } from "../../src/services/remeasure/remeasures.ts";
 import { reportForAnalysis } from "../../src/services/reports/generate.ts";
+import { deleteProject } from "../../src/services/retention/brand-deletion.ts";
 import { createEndpoint } from "../../src/services/webhooks/endpoints.ts";
 import { workspaceContext } from "../../src/services/workspaces/workspaces.ts";
 import type { Harness, Tenant } from "./harness.ts";
+import { Site } from "./website.ts";
 
 export interface RouteInput {
   params?: Record<string, string>;
@@ -15,9 +18,23 @@ export interface RouteInput {
 
 // Fixtures create through the services, not the API: they must work whatever state the
 // tenant's key is in (revoked, expired, free plan) when the test asks for them.
-async function project(h: Harness, tenant: Tenant): Promise<string> {
+async function project(h: Harness, tenant: Tenant, prompts: string[] = []): Promise<string> {
   const ctx = await workspaceContext(h.deps, tenant.workspace.id);
-  return (await createProject(ctx, { name: `Fixture ${Math.random()}`, primary_domain: "fixture.example.com" })).id;
+  return (
+    await createProject(ctx, { name: `Fixture ${Math.random()}`, primary_domain: "fixture.example.com", prompts })
+  ).id;
+}
+
+/**
+ * A deleted brand, still restorable. Its deletion is dated 360 days on, so that it still is when the
+ * suite moves the clock to the last moment of a key's year (restoring is possible for 30 days).
+ */
+async function deletedProject(h: Harness, tenant: Tenant): Promise<string> {
+  const id = await project(h, tenant);
+  const ctx = await workspaceContext(h.deps, tenant.workspace.id);
+  const later = new Date(h.clock.now().getTime() + 360 * 86_400_000);
+  await deleteProject({ ...ctx, clock: { now: () => later } }, id);
+  return id;
 }
 
 /** A public address (documentation would refuse it): subscriptions accept it without DNS. */
@@ -73,6 +90,35 @@ async function schedule(h: Harness, tenant: Tenant): Promise<string> {
   return (await createSchedule(ctx, { project_id: projectId, prompts: ["best tool?"], schedule: { every: "day" } })).id;
 }
 
+/** An alert as a run fires it (its rule, message and run), written as the monitoring worker does. */
+async function alert(h: Harness, tenant: Tenant): Promise<string> {
+  const scheduleId = await schedule(h, tenant);
+  const row = await h.deps.db
+    .selectFrom("monitoring_schedules")
+    .select("project_id")
+    .where("id", "=", scheduleId)
+    .executeTakeFirstOrThrow();
+  const id = newId("alt");
+  await h.deps.db
+    .insertInto("alerts")
+    .values({
+      id,
+      workspace_id: tenant.workspace.id,
+      project_id: row.project_id,
+      schedule_id: scheduleId,
+      run_id: newId("run"),
+      rule_id: "rule_1",
+      rule: JSON.stringify({ id: "rule_1", type: "brand_disappeared" }),
+      engine: null,
+      observed: 0,
+      previous: 0.5,
+      message: "The brand disappears from the answers across engines: named in no answer (in 2 answers last run).",
+      created_at: h.clock.now().toISOString(),
+    })
+    .execute();
+  return id;
+}
+
 async function report(h: Harness, tenant: Tenant): Promise<string> {
   const analysisId = await analysis(h, tenant);
   const ctx = await workspaceContext(h.deps, tenant.workspace.id);
@@ -102,10 +148,34 @@ async function endpoint(h: Harness, tenant: Tenant): Promise<string> {
  * wrong credentials and expects refusals, then with right ones and expects success. A route
  * without an entry here fails the suite, so new routes cannot skip it.
  */
+let site: Promise<Site> | null = null;
+
+/** One small website for the whole file, started on first use. */
+function fixtureSite(): Promise<Site> {
+  site ??= new Site().start().then((started) => {
+    started.pages.set("/", {
+      body: '<html lang="en"><head><title>Fixture CRM | CRM for agencies</title></head><body><h1>Fixture CRM</h1><p>Unlike Contoso, we build for agencies.</p></body></html>',
+    });
+    return started.unref();
+  });
+  return site;
+}
+
 export const ROUTE_FIXTURES: Record<string, (h: Harness, tenant: Tenant) => Promise<RouteInput>> = {
   listProjects: async () => ({ query: { limit: 5 } }),
   createProject: async () => ({ body: { name: "Secure brand", primary_domain: "secure.example.com" } }),
   getProject: async (h, t) => ({ params: { id: await project(h, t) } }),
+  deleteProject: async (h, t) => ({ params: { id: await project(h, t) } }),
+  restoreProject: async (h, t) => ({ params: { id: await deletedProject(h, t) } }),
+  addPrompt: async (h, t) => ({ params: { id: await project(h, t) }, body: { prompt: "best tool?" } }),
+  changePrompt: async (h, t) => ({
+    params: { id: await project(h, t, ["best tool?"]) },
+    body: { prompt: "best tool?", paused: true },
+  }),
+  removePrompt: async (h, t) => ({
+    params: { id: await project(h, t, ["best tool?"]) },
+    query: { prompt: "best tool?" },
+  }),
   updateProject: async (h, t) => ({ params: { id: await project(h, t) }, body: { name: "Renamed" } }),
   remeasureProject: async (h, t) => ({ params: { id: await project(h, t) }, body: {} }),
   listRemeasures: async (h, t) => ({ params: { id: await project(h, t) }, query: { limit: 5 } }),
@@ -131,6 +201,8 @@ export const ROUTE_FIXTURES: Record<string, (h: Harness, tenant: Tenant) => Prom
     });
     return { params: { id }, body: { count: 3 } };
   },
+  // A brand's website on 127.0.0.1: the suites that use these fixtures allow private addresses.
+  suggestBrand: async () => ({ body: { website: (await fixtureSite()).url } }),
   getCompetitorLeaderboard: async (h, t) => ({ params: { id: await project(h, t) } }),
   analyze: async (h, t) => ({
     body: { project_id: await project(h, t), engines: ["sandbox"], prompts: ["best tool?"] },
@@ -153,6 +225,8 @@ export const ROUTE_FIXTURES: Record<string, (h: Harness, tenant: Tenant) => Prom
   runMonitoring: async (h, t) => ({ params: { id: await schedule(h, t) } }),
   listMonitoringRuns: async (h, t) => ({ params: { id: await schedule(h, t) } }),
   listAlerts: async () => ({ query: { limit: 5 } }),
+  acknowledgeAlert: async (h, t) => ({ params: { id: await alert(h, t) } }),
+  reopenAlert: async (h, t) => ({ params: { id: await alert(h, t) } }),
   listReports: async () => ({ query: { limit: 5 } }),
   getReport: async (h, t) => ({ params: { id: await report(h, t) } }),
   createReportShare: async (h, t) => ({ params: { id: await report(h, t) }, body: { expires_in_days: 7 } }),

@@ -50,6 +50,33 @@ describeEachDialect("SDK against a real server", (h) => {
     }
   }
 
+  /**
+   * The id of an alert fired by a run of a schedule of `project`: visibility below 100%, or else
+   * (the brand named in every answer) a sentiment score below 100, holds.
+   */
+  async function firedAlert(s: Sightline, project: Project): Promise<string> {
+    const schedule = await s.monitoring.create({
+      project_id: project.id,
+      engines: ["sandbox"],
+      prompts: ["which CRM?"],
+      schedule: { every: "day" },
+      alert_rules: [
+        { type: "visibility_below", threshold: 1 },
+        { type: "sentiment_below", threshold: 100 },
+      ],
+    });
+    await s.monitoring.run(schedule.id);
+    const deadline = Date.now() + 15_000;
+    for (;;) {
+      const [run] = (await s.monitoring.runs(schedule.id)).data;
+      if (run?.status === "completed") break;
+      if (Date.now() > deadline) expect.fail(`the run of schedule ${schedule.id} is still ${run?.status}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const [alert] = (await s.monitoring.alerts({ schedule_id: schedule.id })).data;
+    return alert?.id ?? expect.fail(`no alert fired for schedule ${schedule.id}`);
+  }
+
   /** The id of the report of a finished analysis of `project`. */
   async function someReport(s: Sightline, project: Project): Promise<string> {
     const analysis = await finishedAnalysis(s, project);
@@ -83,6 +110,12 @@ describeEachDialect("SDK against a real server", (h) => {
       const list = await s.projects.suggestPrompts(p.id, { count: 2 });
       expect(list.data).toHaveLength(2);
       return list;
+    },
+    suggestBrand: async (s) => {
+      // No website is reachable here (private addresses are refused): the reason comes back as a field issue.
+      const refused = await s.projects.suggestFromWebsite({ website: "http://127.0.0.1:9/" }).catch((e: unknown) => e);
+      expect(refused).toMatchObject({ code: "VALIDATION_ERROR", details: [{ field: "website" }] });
+      return refused;
     },
     getUsage: (s) => s.usage.retrieve(),
     getProjectMetrics: async (s, p) => {
@@ -156,7 +189,42 @@ describeEachDialect("SDK against a real server", (h) => {
       s.monitoring.runs(
         (await s.monitoring.create({ project_id: p.id, prompts: ["x?"], schedule: { every: "day" } })).id,
       ),
+    deleteProject: async (s) => {
+      const doomed = await s.projects.create({ name: "Doomed", primary_domain: "doomed.example.com" });
+      const deleted = await s.projects.delete(doomed.id);
+      expect(deleted).toMatchObject({ id: doomed.id, object: "project", deleted: true });
+      return deleted;
+    },
+    restoreProject: async (s) => {
+      const doomed = await s.projects.create({ name: "Restored", primary_domain: "restored.example.com" });
+      await s.projects.delete(doomed.id);
+      expect((await s.projects.list({ deleted: true })).data.map((p) => p.id)).toContain(doomed.id);
+      return s.projects.restore(doomed.id);
+    },
+    addPrompt: (s, p) => s.projects.addPrompt(p.id, { prompt: `added ${Math.random()}?` }),
+    changePrompt: async (s, p) => {
+      const prompt = `changed ${Math.random()}?`;
+      await s.projects.addPrompt(p.id, { prompt });
+      return s.projects.changePrompt(p.id, { prompt, paused: true });
+    },
+    removePrompt: async (s, p) => {
+      const prompt = `removed ${Math.random()}?`;
+      await s.projects.addPrompt(p.id, { prompt });
+      return s.projects.removePrompt(p.id, prompt);
+    },
     listAlerts: (s) => s.monitoring.alerts(),
+    acknowledgeAlert: async (s, p) => {
+      const acknowledged = await s.monitoring.acknowledgeAlert(await firedAlert(s, p));
+      expect(acknowledged.status).toBe("acknowledged");
+      return acknowledged;
+    },
+    reopenAlert: async (s, p) => {
+      const id = await firedAlert(s, p);
+      await s.monitoring.acknowledgeAlert(id);
+      const reopened = await s.monitoring.reopenAlert(id);
+      expect(reopened.status).toBe("open");
+      return reopened;
+    },
     listReports: (s) => s.reports.list(),
     getReport: async (s, p) => {
       const analysis = await finishedAnalysis(s, p);

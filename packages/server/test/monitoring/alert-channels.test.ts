@@ -194,7 +194,9 @@ describeEachDialect(
       expect(mail?.from?.value[0]?.address).toBe("alerts@sightline.test");
       expect(mail?.subject).toBe("Alert: Acme CRM — Visibility drops by 30 points or more, when statistically real");
       const text = mail?.text ?? "";
-      expect(text).toContain("Acme CRM: Visibility across engines fell from 100.0% to 0.0% (100.0 points).");
+      expect(text).toContain(
+        "Acme CRM: Visibility drops by 30 points or more, when statistically real: from 100.0% to 0.0% across engines (100.0 points).",
+      );
       expect(text).toContain("Engine: All engines together");
       expect(text).toContain("Figure: Visibility 0.0% (95% CI 0.0–27.8%, n = 10)");
       expect(text).toContain(
@@ -218,7 +220,9 @@ describeEachDialect(
       const post = slack.on(`/services/T0001/B0001/${SLACK_TOKEN}`)[0] ?? expect.fail("no Slack post");
       expect(post.headers["content-type"]).toBe("application/json");
       const body = JSON.parse(post.body);
-      expect(body.text).toContain("Acme CRM: Visibility across engines fell from 100.0% to 0.0%");
+      expect(body.text).toContain(
+        "Acme CRM: Visibility drops by 30 points or more, when statistically real: from 100.0% to 0.0%",
+      );
       expect(body.blocks.map((b: { type: string }) => b.type)).toEqual([
         "header",
         "section",
@@ -310,6 +314,15 @@ describeEachDialect(
       const bad = await schedule(h, t, project.id, { email: ["ops@example.com", "not an address"] });
       expect(bad.statusCode).toBe(400);
       expect(bad.json().error.details[0].field).toBe("alert_rules[0].channels.email[1]");
+      // A domain needs a dot and a top-level domain of two letters or more.
+      for (const address of ["maya@example", "maya@example.c", "maya@.com", "maya@exa mple.com"]) {
+        const refused = await schedule(h, t, project.id, { email: [address] });
+        expect(refused.statusCode, address).toBe(400);
+        expect(refused.json().error).toMatchObject({
+          code: "VALIDATION_ERROR",
+          details: [{ field: "alert_rules[0].channels.email[0]" }],
+        });
+      }
       const tooMany = await schedule(h, t, project.id, {
         email: Array.from({ length: 21 }, (_, i) => `a${i}@example.com`),
       });

@@ -129,6 +129,55 @@ export interface CreatedApiKey {
   key: string;
 }
 
+export interface EngineStatusList {
+  data: EngineStatus[];
+  /** Whether this server lets workspaces connect engines themselves (SIGHTLINE_WORKSPACE_ENGINE_KEYS). */
+  workspace_keys: boolean;
+}
+
+export interface EngineStatus {
+  /** The name requests use (`chatgpt`, or a custom engine's). */
+  name: string;
+  title: string;
+  /** An OpenAI-compatible endpoint this workspace added. */
+  custom: boolean;
+  surface: "api" | "web";
+  /** What answers, in a few words. */
+  vendor: string | null;
+  /** False for the offline sandbox. */
+  needs_key: boolean;
+  /** Whose key it answers with: the workspace's own, the server's, or nobody's. */
+  source: "workspace" | "server" | "none";
+  /** The last four characters of the workspace's key. */
+  key_hint: string | null;
+  /** The workspace's own model, when it chose one. */
+  model: string | null;
+  /** The model asked when the workspace chose none. */
+  default_model: string | null;
+  /** A custom engine's address. */
+  base_url: string | null;
+  /** `ready`: it can answer; `no_key`: nobody's key; `failing`: its last test failed. */
+  status: "ready" | "no_key" | "failing";
+  /** The last test's error, scrubbed of secrets. */
+  last_error: string | null;
+  /** ISO 8601 UTC timestamp. */
+  tested_at: string | null;
+  in_plan: boolean;
+  /** Whether runs may use it now: a key, and in the plan. */
+  can_run: boolean;
+  /** Why it cannot run, when it cannot. */
+  reason: string | null;
+}
+
+export interface EngineTest {
+  ok: boolean;
+  /** The engine's answer, when it answered. */
+  answer: string | null;
+  /** The vendor's error, scrubbed of secrets. */
+  error: string | null;
+  engine: EngineStatus;
+}
+
 export interface DigestSubscription {
   project_id: string;
   /** Whether the member gets the brand's weekly e-mail digest. */
@@ -315,6 +364,98 @@ export interface DashboardOperations {
     body: undefined;
     response: ApiKey;
   };
+  listEngineStatuses: {
+    params: {
+      workspace: string;
+    };
+    query: undefined;
+    body: undefined;
+    response: EngineStatusList;
+  };
+  createEngine: {
+    params: {
+      workspace: string;
+    };
+    query: undefined;
+    body: {
+      name: string;
+      title: string;
+      /** An OpenAI-compatible API's base URL. */
+      base_url: string;
+      model: string;
+      /** The vendor's key: stored encrypted, never returned. */
+      api_key?: string | null;
+    };
+    response: EngineStatus;
+  };
+  updateEngine: {
+    params: {
+      workspace: string;
+      engine: string;
+    };
+    query: undefined;
+    body: {
+      /** The vendor's key: stored encrypted, never returned. */
+      api_key?: string | null;
+      model?: string | null;
+      title?: string;
+      /** An OpenAI-compatible API's base URL. */
+      base_url?: string;
+    };
+    response: EngineStatus;
+  };
+  removeEngine: {
+    params: {
+      workspace: string;
+      engine: string;
+    };
+    query: undefined;
+    body: undefined;
+    response: {
+      engine: {
+        /** The name requests use (`chatgpt`, or a custom engine's). */
+        name: string;
+        title: string;
+        /** An OpenAI-compatible endpoint this workspace added. */
+        custom: boolean;
+        surface: "api" | "web";
+        /** What answers, in a few words. */
+        vendor: string | null;
+        /** False for the offline sandbox. */
+        needs_key: boolean;
+        /** Whose key it answers with: the workspace's own, the server's, or nobody's. */
+        source: "workspace" | "server" | "none";
+        /** The last four characters of the workspace's key. */
+        key_hint: string | null;
+        /** The workspace's own model, when it chose one. */
+        model: string | null;
+        /** The model asked when the workspace chose none. */
+        default_model: string | null;
+        /** A custom engine's address. */
+        base_url: string | null;
+        /** `ready`: it can answer; `no_key`: nobody's key; `failing`: its last test failed. */
+        status: "ready" | "no_key" | "failing";
+        /** The last test's error, scrubbed of secrets. */
+        last_error: string | null;
+        /** ISO 8601 UTC timestamp. */
+        tested_at: string | null;
+        in_plan: boolean;
+        /** Whether runs may use it now: a key, and in the plan. */
+        can_run: boolean;
+        /** Why it cannot run, when it cannot. */
+        reason: string | null;
+      } | null;
+    };
+  };
+  testEngine: {
+    params: {
+      workspace: string;
+      engine: string;
+    };
+    query: undefined;
+    body: undefined;
+    response: EngineTest;
+  };
   getDigestSubscription: {
     params: {
       workspace: string;
@@ -427,6 +568,11 @@ export const DASHBOARD_OPERATIONS = {
   listApiKeys: { method: "GET", path: "/workspaces/{workspace}/api-keys" },
   createApiKey: { method: "POST", path: "/workspaces/{workspace}/api-keys" },
   revokeApiKey: { method: "DELETE", path: "/workspaces/{workspace}/api-keys/{id}" },
+  listEngineStatuses: { method: "GET", path: "/workspaces/{workspace}/engines" },
+  createEngine: { method: "POST", path: "/workspaces/{workspace}/engines" },
+  updateEngine: { method: "PATCH", path: "/workspaces/{workspace}/engines/{engine}" },
+  removeEngine: { method: "DELETE", path: "/workspaces/{workspace}/engines/{engine}" },
+  testEngine: { method: "POST", path: "/workspaces/{workspace}/engines/{engine}/test" },
   getDigestSubscription: { method: "GET", path: "/workspaces/{workspace}/projects/{project_id}/digest" },
   setDigestSubscription: { method: "PATCH", path: "/workspaces/{workspace}/projects/{project_id}/digest" },
   signIn: { method: "POST", path: "/auth/sign-in/email" },

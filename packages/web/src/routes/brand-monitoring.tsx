@@ -24,7 +24,7 @@ export function BrandMonitoringPage() {
       <SectionCard
         titleId="schedules-title"
         title="Schedules"
-        description="              Analyses that run by themselves, compared with the run before, with alert rules checked after each."
+        description="Analyses that run by themselves, compared with the run before, with alert rules checked after each."
         actions={canEdit && <ScheduleDialog />}
         contentClassName="grid gap-4"
       >
@@ -64,9 +64,11 @@ function useRefreshOnRuns(schedules: readonly MonitoringSchedule[] | undefined) 
   useEffect(() => {
     if (runs === undefined) return;
     if (seen.current !== undefined && seen.current !== runs) {
-      for (const part of ["monitoring", "alerts", "analyses", "reports", "analytics", "results"]) {
+      for (const part of ["monitoring", "analyses", "reports", "analytics", "results"]) {
         void queryClient.invalidateQueries({ queryKey: keys.workspacePart(workspaceId, part, project.id) });
       }
+      // Every list of alerts, and the open alerts' count in the navigation.
+      void queryClient.invalidateQueries({ queryKey: keys.workspacePart(workspaceId, "alerts") });
     }
     seen.current = runs;
   }, [runs, queryClient, workspaceId, project.id]);

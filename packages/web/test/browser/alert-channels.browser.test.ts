@@ -133,6 +133,10 @@ describe("alert channels in a browser", () => {
     // Run now: the rule (visibility below 99%) fires; both addresses and the kept Slack URL receive it.
     await item.getByRole("button", { name: /^Run now/ }).click();
     await page
+      .getByRole("alertdialog")
+      .getByRole("button", { name: /^Spend \d+ credits? and run$/ })
+      .click();
+    await page
       .locator('section[aria-labelledby="alerts-title"]')
       .getByText(/Visibility falls below 99%/)
       .waitFor({ timeout: 20_000 });

@@ -9,19 +9,32 @@ import {
 } from "./analytics/routes.ts";
 import { competitorSuggestionsRoute, trackCompetitorRoute } from "./analytics/suggestions.ts";
 import {
+  acknowledgeAlertRoute,
   createMonitoringRoute,
   deleteMonitoringRoute,
   getMonitoringRoute,
   listAlertsRoute,
   listMonitoringRoute,
   listMonitoringRunsRoute,
+  reopenAlertRoute,
   runMonitoringRoute,
   updateMonitoringRoute,
 } from "./monitoring/routes.ts";
 import { opportunitiesRoute } from "./opportunities/routes.ts";
+import { suggestBrandRoute } from "./projects/brand-suggestion-routes.ts";
 import { suggestPromptsRoute } from "./projects/prompt-suggestion-routes.ts";
 import { getRemeasureRoute, listRemeasuresRoute, remeasureProjectRoute } from "./projects/remeasure-routes.ts";
-import { createProjectRoute, getProjectRoute, listProjectsRoute, updateProjectRoute } from "./projects/routes.ts";
+import {
+  addPromptRoute,
+  changePromptRoute,
+  createProjectRoute,
+  deleteProjectRoute,
+  getProjectRoute,
+  listProjectsRoute,
+  removePromptRoute,
+  restoreProjectRoute,
+  updateProjectRoute,
+} from "./projects/routes.ts";
 import {
   createReportShareRoute,
   getReportRoute,
@@ -47,7 +60,13 @@ export const V1_ROUTES: Route[] = [
   createProjectRoute,
   getProjectRoute,
   updateProjectRoute,
+  deleteProjectRoute,
+  restoreProjectRoute,
+  addPromptRoute,
+  changePromptRoute,
+  removePromptRoute,
   suggestPromptsRoute,
+  suggestBrandRoute,
   remeasureProjectRoute,
   listRemeasuresRoute,
   getRemeasureRoute,
@@ -71,6 +90,8 @@ export const V1_ROUTES: Route[] = [
   runMonitoringRoute,
   listMonitoringRunsRoute,
   listAlertsRoute,
+  acknowledgeAlertRoute,
+  reopenAlertRoute,
   opportunitiesRoute,
   listReportsRoute,
   getReportRoute,

@@ -4,6 +4,7 @@ import { count } from "../../lib/plural.ts";
 import type { AnalysisSummary } from "../analyses/types.ts";
 import { MAX_ALERT_RULES } from "../limits.ts";
 import { compareIntervals, type Summary } from "../measurement/aggregate.ts";
+import { ruleCondition } from "./rule-words.ts";
 import type { AlertRule, AlertRuleInput } from "./types.ts";
 
 /** Checks rules against the project and the engines the server knows; gives them stable ids. */
@@ -130,7 +131,7 @@ export function evaluateRules(
             holds: value !== null && value < rule.threshold,
             observed: value,
             previous: before?.visibility.value ?? null,
-            message: `Visibility ${where} is ${pct(value)}, below ${pct(rule.threshold)}.`,
+            message: `${ruleCondition(rule)}: ${pct(value)} ${where}.`,
           });
           break;
         }
@@ -147,7 +148,7 @@ export function evaluateRules(
             holds: drop !== null && drop >= rule.points && significant,
             observed: value,
             previous: prior,
-            message: `Visibility ${where} fell from ${pct(prior)} to ${pct(value)} (${drop?.toFixed(1) ?? "?"} points).`,
+            message: `${ruleCondition(rule)}: from ${pct(prior)} to ${pct(value)} ${where} (${drop?.toFixed(1) ?? "?"} points).`,
           });
           break;
         }
@@ -160,7 +161,7 @@ export function evaluateRules(
             holds: theirs !== null && ours !== null && theirs > ours,
             observed: theirs,
             previous: ours,
-            message: `${rule.competitor}'s share of voice ${where} (${pct(theirs)}) is above the brand's (${pct(ours)}).`,
+            message: `${ruleCondition(rule)}: share of voice ${pct(theirs)} against the brand's ${pct(ours)} ${where}.`,
           });
           break;
         }
@@ -173,7 +174,7 @@ export function evaluateRules(
             holds: gone && (wasThere || wasActive(rule.id, scope)),
             observed: now.visibility.value,
             previous: before?.visibility.value ?? null,
-            message: `The brand is no longer named ${where} (it was in ${count(before?.visibility.count ?? 0, "answer")} last run).`,
+            message: `${ruleCondition(rule)} ${where}: named in no answer (in ${count(before?.visibility.count ?? 0, "answer")} last run).`,
           });
           break;
         }
@@ -185,7 +186,7 @@ export function evaluateRules(
             holds: value !== null && value < rule.threshold,
             observed: value,
             previous: before?.sentiment_score ?? null,
-            message: `Sentiment ${where} is ${value?.toFixed(1) ?? "n/a"}, below ${rule.threshold}.`,
+            message: `${ruleCondition(rule)}: ${value?.toFixed(1) ?? "n/a"} ${where}.`,
           });
           break;
         }
@@ -198,7 +199,7 @@ export function evaluateRules(
             holds: uncited && (wasCited || wasActive(rule.id, scope)),
             observed: now.brand_citations,
             previous: before?.brand_citations ?? null,
-            message: `The brand's domains are no longer cited ${where} (${before?.brand_citations ?? 0} citations last run).`,
+            message: `${ruleCondition(rule)} ${where}: no citation (${count(before?.brand_citations ?? 0, "citation")} last run).`,
           });
           break;
         }

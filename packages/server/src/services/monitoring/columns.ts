@@ -2,7 +2,7 @@ import Type from "typebox";
 import { AnalysisSummarySchema } from "../analyses/schemas.ts";
 import { CostSchema } from "../usage/schemas.ts";
 import { storedAs } from "../validate.ts";
-import { RunChangeSchema, StoredAlertRuleSchema, StoredScheduleSpecSchema } from "./schemas.ts";
+import { RunChangeSchema, RunFailuresSchema, StoredAlertRuleSchema, StoredScheduleSpecSchema } from "./schemas.ts";
 
 /** The JSON columns of `monitoring_schedules`, `monitoring_runs` and `alerts`, read through their schemas. */
 export const scheduleColumns = {
@@ -16,6 +16,7 @@ export const runColumns = {
   summary: storedAs("monitoring_runs.summary", AnalysisSummarySchema),
   change: storedAs("monitoring_runs.change", RunChangeSchema),
   cost: storedAs("monitoring_runs.cost", CostSchema),
+  failures: storedAs("monitoring_runs.failures", RunFailuresSchema),
 };
 
 export const alertColumns = {

@@ -3,6 +3,7 @@ import type { AnalysesTable, MonitoringRunsTable } from "../../db/tables.ts";
 import { ApiError, notFound } from "../../errors/api-error.ts";
 import { newId } from "../../lib/ids.ts";
 import { toJson } from "../../lib/json.ts";
+import { analysisColumns } from "../analyses/columns.ts";
 import { createAnalysis } from "../analyses/create.ts";
 import type { AnalysisFinishedHook } from "../analyses/finish.ts";
 import type { AnalysisSummary } from "../analyses/types.ts";
@@ -10,11 +11,12 @@ import { inTransaction, type ServiceContext } from "../context.ts";
 import { recordEvent } from "../events/events.ts";
 import { compareIntervals, type Summary } from "../measurement/aggregate.ts";
 import { fetchPage, type Page, type PageParams } from "../pagination.ts";
+import { liveProjectIds } from "../projects/live.ts";
 import type { CostView } from "../usage/costs.ts";
+import { rowToAlert } from "./alert-list.ts";
 import { evaluateRules } from "./alerts.ts";
-import { ruleView } from "./channels.ts";
-import { alertColumns, runColumns, scheduleColumns } from "./columns.ts";
-import type { MetricChange, RunChange, RunView } from "./types.ts";
+import { runColumns, scheduleColumns } from "./columns.ts";
+import type { MetricChange, RunChange, RunFailures, RunView } from "./types.ts";
 
 export function rowToRun(row: Selectable<MonitoringRunsTable>): RunView {
   return {
@@ -29,6 +31,7 @@ export function rowToRun(row: Selectable<MonitoringRunsTable>): RunView {
     summary: runColumns.summary.readNullable(row.summary),
     change: runColumns.change.readNullable(row.change),
     cost: runColumns.cost.readNullable(row.cost),
+    failures: runColumns.failures.readNullable(row.failures),
     created_at: row.created_at,
     completed_at: row.completed_at,
   };
@@ -205,6 +208,8 @@ async function finishRun(
         previous: evaluation.previous,
         message: evaluation.message,
         created_at: now,
+        acknowledged_at: null,
+        acknowledged_by: null,
       };
       await ctx.db.insertInto("alerts").values(alert).execute();
       await recordEvent(ctx, "alert.triggered", { object: rowToAlert(alert) });
@@ -218,6 +223,7 @@ async function finishRun(
       summary: toJson(summary),
       change: runChange === null ? null : toJson(runChange),
       cost: toJson(cost),
+      failures: toJson(failuresOf(analysis)),
       completed_at: now,
     })
     .where("id", "=", run.id)
@@ -230,37 +236,16 @@ async function finishRun(
   await recordEvent(ctx, "monitoring.completed", { object: rowToRun(finished) });
 }
 
+/** How many of the analysis's answers failed, of how many, and why: its stored per-engine errors. */
+function failuresOf(analysis: Selectable<AnalysesTable>): RunFailures {
+  const errors = analysisColumns.errors.read(analysis.errors);
+  return { failed: errors.reduce((sum, e) => sum + e.answers, 0), total: analysis.total_answers, errors };
+}
+
 /** The analysis-finished hook of monitoring: closes the run the analysis belongs to, if any. */
 export const closeMonitoringRun: AnalysisFinishedHook = async (ctx, { analysis, summary, cost }) => {
   if (analysis.schedule_id !== null) await finishRun(ctx, analysis, summary, cost);
 };
-
-export function rowToAlert(row: {
-  id: string;
-  project_id: string;
-  schedule_id: string;
-  run_id: string;
-  rule: string;
-  engine: string | null;
-  observed: number | null;
-  previous: number | null;
-  message: string;
-  created_at: string;
-}) {
-  return {
-    id: row.id,
-    object: "alert" as const,
-    project_id: row.project_id,
-    schedule_id: row.schedule_id,
-    run_id: row.run_id,
-    rule: ruleView(alertColumns.rule.read(row.rule)),
-    engine: row.engine,
-    observed: row.observed,
-    previous: row.previous,
-    message: row.message,
-    created_at: row.created_at,
-  };
-}
 
 export async function listRuns(ctx: ServiceContext, scheduleId: string, params: PageParams): Promise<Page<RunView>> {
   const exists = await ctx.db
@@ -268,6 +253,7 @@ export async function listRuns(ctx: ServiceContext, scheduleId: string, params: 
     .select("id")
     .where("workspace_id", "=", ctx.workspace.id)
     .where("id", "=", scheduleId)
+    .where("project_id", "in", liveProjectIds(ctx.db, ctx.workspace.id))
     .executeTakeFirst();
   if (exists === undefined) throw notFound("monitoring schedule", scheduleId);
   const query = ctx.db

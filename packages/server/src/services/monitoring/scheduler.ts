@@ -1,4 +1,5 @@
 import { type Deps, inTransaction } from "../context.ts";
+import { liveProjectIds } from "../projects/live.ts";
 import { workspaceContext } from "../workspaces/workspaces.ts";
 import { startRun } from "./runs.ts";
 import { latestSlot, nextSlot } from "./schedule-spec.ts";
@@ -18,6 +19,8 @@ export async function runDueSchedules(deps: Deps, limit = 100): Promise<number> 
     .selectAll()
     .where("active", "=", true)
     .where("next_run_at", "<=", now.toISOString())
+    // A deleted brand's schedules stop at once; restoring it moves them to their next slot.
+    .where("project_id", "in", liveProjectIds(deps.db))
     .orderBy("next_run_at")
     .limit(limit)
     .execute();

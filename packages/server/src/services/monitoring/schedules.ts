@@ -4,8 +4,10 @@ import { type ErrorDetail, notFound, validationError } from "../../errors/api-er
 import { newId } from "../../lib/ids.ts";
 import { toJson } from "../../lib/json.ts";
 import { inTransaction, type ServiceContext } from "../context.ts";
+import { workspaceEngines } from "../engines/workspace-engines.ts";
 import { fetchPage, type Page, type PageParams } from "../pagination.ts";
 import { checkEnginesInPlan } from "../plans/engines.ts";
+import { liveProjectIds } from "../projects/live.ts";
 import { getProject } from "../projects/projects.ts";
 import { checkRules } from "./alerts.ts";
 import { ruleView, storedChannels } from "./channels.ts";
@@ -71,6 +73,7 @@ async function findRow(ctx: ServiceContext, id: string): Promise<Row> {
     .selectAll()
     .where("workspace_id", "=", ctx.workspace.id)
     .where("id", "=", id)
+    .where("project_id", "in", liveProjectIds(ctx.db, ctx.workspace.id))
     .executeTakeFirst();
   if (row === undefined) throw notFound("monitoring schedule", id);
   return row;
@@ -107,8 +110,9 @@ async function check(
       "cron" in schedule ? "schedule.cron" : "schedule",
     );
   const engines = input.engines === undefined || input.engines === null ? null : [...new Set(input.engines)];
+  const known = await workspaceEngines(ctx);
   for (const [index, engine] of (engines ?? []).entries()) {
-    if (!ctx.engines.isKnown(engine)) details.push({ field: `engines[${index}]`, issue: `unknown engine '${engine}'` });
+    if (!known.isKnown(engine)) details.push({ field: `engines[${index}]`, issue: `unknown engine '${engine}'` });
   }
   const prompts =
     input.prompts === undefined || input.prompts === null
@@ -123,7 +127,7 @@ async function check(
   const rules = checkRules(
     input.alert_rules ?? [],
     project.competitors.map((c) => c.name),
-    ctx.engines.names(),
+    known.names(),
     details,
   );
   const keptChannels = storedChannels(kept);
@@ -174,7 +178,11 @@ export async function listSchedules(
   ctx: ServiceContext,
   params: PageParams & { project_id?: string },
 ): Promise<Page<ScheduleView>> {
-  let query = ctx.db.selectFrom("monitoring_schedules").selectAll().where("workspace_id", "=", ctx.workspace.id);
+  let query = ctx.db
+    .selectFrom("monitoring_schedules")
+    .selectAll()
+    .where("workspace_id", "=", ctx.workspace.id)
+    .where("project_id", "in", liveProjectIds(ctx.db, ctx.workspace.id));
   if (params.project_id !== undefined) query = query.where("project_id", "=", params.project_id);
   const page = await fetchPage(query, params, (row) => row);
   const last = await lastRuns(

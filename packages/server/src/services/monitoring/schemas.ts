@@ -1,6 +1,6 @@
 import Type, { type TSchema } from "typebox";
 import { component, ListOf, Nullable, StringEnum, Timestamp } from "../../lib/schema.ts";
-import { AnalysisSummarySchema } from "../analyses/schemas.ts";
+import { AnalysisSummarySchema, EngineFailuresSchema } from "../analyses/schemas.ts";
 import { ANALYSIS_LIMITS, MAX_ALERT_RULES } from "../limits.ts";
 import { EngineList, EngineName, PageQuery, PromptList } from "../schemas.ts";
 import { CostSchema } from "../usage/schemas.ts";
@@ -112,6 +112,26 @@ const ChangeMetric = Type.Object(
   { additionalProperties: false },
 );
 
+/** How a finished run's answers went: stored with the run, shown in it (a run "completed with failures"). */
+export const RunFailuresSchema = component(
+  "RunFailures",
+  Type.Object(
+    {
+      failed: Type.Integer({ minimum: 0, description: "How many of the run's answers failed." }),
+      total: Type.Integer({
+        minimum: 0,
+        description: "How many answers the run asked for (prompts × engines × samples).",
+      }),
+      errors: EngineFailuresSchema,
+    },
+    {
+      additionalProperties: false,
+      description:
+        "Addition to the spec. A `completed` run with `failed` > 0 completed with failures: its figures stand on the answers that succeeded.",
+    },
+  ),
+);
+
 /** A run against the schedule's previous completed run: stored with the run, shown in it. */
 export const RunChangeSchema = Type.Object(
   {
@@ -153,6 +173,10 @@ export const MonitoringRunSchema = component(
       cost: Type.Union([CostSchema, Type.Null()], {
         description:
           "What the run's answers cost (ADR 0029); null until it finishes, and for runs finished before costs were kept.",
+      }),
+      failures: Type.Union([RunFailuresSchema, Type.Null()], {
+        description:
+          "How many of its answers failed, and why; null until it finishes, for a skipped run, and for runs finished before this was kept.",
       }),
       created_at: Timestamp,
       completed_at: Nullable(Timestamp),
@@ -239,21 +263,39 @@ export const ScheduleDeletedSchema = component(
   ),
 );
 
+const firedAlertFields = {
+  id: Type.String({ description: "Prefixed `alt_`." }),
+  object: Type.Literal("alert"),
+  project_id: Type.String(),
+  schedule_id: Type.String(),
+  run_id: Type.String(),
+  rule: AlertRuleSchema,
+  engine: Nullable(Type.String({ description: "The engine judged, or null for all engines together." })),
+  observed: Nullable(Type.Number()),
+  previous: Nullable(Type.Number()),
+  message: Type.String({ description: "What happened, in the words the rule is described with." }),
+  created_at: Timestamp,
+};
+
+/** An alert as it fired, frozen into a report (which keeps no acknowledgement: that changes later). */
+export const FiredAlertSchema = component(
+  "FiredAlert",
+  Type.Object(firedAlertFields, { additionalProperties: false, description: "An alert as it fired." }),
+);
+
 export const AlertSchema = component(
   "Alert",
   Type.Object(
     {
-      id: Type.String({ description: "Prefixed `alt_`." }),
-      object: Type.Literal("alert"),
-      project_id: Type.String(),
-      schedule_id: Type.String(),
-      run_id: Type.String(),
-      rule: AlertRuleSchema,
-      engine: Nullable(Type.String({ description: "The engine judged, or null for all engines together." })),
-      observed: Nullable(Type.Number()),
-      previous: Nullable(Type.Number()),
-      message: Type.String(),
-      created_at: Timestamp,
+      ...firedAlertFields,
+      status: StringEnum(["open", "acknowledged"] as const, {
+        description:
+          "Addition to the spec: `open` until a member acknowledges it (worked through), `acknowledged` after; reopening makes it `open` again.",
+      }),
+      acknowledged_at: Nullable(Timestamp),
+      acknowledged_by: Nullable(
+        Type.String({ description: "Who acknowledged it: a member's user id or an API key's id." }),
+      ),
     },
     { additionalProperties: false },
   ),
@@ -276,6 +318,11 @@ export const AlertListQuery = Type.Object(
     ...PageQuery,
     project_id: Type.Optional(Type.String({ maxLength: 100 })),
     schedule_id: Type.Optional(Type.String({ maxLength: 100 })),
+    status: Type.Optional(
+      StringEnum(["open", "acknowledged"] as const, {
+        description: "Only open alerts, or only acknowledged ones (addition to the spec).",
+      }),
+    ),
   },
   { additionalProperties: false },
 );

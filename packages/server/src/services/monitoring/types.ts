@@ -3,6 +3,7 @@ import type {
   AlertChannelsSchema,
   AlertRuleInputSchema,
   AlertSchema,
+  FiredAlertSchema,
   MonitoringRunSchema,
   ScheduleCreateSchema,
   ScheduleSchema,
@@ -36,9 +37,13 @@ export type RunView = Static<typeof MonitoringRunSchema>;
 
 export type RunChange = NonNullable<RunView["change"]>;
 
+export type RunFailures = NonNullable<RunView["failures"]>;
+
 export type MetricChange = RunChange["share_of_voice"];
 
 export type AlertView = Static<typeof AlertSchema>;
+
+export type FiredAlertView = Static<typeof FiredAlertSchema>;
 
 /** A rule's channels as clients send and read them (the Slack URL masked when read). */
 export type AlertChannels = Static<typeof AlertChannelsSchema>;

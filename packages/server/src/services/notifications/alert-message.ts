@@ -3,7 +3,8 @@ import type { AnalysisSummary } from "../analyses/types.ts";
 import type { Deps } from "../context.ts";
 import type { Summary } from "../measurement/aggregate.ts";
 import { alertColumns, runColumns } from "../monitoring/columns.ts";
-import { pct, ruleInWords, visibilityChange, visibilityFigure } from "./figures.ts";
+import { ruleInWords } from "../monitoring/rule-words.ts";
+import { pct, visibilityChange, visibilityFigure } from "./figures.ts";
 import { dashboardLink } from "./links.ts";
 import type { Message } from "./message.ts";
 

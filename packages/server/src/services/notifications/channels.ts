@@ -1,13 +1,11 @@
 import { ApiError, type ErrorDetail } from "../../errors/api-error.ts";
+import { isEmailAddress } from "../../lib/email.ts";
 import type { AlertChannelCheck } from "../context.ts";
 import type { StoredAlertChannels } from "../monitoring/types.ts";
 import { checkTargetUrl } from "../webhooks/target.ts";
 
 /** The mark of a masked URL: never part of a URL anyone can send (it would be percent-encoded). */
 const ELLIPSIS = "…";
-
-/** Shape only; the SMTP server has the last word on an address. No spaces, quotes or line breaks. */
-const EMAIL = /^[^\s@"<>()[\]\\,;:]{1,64}@[^\s@"<>()[\]\\,;:]+\.[^\s@"<>()[\]\\,;:]+$/u;
 
 /**
  * The masked form of an incoming-webhook URL, shown in place of it: the origin, the first path
@@ -49,7 +47,7 @@ export const checkAlertChannels: AlertChannelCheck = async (ctx, input, kept, fi
     const addresses: string[] = [];
     for (const [index, given] of input.email.entries()) {
       const address = given.trim().toLowerCase();
-      if (address.length > 254 || !EMAIL.test(address)) {
+      if (!isEmailAddress(address)) {
         details.push({ field: `${field}.email[${index}]`, issue: "must be an e-mail address" });
       } else if (!addresses.includes(address)) {
         addresses.push(address);

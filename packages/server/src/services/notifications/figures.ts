@@ -1,5 +1,4 @@
 import { compareIntervals, type Proportion } from "../measurement/aggregate.ts";
-import type { AlertRule } from "../monitoring/types.ts";
 
 const MINUS = "\u2212";
 
@@ -33,33 +32,6 @@ export function visibilityChange(now: Proportion, before: Proportion | null, sin
       ? "not statistically significant, the two 95% intervals overlap"
       : "statistically real, the two 95% intervals do not overlap";
   return `${signed} points since ${since} (from ${pct(before.value)}): ${real}.`;
-}
-
-/** The rule in words, e.g. "Visibility drops by 10 points or more, when statistically real · on chatgpt". */
-export function ruleInWords(rule: AlertRule): string {
-  let text: string;
-  switch (rule.type) {
-    case "visibility_below":
-      text = `Visibility falls below ${pct(rule.threshold)}`;
-      break;
-    case "visibility_drop":
-      text = `Visibility drops by ${rule.points} points or more${rule.require_significance === false ? "" : ", when statistically real"}`;
-      break;
-    case "competitor_overtakes":
-      text = `${rule.competitor} overtakes the brand in share of voice`;
-      break;
-    case "brand_disappeared":
-      text = "The brand disappears from the answers";
-      break;
-    case "sentiment_below":
-      text = `Sentiment score falls below ${rule.threshold} / 100`;
-      break;
-    case "domain_not_cited":
-      text = "The brand's sites are no longer cited";
-      break;
-  }
-  const engines = rule.engines?.length ? ` · ${rule.engines.join(", ")}, each on its own` : "";
-  return `${text}${engines}`;
 }
 
 export { pct };

@@ -7,7 +7,8 @@ import type { AnalysisFinishedHook } from "../analyses/finish.ts";
 import { summarizeResults } from "../analyses/summary.ts";
 import type { Deps, ServiceContext } from "../context.ts";
 import { citationCategory } from "../measurement/citations.ts";
-import { rowToAlert } from "../monitoring/runs.ts";
+import { rowToFiredAlert } from "../monitoring/alert-list.ts";
+import { liveProjectIds } from "../projects/live.ts";
 import { rowToProject } from "../projects/row.ts";
 import { resultColumns } from "../results/columns.ts";
 import { workspaceContext } from "../workspaces/workspaces.ts";
@@ -109,7 +110,7 @@ async function build(
       prompts,
     ),
     history: history.map(point).filter((p): p is HistoryPoint => p !== null),
-    alerts: (await alerts.orderBy("created_at").execute()).map(rowToAlert),
+    alerts: (await alerts.orderBy("created_at").execute()).map(rowToFiredAlert),
     // The answers are referenced, not embedded: the report's size does not grow with them.
     result_count: rows.length,
     analysis_ids: ids,
@@ -224,6 +225,7 @@ export async function generateWeeklyDigests(deps: Deps, now: Date): Promise<numb
     .selectFrom("monitoring_schedules")
     .select(["workspace_id", "project_id"])
     .where("created_at", "<", end.toISOString())
+    .where("project_id", "in", liveProjectIds(deps.db))
     .groupBy(["workspace_id", "project_id"])
     .execute();
   let made = 0;

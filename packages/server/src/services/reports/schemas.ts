@@ -1,7 +1,7 @@
 import Type from "typebox";
 import { component, Dictionary, ListOf, Nullable, StringEnum, Timestamp } from "../../lib/schema.ts";
 import { AnalysisSummarySchema } from "../analyses/schemas.ts";
-import { AlertSchema } from "../monitoring/schemas.ts";
+import { FiredAlertSchema } from "../monitoring/schemas.ts";
 import { PageQuery } from "../schemas.ts";
 
 /** Of one analysis, of one monitoring run, or a brand's week. */
@@ -101,7 +101,7 @@ const reportDataFields = {
   history: Type.Array(HistoryPointSchema, {
     description: "Earlier analyses of the same kind, oldest first, this one last.",
   }),
-  alerts: Type.Array(AlertSchema),
+  alerts: Type.Array(FiredAlertSchema),
   // Reports generated before 2026-11-24 embedded every answer; newer ones reference their analyses,
   // so that a report's size does not grow with its answers (a weekly digest of many runs).
   results: Type.Optional(

@@ -8,7 +8,7 @@ import { proportion } from "../../lib/figures.ts";
 import { engineName, formatDateTime, plural } from "../../lib/format.ts";
 import { useBrand } from "../brand-page/brand-context.tsx";
 import { analysesQuery } from "./analyses-api.ts";
-import { AnalysisStatus, TRIGGER_NAMES } from "./analysis-status.tsx";
+import { AnalysisStatus, FailureSummary, TRIGGER_NAMES } from "./analysis-status.tsx";
 
 /** The brand's analyses, newest first: when, how started, what was asked, how it went. */
 export function AnalysesList() {
@@ -61,12 +61,21 @@ export function AnalysesList() {
                     </span>
                   </TableCell>
                   <TableCell className="align-top">
-                    <AnalysisStatus status={analysis.status} />
-                    <span className="mt-1 block text-xs text-muted-foreground tabular-nums">
-                      {analysis.progress.succeeded + analysis.progress.failed} of{" "}
-                      {plural(analysis.progress.total, "answer")}
-                      {analysis.progress.failed > 0 ? `, ${analysis.progress.failed} failed` : ""}
-                    </span>
+                    <AnalysisStatus status={analysis.status} failed={analysis.progress.failed} />
+                    {analysis.status === "completed" && analysis.progress.failed > 0 ? (
+                      <FailureSummary
+                        compact
+                        failed={analysis.progress.failed}
+                        total={analysis.progress.total}
+                        errors={analysis.errors}
+                      />
+                    ) : (
+                      <span className="mt-1 block text-xs text-muted-foreground tabular-nums">
+                        {analysis.progress.succeeded + analysis.progress.failed} of{" "}
+                        {plural(analysis.progress.total, "answer")}
+                        {analysis.progress.failed > 0 ? `, ${analysis.progress.failed} failed` : ""}
+                      </span>
+                    )}
                   </TableCell>
                   <TableCell wide className="align-top text-sm">
                     {asked}

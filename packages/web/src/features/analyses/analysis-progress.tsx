@@ -9,7 +9,7 @@ import { percent, points, position, proportion, sentimentScore } from "../../lib
 import { engineName, formatDateTime, formatNumber, formatUsd, plural } from "../../lib/format.ts";
 import { useBrand } from "../brand-page/brand-context.tsx";
 import { reportsQuery } from "./analyses-api.ts";
-import { AnalysisStatus, TRIGGER_NAMES } from "./analysis-status.tsx";
+import { AnalysisStatus, FailureSummary, TRIGGER_NAMES } from "./analysis-status.tsx";
 import { ReportLinks } from "./reports-list.tsx";
 
 function Summary({ analysis }: { analysis: Analysis }) {
@@ -123,7 +123,8 @@ export function AnalysisProgress({ analysis }: { analysis: Analysis }) {
       <CardHeader>
         <div>
           <CardTitle id="analysis-title" className="flex flex-wrap items-center gap-2">
-            Analysis of {formatDateTime(analysis.created_at)} <AnalysisStatus status={analysis.status} />
+            Analysis of {formatDateTime(analysis.created_at)}{" "}
+            <AnalysisStatus status={analysis.status} failed={progress.failed} />
           </CardTitle>
           <CardDescription>
             {plural(analysis.prompts.length, "prompt")} × {analysis.engines.map(engineName).join(", ")} ×{" "}
@@ -169,7 +170,10 @@ export function AnalysisProgress({ analysis }: { analysis: Analysis }) {
             </p>
           )}
         </div>
-        {analysis.errors.length > 0 && (
+        {analysis.status === "completed" && (
+          <FailureSummary failed={progress.failed} total={progress.total} errors={analysis.errors} />
+        )}
+        {analysis.status !== "completed" && analysis.errors.length > 0 && (
           <div role="alert" className="grid gap-2 rounded-md border border-destructive/30 bg-destructive/5 p-3 text-sm">
             <p className="flex items-center gap-2 font-medium text-destructive">
               <AlertTriangleIcon className="size-4" aria-hidden="true" />

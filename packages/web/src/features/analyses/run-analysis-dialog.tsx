@@ -5,13 +5,14 @@ import { PlayIcon } from "lucide-react";
 import { useState } from "react";
 import { CheckboxGroup } from "../../components/checkbox-group.tsx";
 import { EnginesField } from "../../components/engines-field.tsx";
-import { Field, useDraft, useSubmit } from "../../components/form.tsx";
-import { DialogDone, DialogForm, DialogHeading, FormDialog } from "../../components/form-dialog.tsx";
+import { Field, FormError, useDraft, useSubmit } from "../../components/form.tsx";
+import { DialogActions, DialogDone, DialogForm, DialogHeading, FormDialog } from "../../components/form-dialog.tsx";
 import { Button } from "../../components/ui/button.tsx";
-import { plural } from "../../lib/format.ts";
+import { engineName, plural } from "../../lib/format.ts";
 import { keys } from "../../lib/queries.ts";
 import { useBrand } from "../brand-page/brand-context.tsx";
 import { startAnalysis } from "./analyses-api.ts";
+import { CreditCost } from "./credit-cost.tsx";
 
 const MAX_SAMPLES = 10;
 const MAX_ANSWERS = 2000;
@@ -43,6 +44,8 @@ function RunAnalysisForm({ onDone }: { onDone: () => void }) {
   const active = project.prompts.filter((p) => !paused.has(p));
   const [prompts, setPrompts] = useState<Set<string>>(() => new Set(active));
   const { run, pending, errors, formError } = useSubmit();
+  // Spending credits is confirmed on a second step that says how many (issue 23).
+  const [confirming, setConfirming] = useState(false);
   const { draft, text } = useDraft({ samples: "3" }, errors);
   const { samples } = draft;
 
@@ -58,6 +61,8 @@ function RunAnalysisForm({ onDone }: { onDone: () => void }) {
     if (answers > MAX_ANSWERS) found.samples = `At most ${plural(MAX_ANSWERS, "answer")} per analysis: ask fewer.`;
     return found;
   }
+
+  const review = () => run(async () => setConfirming(true), { check, fields: ["engines", "samples", "prompts"] });
 
   const submit = () =>
     run(
@@ -80,6 +85,29 @@ function RunAnalysisForm({ onDone }: { onDone: () => void }) {
       { check, fields: ["engines", "samples", "prompts"] },
     );
 
+  if (confirming && Object.keys(errors).length === 0) {
+    return (
+      <>
+        <DialogHeading
+          title={`Spend ${plural(answers, "credit")}?`}
+          description={`${plural(prompts.size, "prompt")} × ${plural(engines.length, "engine")} × ${plural(sampleCount, "sample")} = ${plural(answers, "answer")} from ${engines.map(engineName).join(", ")}.`}
+        />
+        <FormError message={formError} />
+        <CreditCost workspaceId={workspaceId} credits={answers} />
+        <DialogActions
+          label={`Spend ${plural(answers, "credit")} and start`}
+          pending={pending}
+          onClick={submit}
+          cancel={
+            <Button variant="outline" onClick={() => setConfirming(false)} disabled={pending}>
+              Back
+            </Button>
+          }
+        />
+      </>
+    );
+  }
+
   if (project.prompts.length === 0) {
     return (
       <>
@@ -95,8 +123,8 @@ function RunAnalysisForm({ onDone }: { onDone: () => void }) {
   return (
     <DialogForm
       title={`Run an analysis of ${project.name}`}
-      description="Each prompt is asked of each engine, as many times as the samples say. One answer costs one credit."
-      onSubmit={submit}
+      description="Each prompt is asked of each engine, as many times as the samples say. One answer costs one credit; you confirm the cost before it starts."
+      onSubmit={review}
       error={formError}
       pending={pending}
       label="Start analysis"

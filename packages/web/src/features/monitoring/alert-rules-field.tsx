@@ -143,6 +143,7 @@ function RuleEditor({
       <EnginesField
         legend="Engines (optional)"
         description="Judge each chosen engine on its own. None chosen: all engines together."
+        purpose="filter"
         engines={engines}
         value={rule.engines}
         onChange={(value) => set({ engines: value })}

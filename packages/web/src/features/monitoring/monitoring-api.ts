@@ -1,4 +1,5 @@
 import type {
+  Alert,
   MonitoringRun,
   MonitoringSchedule,
   MonitoringScheduleCreate,
@@ -36,12 +37,33 @@ export function runsQuery(workspaceId: string, projectId: string, scheduleId: st
   });
 }
 
-export function alertsQuery(workspaceId: string, projectId: string) {
+/** Which of a brand's alerts are listed: those still open (by default), those acknowledged, or all. */
+export type AlertFilter = "open" | "acknowledged" | "all";
+
+export function alertsQuery(workspaceId: string, projectId: string, filter: AlertFilter) {
   return queryOptions({
-    queryKey: keys.workspacePart(workspaceId, "alerts", projectId),
+    queryKey: keys.workspacePart(workspaceId, "alerts", projectId, filter),
     queryFn: ({ signal }) =>
-      v1Call(workspaceId, "listAlerts", { query: { project_id: projectId, limit: 50 } }, { signal }),
+      v1Call(
+        workspaceId,
+        "listAlerts",
+        { query: { project_id: projectId, limit: 50, ...(filter === "all" ? {} : { status: filter }) } },
+        { signal },
+      ),
   });
+}
+
+/** The workspace's open alerts (at most 100 counted): the navigation's badge. */
+export function openAlertsQuery(workspaceId: string) {
+  return queryOptions({
+    queryKey: keys.workspacePart(workspaceId, "alerts", "open"),
+    queryFn: ({ signal }) => v1Call(workspaceId, "listAlerts", { query: { status: "open", limit: 100 } }, { signal }),
+    refetchInterval: 60_000,
+  });
+}
+
+export function setAlertAcknowledged(workspaceId: string, alertId: string, acknowledged: boolean): Promise<Alert> {
+  return v1Call(workspaceId, acknowledged ? "acknowledgeAlert" : "reopenAlert", { params: { id: alertId } });
 }
 
 export function createSchedule(workspaceId: string, body: MonitoringScheduleCreate): Promise<MonitoringSchedule> {

@@ -2,20 +2,12 @@ import type { MonitoringRun } from "@sightline/sdk";
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { ErrorState, LoadingState } from "../../components/page-states.tsx";
-import { Badge } from "../../components/ui/badge.tsx";
 import { points, proportion } from "../../lib/figures.ts";
 import { formatDateTime } from "../../lib/format.ts";
+import { AnalysisStatus, FailureSummary } from "../analyses/analysis-status.tsx";
 import { SignificantMark } from "../analytics/significance.tsx";
 import { useBrand } from "../brand-page/brand-context.tsx";
 import { runsQuery } from "./monitoring-api.ts";
-
-const STATUS = {
-  queued: { label: "Queued", variant: "muted" },
-  running: { label: "Running", variant: "secondary" },
-  completed: { label: "Completed", variant: "success" },
-  failed: { label: "Failed", variant: "destructive" },
-  skipped: { label: "Skipped", variant: "warning" },
-} as const;
 
 function RunItem({ run }: { run: MonitoringRun }) {
   const { workspaceId, project } = useBrand();
@@ -25,7 +17,7 @@ function RunItem({ run }: { run: MonitoringRun }) {
     <li className="grid gap-1 py-2.5 text-sm first:pt-0 last:pb-0">
       <div className="flex flex-wrap items-center gap-2">
         <span className="font-medium">{formatDateTime(run.slot ?? run.created_at)}</span>
-        <Badge variant={STATUS[run.status].variant}>{STATUS[run.status].label}</Badge>
+        <AnalysisStatus status={run.status} failed={run.failures?.failed ?? 0} />
         {run.slot === null && <span className="text-xs text-muted-foreground">run by hand</span>}
         {run.analysis_id && (
           <Link
@@ -38,6 +30,9 @@ function RunItem({ run }: { run: MonitoringRun }) {
         )}
       </div>
       {run.skip_reason && <p className="text-xs text-muted-foreground">Skipped: {run.skip_reason}</p>}
+      {run.status === "completed" && run.failures && (
+        <FailureSummary compact failed={run.failures.failed} total={run.failures.total} errors={run.failures.errors} />
+      )}
       {visibility && (
         <p className="flex flex-wrap items-center gap-2 text-xs text-muted-foreground">
           <span>Visibility {proportion(visibility)}</span>

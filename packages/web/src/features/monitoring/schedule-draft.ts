@@ -7,6 +7,7 @@ import type {
   ScheduleSpec,
 } from "@sightline/sdk";
 import { ApiError, errorMessage } from "../../lib/api.ts";
+import { isEmailAddress } from "../../lib/email.ts";
 import { engineName } from "../../lib/format.ts";
 import { parsePath, splitPrompts } from "../brands/brand-draft.ts";
 
@@ -32,12 +33,16 @@ export const RULE_TYPES: { type: RuleType; label: string; description: string }[
   {
     type: "competitor_overtakes",
     label: "A competitor overtakes the brand",
-    description: "A competitor becomes more visible than the brand.",
+    description: "A competitor's share of voice becomes larger than the brand's.",
   },
-  { type: "brand_disappeared", label: "The brand disappears", description: "No answer names the brand any more." },
+  {
+    type: "brand_disappeared",
+    label: "The brand disappears from the answers",
+    description: "No answer names the brand any more.",
+  },
   {
     type: "sentiment_below",
-    label: "Sentiment falls below",
+    label: "Sentiment score falls below",
     description: "The sentiment score is under a threshold you set (0–100).",
   },
   {
@@ -233,7 +238,7 @@ export function checkSchedule(draft: ScheduleDraft): Record<string, string> {
     if (rule.type === "competitor_overtakes" && rule.competitor === "")
       errors[`rules.${i}.competitor`] = "Choose a competitor.";
     const emails = splitEmails(rule.emails);
-    const bad = emails.find((address) => !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(address));
+    const bad = emails.find((address) => !isEmailAddress(address));
     if (bad !== undefined) errors[`rules.${i}.emails`] = `“${bad}” is not an e-mail address.`;
     else if (emails.length > MAX_RULE_EMAILS) errors[`rules.${i}.emails`] = `At most ${MAX_RULE_EMAILS} addresses.`;
     const slack = rule.slack.trim();

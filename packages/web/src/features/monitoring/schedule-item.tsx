@@ -12,11 +12,19 @@ import { errorMessage } from "../../lib/api.ts";
 import { engineName, formatDateTimeIn, plural } from "../../lib/format.ts";
 import { keys } from "../../lib/queries.ts";
 import { cn } from "../../lib/utils.ts";
+import { CreditCost } from "../analyses/credit-cost.tsx";
 import { useBrand } from "../brand-page/brand-context.tsx";
 import { deleteSchedule, runScheduleNow, updateSchedule } from "./monitoring-api.ts";
 import { RunsList } from "./runs-list.tsx";
 import { ScheduleDialog } from "./schedule-dialog.tsx";
 import { describeRule, describeSchedule } from "./schedule-draft.ts";
+
+/** "completed", or "completed with failures (2 of 4 answers failed)". */
+function lastRunStatus(run: NonNullable<MonitoringSchedule["last_run"]>): string {
+  const failed = run.failures?.failed ?? 0;
+  if (run.status !== "completed" || failed === 0) return run.status;
+  return `completed with failures (${failed} of ${plural(run.failures?.total ?? 0, "answer")} failed)`;
+}
 
 /** One schedule: when, what, its rules, its next and last run, its actions and its runs. */
 export function ScheduleItem({ schedule }: { schedule: MonitoringSchedule }) {
@@ -24,7 +32,7 @@ export function ScheduleItem({ schedule }: { schedule: MonitoringSchedule }) {
   const queryClient = useQueryClient();
   const runsId = useId();
   const [showRuns, setShowRuns] = useState(false);
-  const [busy, setBusy] = useState<"pause" | "run">();
+  const [busy, setBusy] = useState<"pause">();
   const title = describeSchedule(schedule);
   const refresh = () =>
     queryClient.invalidateQueries({ queryKey: keys.workspacePart(workspaceId, "monitoring", project.id) });
@@ -42,19 +50,18 @@ export function ScheduleItem({ schedule }: { schedule: MonitoringSchedule }) {
     }
   }
 
+  // What a run asks, as the server will: the schedule's engines and prompts, or the brand's (switched-on prompts).
+  const paused = new Set(project.paused_prompts ?? []);
+  const runEngines = schedule.engines ?? project.engines;
+  const runPrompts = schedule.prompts ?? project.prompts.filter((p) => !paused.has(p));
+  const credits = runEngines.length * runPrompts.length * schedule.samples;
+
   async function runNow() {
-    setBusy("run");
-    try {
-      const run = await runScheduleNow(workspaceId, schedule.id);
-      await refresh();
-      setShowRuns(true);
-      if (run.status === "skipped") toast.warning(`The run was skipped: ${run.skip_reason ?? "no reason given"}`);
-      else toast.success("A run was started");
-    } catch (error) {
-      toast.error(errorMessage(error));
-    } finally {
-      setBusy(undefined);
-    }
+    const run = await runScheduleNow(workspaceId, schedule.id);
+    await refresh();
+    setShowRuns(true);
+    if (run.status === "skipped") toast.warning(`The run was skipped: ${run.skip_reason ?? "no reason given"}`);
+    else toast.success("A run was started");
   }
 
   async function remove() {
@@ -96,7 +103,7 @@ export function ScheduleItem({ schedule }: { schedule: MonitoringSchedule }) {
           <dd>
             {schedule.last_run ? (
               <>
-                <RelativeText value={schedule.last_run.created_at} />, {schedule.last_run.status}
+                <RelativeText value={schedule.last_run.created_at} />, {lastRunStatus(schedule.last_run)}
                 {schedule.last_run.skip_reason ? ` (${schedule.last_run.skip_reason})` : ""}
               </>
             ) : (
@@ -130,16 +137,26 @@ export function ScheduleItem({ schedule }: { schedule: MonitoringSchedule }) {
         </Button>
         {canEdit && (
           <>
-            <Button
-              variant="outline"
-              size="sm"
-              onClick={runNow}
-              disabled={busy !== undefined}
-              aria-label={`Run now: ${title}`}
-            >
-              {busy === "run" ? <Spinner /> : <RefreshCwIcon aria-hidden="true" />}
-              Run now
-            </Button>
+            <ConfirmDialog
+              trigger={
+                <Button variant="outline" size="sm" disabled={busy !== undefined} aria-label={`Run now: ${title}`}>
+                  <RefreshCwIcon aria-hidden="true" />
+                  Run now
+                </Button>
+              }
+              title={`Run now and spend ${plural(credits, "credit")}?`}
+              description={
+                <>
+                  {plural(runPrompts.length, "prompt")} × {plural(runEngines.length, "engine")} ×{" "}
+                  {plural(schedule.samples, "sample")} = {plural(credits, "answer")}, outside the schedule's slots
+                  (which are unaffected).
+                  <CreditCost workspaceId={workspaceId} credits={credits} />
+                </>
+              }
+              confirmLabel={`Spend ${plural(credits, "credit")} and run`}
+              destructive={false}
+              onConfirm={runNow}
+            />
             <ScheduleDialog schedule={schedule} />
             <Button
               variant="outline"

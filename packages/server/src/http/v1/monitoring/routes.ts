@@ -1,4 +1,4 @@
-import { listAlerts } from "../../../services/monitoring/alert-list.ts";
+import { listAlerts, setAlertAcknowledged } from "../../../services/monitoring/alert-list.ts";
 import { listRuns } from "../../../services/monitoring/runs.ts";
 import {
   createSchedule,
@@ -11,6 +11,7 @@ import {
 import {
   AlertListQuery,
   AlertListSchema,
+  AlertSchema,
   MonitoringRunSchema,
   RunListQuery,
   RunListSchema,
@@ -143,10 +144,42 @@ export const listAlertsRoute = defineRoute({
   path: "/alerts",
   tag,
   summary: "List alerts",
-  description: "Alerts that fired, newest first, optionally of one brand or schedule.",
+  description:
+    "Alerts that fired, newest first, optionally of one brand or schedule, and only open or only acknowledged ones (`status`).",
   scope: "monitoring",
   extension: true,
   query: AlertListQuery,
   success: { status: 200, description: "A page of alerts.", schema: AlertListSchema },
   handler: ({ ctx, query }) => listAlerts(ctx, query),
+});
+
+export const acknowledgeAlertRoute = defineRoute({
+  operationId: "acknowledgeAlert",
+  method: "POST",
+  path: "/alerts/:id/acknowledge",
+  tag,
+  summary: "Acknowledge an alert",
+  description:
+    "Marks an alert as worked through: its `status` becomes `acknowledged`, with who did it and when. Acknowledging it again changes nothing.",
+  scope: "monitoring",
+  extension: true,
+  params: IdParams,
+  success: { status: 200, description: "The alert, acknowledged.", schema: AlertSchema },
+  errors: ["NOT_FOUND"],
+  handler: ({ ctx, params }) => setAlertAcknowledged(ctx, params.id, true),
+});
+
+export const reopenAlertRoute = defineRoute({
+  operationId: "reopenAlert",
+  method: "POST",
+  path: "/alerts/:id/reopen",
+  tag,
+  summary: "Reopen an alert",
+  description: "Makes an acknowledged alert `open` again. Reopening an open alert changes nothing.",
+  scope: "monitoring",
+  extension: true,
+  params: IdParams,
+  success: { status: 200, description: "The alert, open.", schema: AlertSchema },
+  errors: ["NOT_FOUND"],
+  handler: ({ ctx, params }) => setAlertAcknowledged(ctx, params.id, false),
 });
