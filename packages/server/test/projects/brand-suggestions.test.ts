@@ -134,6 +134,16 @@ describeEachDialect(
       expect(failed.json().prompts[0].source).toBe("sandbox");
     });
 
+    it("reads an address typed without a scheme over HTTP when the site does not speak HTTPS", async () => {
+      const t = await h.tenant("growth");
+      const typed = site.url.replace(/^http:\/\//, "");
+      const res = await h.call("suggestBrand", { key: t.key, body: { website: typed } });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json().name).toMatchObject({ value: "Northwind", source: `${site.url}/` });
+      // Over HTTPS first: the plain-HTTP site answered that attempt with no TLS, and was then read over HTTP.
+      expect(res.json().pages.some((page: { url: string }) => page.url.startsWith("https://"))).toBe(false);
+    });
+
     it("says clearly when a site cannot be read, and refuses what is not an address", async () => {
       const t = await h.tenant("growth");
       const closed = await new Site().start();
@@ -144,6 +154,8 @@ describeEachDialect(
       expect(res.json().error.code).toBe("VALIDATION_ERROR");
       expect(res.json().error.details[0]).toMatchObject({ field: "website" });
       expect(res.json().error.details[0].issue).toMatch(/could not be read: .*fill in the brand by hand/);
+      // In plain words, not the network library's.
+      expect(res.json().error.details[0].issue).toContain("the site refused the connection");
       const robots = await new Site().start();
       try {
         robots.pages.set("/robots.txt", { type: "text/plain", body: "User-agent: *\nDisallow: /\n" });

@@ -102,7 +102,16 @@ export async function suggestBrand(
     allowPrivate: ctx.webhookTargets.allowPrivate,
     resolver: ctx.webhookTargets.resolver,
   });
-  const reading = await readWebsite(fetcher, address);
+  let reading = await readWebsite(fetcher, address);
+  // Typed without a scheme ("acme.com"), the address is tried over HTTPS first, then over plain
+  // HTTP when HTTPS could not be used at all (not when the site was refused or disallowed us).
+  const typedScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(input.website.trim());
+  if (!reading.ok && !typedScheme && address.protocol === "https:" && !reading.reason.includes("refused:")) {
+    const plain = new URL(address);
+    plain.protocol = "http:";
+    const again = await readWebsite(fetcher, plain);
+    if (again.ok) reading = again;
+  }
   if (!reading.ok) {
     throw validationError([
       { field: "website", issue: `${reading.reason}; fill in the brand by hand, or try another address` },

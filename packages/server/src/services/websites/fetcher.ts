@@ -169,8 +169,32 @@ export class HttpPageFetcher implements PageFetcher {
         req.destroy();
       }, this.#limits.timeoutMs);
       req.on("error", (error) =>
-        finish({ kind: "failed", reason: error instanceof Refused ? `refused: ${error.message}` : error.message }),
+        finish({
+          kind: "failed",
+          reason: error instanceof Refused ? `refused: ${error.message}` : inPlainWords(error),
+        }),
       );
     });
   }
+}
+
+/** A network error as a marketer can read it: what happened, not the TLS library's trace. */
+function inPlainWords(error: Error): string {
+  const code = (error as NodeJS.ErrnoException).code ?? "";
+  if (code === "ENOTFOUND" || code === "EAI_AGAIN") return "no such domain was found";
+  if (code === "ECONNREFUSED") return "the site refused the connection";
+  if (code === "ECONNRESET" || code === "EPIPE") return "the site closed the connection";
+  if (code === "ETIMEDOUT" || code === "ENETUNREACH" || code === "EHOSTUNREACH") return "the site could not be reached";
+  if (
+    code === "EPROTO" ||
+    code.startsWith("ERR_SSL") ||
+    code.startsWith("ERR_TLS") ||
+    /certificate|ssl|tls/i.test(code)
+  ) {
+    return "the site did not answer securely over HTTPS";
+  }
+  if (code.startsWith("CERT_") || code.includes("SELF_SIGNED") || code.startsWith("UNABLE_TO_")) {
+    return "the site's HTTPS certificate is not valid";
+  }
+  return error.message.split("\n")[0]?.slice(0, 200) ?? "the site could not be read";
 }

@@ -203,7 +203,7 @@ export function BrandForm({
           value={draft.engines}
           onChange={(value) => set("engines", value)}
           error={errors.engines}
-          description="The engines of your plan. Engines other than the offline sandbox need their API key configured on the server."
+          description="Where analyses of this brand ask by default. The offline sandbox always answers; the others once connected in Settings → Engines."
         />
         <div className="grid gap-4 md:grid-cols-2">
           <Field
@@ -211,7 +211,7 @@ export function BrandForm({
             autoComplete="off"
             maxLength={2}
             placeholder="e.g. US"
-            className="[&_input]:uppercase"
+            className="[&_input]:uppercase [&_input::placeholder]:normal-case"
             hint={
               country
                 ? `${country}. ISO 3166-1 two-letter code; leave empty for none.`

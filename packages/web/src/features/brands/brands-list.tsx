@@ -32,7 +32,7 @@ export function BrandsList({ workspaceId, canEdit }: { workspaceId: string; canE
       {projects.data?.data.length === 0 && (
         <EmptyState icon={<TagIcon />} title="No brands yet">
           {canEdit
-            ? "Add your first brand: its name, its website, its competitors and the questions your customers ask. Then run an analysis to see how AI engines answer."
+            ? "Add your first brand from its website: Sightline suggests its competitors and the questions your customers ask. Then run an analysis: the offline sandbox answers at once, real engines once you connect them in Settings → Engines."
             : "A member of this workspace adds brands; they will appear here."}
         </EmptyState>
       )}

@@ -45,7 +45,7 @@ export function FactsField({
             autoComplete="off"
             maxLength={3}
             placeholder="USD"
-            className="[&_input]:uppercase"
+            className="[&_input]:uppercase [&_input::placeholder]:normal-case"
             {...text("priceCurrency")}
           />
           <SelectField
@@ -79,7 +79,7 @@ export function FactsField({
       <TextareaField
         label="Key features, one per line"
         rows={3}
-        placeholder={"Slack integration\nmobile app"}
+        placeholder={"e.g. Slack integration\ne.g. mobile app"}
         hint="In a few words each. An answer saying the brand lacks one of them is flagged."
         {...text("features", "facts.features")}
         error={errors["facts.features"] ?? errors.facts}
