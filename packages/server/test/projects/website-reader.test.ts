@@ -71,6 +71,43 @@ describe("the website reader", () => {
     for (const competitor of suggestion.competitors) expect(competitor.source.from).toMatch(/^“/);
   });
 
+  it("takes a kind of product for the category, never a slogan, and every competitor of a list", () => {
+    const plain = readPage(
+      "https://brightdesk.example/",
+      `<html><head><title>Brightdesk | Help desk software for small teams</title>
+      <meta name="description" content="Brightdesk is help desk software for small support teams."></head>
+      <body><h1>Support your customers, not your tools</h1>
+      <p>Teams switch to Brightdesk from Zendesk and Freshdesk in a day.</p>
+      <p>Why agencies move from Help Scout, Front or Kayako.</p></body></html>`,
+    );
+    const described = suggestFromPages([plain]);
+    expect(described.category).toEqual({
+      value: "help desk software for small support teams",
+      source: { url: "https://brightdesk.example/", from: "its description" },
+    });
+    expect(described.competitors.map((c) => c.value)).toEqual([
+      "Zendesk",
+      "Freshdesk",
+      "Help Scout",
+      "Front",
+      "Kayako",
+    ]);
+    // Without a description, the title's other half names the kind of product; the slogan never does.
+    const titled = readPage(
+      "https://brightdesk.example/",
+      "<html><head><title>Brightdesk | Help desk software for small teams</title></head><body><h1>Support your customers, not your tools</h1></body></html>",
+    );
+    expect(suggestFromPages([titled]).category).toEqual({
+      value: "Help desk software for small teams",
+      source: { url: "https://brightdesk.example/", from: "its title" },
+    });
+    const slogan = readPage(
+      "https://brightdesk.example/",
+      "<html><head><title>Brightdesk</title></head><body><h1>Support your customers, not your tools</h1></body></html>",
+    );
+    expect(suggestFromPages([slogan]).category).toBeNull();
+  });
+
   it("keeps text and data only: scripts are neither run nor read", () => {
     const page = readPage("https://northwind.io/", HOME);
     expect(page.headings).not.toContain("never run");

@@ -135,9 +135,18 @@ function domainsOf(pages: ReadPage[], home: ReadPage): Suggested<string>[] {
   return out.slice(0, 5);
 }
 
-/** "Acme is a CRM for small agencies." → "CRM for small agencies". */
-const CATEGORY =
-  /\b(?:is|are|—|-)\s+(?:a|an|the)\s+((?:[\w'-]+\s+){0,6}?(?:platform|software|tool|app|service|solution|crm|system|suite|marketplace|agency|company|provider|api|product|store|brand|network)(?:\s+(?:for|to|that helps)\s+[^.,;:!?]{3,50})?)/i;
+/** What a product is called by kind: the last word of "help desk software", "CRM platform"… */
+const KIND =
+  "(?:platform|software|tool|app|service|solution|crm|erp|cms|helpdesk|system|suite|marketplace|agency|company|provider|api|product|store|brand|network)";
+
+/** "Acme is a CRM for small agencies." / "Acme is help desk software for…" → what follows the verb. */
+const CATEGORY = new RegExp(
+  String.raw`\b(?:is|are|—|-)\s+(?:(?:a|an|the)\s+)?((?:[\w'-]+\s+){0,6}?${KIND}(?:\s+(?:for|to|that helps)\s+[^.,;:!?]{3,50})?)(?=[\s.,;:!?]|$)`,
+  "i",
+);
+
+/** A phrase that names a kind of product ("Help desk software for small teams"), not a slogan. */
+const KIND_PHRASE = new RegExp(String.raw`^(?:[\w'-]+\s+){0,6}?${KIND}(?:\s+(?:for|to)\s+[^.,;:!?]{3,50})?$`, "i");
 
 function categoryOf(pages: ReadPage[], home: ReadPage, name: string | null): Suggested<string> | null {
   const texts = pages.flatMap((page) => [
@@ -155,8 +164,18 @@ function categoryOf(pages: ReadPage[], home: ReadPage, name: string | null): Sug
     if (name !== null && value.toLowerCase().includes(name.toLowerCase())) continue;
     return { value: cap(value, 100), source: { url, from } };
   }
-  const h1 = home.headings[0];
-  return h1 === undefined ? null : { value: cap(h1, 100), source: { url: home.url, from: "its first heading" } };
+  // The title's other half ("Acme | Help desk software for small teams"), or the first heading,
+  // when it names a kind of product; a slogan ("Support your customers, not your tools") is no category.
+  const titleParts = (home.title ?? "").split(/\s+[|–—:-]\s+/).map((part) => part.trim());
+  const candidates = [
+    ...titleParts.map((part) => ({ text: part, from: "its title" })),
+    ...home.headings.slice(0, 1).map((text) => ({ text, from: "its first heading" })),
+  ];
+  for (const { text, from } of candidates) {
+    if (name !== null && text.toLowerCase().includes(name.toLowerCase())) continue;
+    if (KIND_PHRASE.test(text)) return { value: cap(text, 100), source: { url: home.url, from } };
+  }
+  return null;
 }
 
 const TLD_COUNTRY: Record<string, string> = {
@@ -308,11 +327,22 @@ function factsOf(pages: ReadPage[], product: ReadPage[]): WebsiteSuggestion["fac
   return facts;
 }
 
-/** Names the pages themselves set the brand against: "vs X", "X alternative", "compared to X", "switch from X". */
+/** A product's name as pages write it: one to three capitalised words ("Zendesk", "Help Scout"). */
+const NAME = String.raw`[A-Z][\w.&'-]*(?:\s+[A-Z][\w.&'-]*){0,2}`;
+/** A list of names: "Zendesk", "Zendesk and Freshdesk", "Zendesk, Help Scout or Front". */
+const NAMES = String.raw`(${NAME}(?:\s*(?:,|\band\b|\bor\b)\s*${NAME})*)`;
+
+/**
+ * Names the pages themselves set the brand against: "vs X", "compared to X", "alternative to X",
+ * "unlike X", "switch (to us) from X and Y", "X alternatives".
+ */
 const AGAINST = [
-  /\bvs\.?\s+([A-Z][\w.&'-]*(?:\s+[A-Z][\w.&'-]*){0,2})/g,
-  /\b(?:[Cc]ompared (?:to|with)|[Aa]lternative to|[Ii]nstead of|[Uu]nlike|[Ss]witch(?:ing)? from|[Mm]igrat(?:e|ing) from|[Mm]oving from)\s+([A-Z][\w.&'-]*(?:\s+[A-Z][\w.&'-]*){0,2})/g,
-  /\b([A-Z][\w.&'-]*(?:\s+[A-Z][\w.&'-]*){0,2})\s+alternatives?\b/g,
+  new RegExp(String.raw`\bvs\.?\s+${NAMES}`, "g"),
+  new RegExp(
+    String.raw`\b(?:[Cc]ompared (?:to|with)|[Aa]lternative to|[Ii]nstead of|[Uu]nlike|[Ss]witch(?:es|ing)?(?:\s+to\s+\S+)?\s+from|[Mm]igrat(?:e|es|ing)(?:\s+to\s+\S+)?\s+from|[Mm]ov(?:e|es|ing)(?:\s+to\s+\S+)?\s+from|[Rr]eplac(?:e|es|ing))\s+${NAMES}`,
+    "g",
+  ),
+  new RegExp(String.raw`\b(${NAME})\s+alternatives?\b`, "g"),
 ];
 
 function competitorsOf(pages: ReadPage[], name: string | null, aliases: string[]): Suggested<string>[] {
@@ -325,18 +355,20 @@ function competitorsOf(pages: ReadPage[], name: string | null, aliases: string[]
         (a, b) => (a.index ?? 0) - (b.index ?? 0),
       );
       for (const match of matches) {
-        const candidate = (match[1] ?? "").trim().replace(/[.,]$/, "");
-        if (
-          candidate.length < 2 ||
-          own.has(candidate.toLowerCase()) ||
-          /^(The|Our|Your|Other|All|Top|Best|Free)$/.test(candidate)
-        )
-          continue;
-        if (!found.has(candidate.toLowerCase())) {
-          found.set(candidate.toLowerCase(), {
-            value: cap(candidate, 100),
-            source: { url: page.url, from: `“${cap(text, 80)}”` },
-          });
+        for (const named of (match[1] ?? "").split(/\s*(?:,|\band\b|\bor\b)\s*/)) {
+          const candidate = named.trim().replace(/[.,]$/, "");
+          if (
+            candidate.length < 2 ||
+            own.has(candidate.toLowerCase()) ||
+            /^(The|Our|Your|Other|All|Top|Best|Free)$/.test(candidate)
+          )
+            continue;
+          if (!found.has(candidate.toLowerCase())) {
+            found.set(candidate.toLowerCase(), {
+              value: cap(candidate, 100),
+              source: { url: page.url, from: `“${cap(text, 80)}”` },
+            });
+          }
         }
       }
     }
