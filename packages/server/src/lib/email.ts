@@ -6,7 +6,7 @@
  * server still has the last word on whether the address exists.
  */
 const EMAIL =
-  /^[^\s@"<>()[\]\\,;:]{1,64}@(?:[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,61}[\p{L}\p{N}])?\.)+(?:\p{L}{2,63}|xn--[a-z0-9-]{1,59})$/iu;
+  /^(?!\.)(?!.*\.\.)[^\s@"<>()[\]\\,;:\p{Cc}]{1,64}(?<!\.)@(?:[\p{L}\p{N}](?:[\p{L}\p{M}\p{N}-]{0,61}[\p{L}\p{M}\p{N}])?\.)+(?:\p{L}[\p{L}\p{M}]{1,62}|xn--[a-z0-9-]{1,59})$/iu;
 
 /** Whether `text` (already trimmed) is an e-mail address, at most 254 characters. */
 export function isEmailAddress(text: string): boolean {

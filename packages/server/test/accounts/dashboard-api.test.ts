@@ -163,10 +163,21 @@ describeEachDialect(
       const key = (
         await dashboard(h, "POST", `${ws}/api-keys`, { cookie: owner.cookie, body: { name: "k", scopes: ["read"] } })
       ).json();
-      await dashboard(h, "POST", `${ws}/v1/projects`, {
+      const project = await dashboard(h, "POST", `${ws}/v1/projects`, {
         cookie: owner.cookie,
         body: { name: "P", primary_domain: "p.com" },
       });
+      // What else a workspace holds: an engine connected in Settings, a re-measure of a brand.
+      const engine = await dashboard(h, "PATCH", `${ws}/engines/chatgpt`, {
+        cookie: owner.cookie,
+        body: { api_key: "sk-workspace-key-1234" },
+      });
+      expect(engine.statusCode, engine.body).toBe(200);
+      const remeasure = await dashboard(h, "POST", `${ws}/v1/projects/${project.json().id}/remeasure`, {
+        cookie: owner.cookie,
+        body: {},
+      });
+      expect(remeasure.statusCode, remeasure.body).toBeLessThan(300);
       expect(
         (await dashboard(h, "PATCH", ws, { cookie: owner.cookie, body: { name: "Doomed too" } })).json().name,
       ).toBe("Doomed too");
@@ -178,6 +189,8 @@ describeEachDialect(
       expect(deleted.json()).toEqual({ id: owner.workspaceId, deleted: true });
       expect(await h.count("workspaces", owner.workspaceId)).toBe(0);
       expect(await h.count("projects", owner.workspaceId)).toBe(0);
+      expect(await h.count("workspace_engines", owner.workspaceId)).toBe(0);
+      expect(await h.count("remeasures", owner.workspaceId)).toBe(0);
       expect((await h.call("listProjects", { key: key.key })).json().error.code).toBe("INVALID_API_KEY");
       expect((await dashboard(h, "GET", ws, { cookie: owner.cookie })).statusCode).toBe(404);
     });

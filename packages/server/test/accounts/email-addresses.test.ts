@@ -10,8 +10,20 @@ const REFUSED = [
   "maya@example..com",
   "maya example@x.com",
   "@example.com",
+  "maya\u0000@example.com",
+  ".maya@example.com",
+  "maya.@example.com",
+  "maya..lee@example.com",
 ];
-const ACCEPTED = ["maya@example.com", "Maya.Lee+crm@mail.example.co.uk", "maya@xn--bcher-kva.de", "maya@bücher.de"];
+const ACCEPTED = [
+  "maya@example.com",
+  "Maya.Lee+crm@mail.example.co.uk",
+  "maya@xn--bcher-kva.de",
+  "maya@bücher.de",
+  // Internationalised domains whose letters carry combining marks (Devanagari).
+  "user@example.भारत",
+  "राम@डाटामेल.भारत",
+];
 
 it("accepts an address only with a dot-separated domain ending in a top-level domain of two letters or more", () => {
   for (const address of REFUSED) expect(isEmailAddress(address), address).toBe(false);

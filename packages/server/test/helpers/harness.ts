@@ -58,7 +58,9 @@ export type CountedTable =
   | "webhook_endpoints"
   | "webhook_deliveries"
   | "credit_entries"
-  | "reports";
+  | "reports"
+  | "workspace_engines"
+  | "remeasures";
 
 export interface Harness {
   dialect: Dialect;

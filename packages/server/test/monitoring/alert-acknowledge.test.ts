@@ -62,6 +62,23 @@ describeEachDialect(
       h.clock.advance(60_000);
     }
 
+    it("refuses to acknowledge or reopen the alerts of a deleted brand, and counts them nowhere", async () => {
+      const t = await h.tenant("agency");
+      engine.mentionBrand = false;
+      const { project, schedule } = await scheduleWith(t, ["scripted"], [{ type: "visibility_below", threshold: 0.5 }]);
+      await runNow(t, schedule.id);
+      const alerts = (await h.call("listAlerts", { key: t.key, query: { schedule_id: schedule.id } })).json().data;
+      expect(alerts).toHaveLength(1);
+      const id = alerts[0].id as string;
+      expect((await h.call("deleteProject", { key: t.key, params: { id: project.id } })).statusCode).toBe(200);
+      for (const operationId of ["acknowledgeAlert", "reopenAlert"]) {
+        const res = await h.call(operationId, { key: t.key, params: { id } });
+        expect(res.statusCode, res.body).toBe(404);
+        expect(res.json().error.code).toBe("NOT_FOUND");
+      }
+      expect((await h.call("listAlerts", { key: t.key, query: { status: "open" } })).json().data).toEqual([]);
+    });
+
     it("acknowledges and reopens an alert, lists open and acknowledged ones apart, and says it in the rule's words", async () => {
       const t = await h.tenant("agency");
       engine.mentionBrand = false;

@@ -280,3 +280,37 @@ describeEachDialect("deleting a brand on the dashboard: owners and admins only",
     expect(restored.json().name).toBe("Acme Inc");
   });
 });
+
+describeEachDialect("deleting a brand while its work is under way", (h) => {
+  it("finishes an analysis accepted before the deletion, its answers hidden with the brand and back with it", async () => {
+    // No worker yet: the analysis is still queued when the brand is deleted.
+    const t = await h.tenant("agency");
+    const project = (
+      await h.call("createProject", {
+        key: t.key,
+        body: { name: "Acme CRM", primary_domain: "acme.com", prompts: ["best CRM?", "CRM for agencies?"] },
+      })
+    ).json();
+    const queued = await h.call("analyze", {
+      key: t.key,
+      body: { project_id: project.id, engines: ["sandbox"], samples: 2 },
+    });
+    expect(queued.statusCode, queued.body).toBe(202);
+    const analysisId = queued.json().id as string;
+    expect((await h.call("deleteProject", { key: t.key, params: { id: project.id } })).statusCode).toBe(200);
+
+    await h.startWorker(undefined, { pollIntervalMs: 20 });
+    const status = async () =>
+      (await h.deps.db.selectFrom("analyses").select("status").where("id", "=", analysisId).executeTakeFirstOrThrow())
+        .status;
+    await expect.poll(status, { timeout: 15_000 }).toBe("completed");
+    // Hidden while the brand is deleted…
+    expect((await h.call("getAnalysis", { key: t.key, params: { id: analysisId } })).statusCode).toBe(404);
+    // …and whole when it is restored: every answer asked, no credit left reserved.
+    expect((await h.call("restoreProject", { key: t.key, params: { id: project.id } })).statusCode).toBe(200);
+    const analysis = (await h.call("getAnalysis", { key: t.key, params: { id: analysisId } })).json();
+    expect(analysis.status).toBe("completed");
+    const results = (await h.call("listResults", { key: t.key, query: { analysis_id: analysisId, limit: 10 } })).json();
+    expect(results.data).toHaveLength(4);
+  });
+});

@@ -4,7 +4,7 @@
  * letters or more. `maya@example` is refused before it is sent.
  */
 const EMAIL =
-  /^[^\s@"<>()[\]\\,;:]{1,64}@(?:[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,61}[\p{L}\p{N}])?\.)+(?:\p{L}{2,63}|xn--[a-z0-9-]{1,59})$/iu;
+  /^(?!\.)(?!.*\.\.)[^\s@"<>()[\]\\,;:\p{Cc}]{1,64}(?<!\.)@(?:[\p{L}\p{N}](?:[\p{L}\p{M}\p{N}-]{0,61}[\p{L}\p{M}\p{N}])?\.)+(?:\p{L}[\p{L}\p{M}]{1,62}|xn--[a-z0-9-]{1,59})$/iu;
 
 export function isEmailAddress(text: string): boolean {
   return text.length <= 254 && EMAIL.test(text);

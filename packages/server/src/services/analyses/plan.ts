@@ -31,7 +31,8 @@ export interface AnalysisPlan {
  * crashed one stopped.
  */
 export async function planAnalysis(ctx: ServiceContext, row: Selectable<AnalysesTable>): Promise<AnalysisPlan> {
-  const project = await getProject(ctx, row.project_id);
+  // An analysis accepted before its brand was deleted still finishes (and releases what it did not spend).
+  const project = await getProject(ctx, row.project_id, { deleted: "included" });
   const measured = measuredProject(project);
   const engines = analysisColumns.engines.read(row.engines);
   const prompts = analysisColumns.prompts.read(row.prompts);

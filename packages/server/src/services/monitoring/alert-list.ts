@@ -67,11 +67,16 @@ export async function setAlertAcknowledged(
   alertId: string,
   acknowledged: boolean,
 ): Promise<AlertView> {
-  const scoped = () => ctx.db.selectFrom("alerts").selectAll().where("workspace_id", "=", ctx.workspace.id);
+  // A deleted brand's alerts are gone with it, as from the list.
+  const scoped = () =>
+    ctx.db
+      .selectFrom("alerts")
+      .selectAll()
+      .where("workspace_id", "=", ctx.workspace.id)
+      .where("project_id", "in", liveProjectIds(ctx.db, ctx.workspace.id));
   const row = await scoped().where("id", "=", alertId).executeTakeFirst();
   if (row === undefined) throw notFound("alert", alertId);
-  if (acknowledged && row.acknowledged_at !== null) return rowToAlert(row);
-  if (!acknowledged && row.acknowledged_at === null) return rowToAlert(row);
+  // Conditional on the state it changes, so that of two acknowledgements at once the first is kept.
   await ctx.db
     .updateTable("alerts")
     .set(
@@ -81,6 +86,7 @@ export async function setAlertAcknowledged(
     )
     .where("workspace_id", "=", ctx.workspace.id)
     .where("id", "=", alertId)
+    .where("acknowledged_at", acknowledged ? "is" : "is not", null)
     .execute();
   return rowToAlert(await scoped().where("id", "=", alertId).executeTakeFirstOrThrow());
 }

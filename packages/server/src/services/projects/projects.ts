@@ -84,14 +84,22 @@ export async function projectWorkspace(deps: Deps, projectId: string): Promise<s
   return row.workspace_id;
 }
 
-export async function getProject(ctx: ServiceContext, id: string): Promise<Project> {
-  const row = await ctx.db
+export async function getProject(
+  ctx: ServiceContext,
+  id: string,
+  /**
+   * `included` for work accepted before the brand was deleted (a queued or running analysis): it
+   * finishes, its answers hidden with the brand and back with it when restored.
+   */
+  options: { deleted?: "included" } = {},
+): Promise<Project> {
+  let query = ctx.db
     .selectFrom("projects")
     .selectAll()
     .where("workspace_id", "=", ctx.workspace.id)
-    .where("id", "=", id)
-    .where("deleted_at", "is", null)
-    .executeTakeFirst();
+    .where("id", "=", id);
+  if (options.deleted !== "included") query = query.where("deleted_at", "is", null);
+  const row = await query.executeTakeFirst();
   if (row === undefined) throw notFound("project", id);
   return rowToProject(row);
 }
