@@ -104,7 +104,7 @@ export function WebsiteStep({
           value={website}
           onChange={(event) => setWebsite(event.target.value)}
           error={error}
-          hint="Nothing is stored until you add the brand. Competitors and prompts are simulated by the offline sandbox."
+          hint="Costs one credit. Nothing is stored until you add the brand. Competitors and prompts are simulated by the offline sandbox."
         />
         <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
           <Button type="button" variant="outline" onClick={() => onManual(website.trim(), null)}>
