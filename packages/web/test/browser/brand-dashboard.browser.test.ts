@@ -23,6 +23,7 @@ import {
   startInstallation,
   withSession,
 } from "./installation.ts";
+import { expectNoSidewaysScroll } from "./screens.ts";
 
 const WIDTHS = [1280, 390] as const;
 /** Every module of the app's build, which a test's browser context loads before the test takes it. */
@@ -96,12 +97,6 @@ function chartMarks(card: Locator): Promise<number> {
       }
       return count;
     });
-}
-
-/** The whole page fits the viewport's width: nothing to scroll sideways (tables scroll in their own box). */
-async function expectNoSidewaysScroll(page: Page, width: number, screen: string): Promise<void> {
-  const scrollWidth = Number(await page.evaluate("document.documentElement.scrollWidth"));
-  expect(scrollWidth, `${screen} at ${width} px is wider than the screen`).toBeLessThanOrEqual(width);
 }
 
 /**
