@@ -1,7 +1,9 @@
-import { createServer, type IncomingMessage, type Server } from "node:http";
-import { gzipSync } from "node:zlib";
+import { Agent, createServer, type IncomingMessage, type Server } from "node:http";
+import { Agent as HttpsAgent } from "node:https";
+import { brotliCompressSync, gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { vendorFetch } from "../../src/services/engines/vendor-fetch.ts";
+import { ChatCompletionsAdapter } from "../../src/services/engines/adapters/chat-completions.ts";
+import { REPLY_LIMIT_BYTES, vendorFetch, vendorFetchVia } from "../../src/services/engines/vendor-fetch.ts";
 
 interface Seen {
   method: string;
@@ -29,7 +31,23 @@ describe("vendor fetch", () => {
           headers: req.headers,
           body: Buffer.concat(chunks).toString(),
         });
-        if (req.url === "/gzip") {
+        const bomb = () => Buffer.alloc(REPLY_LIMIT_BYTES + 1024 * 1024, " ");
+        if (req.url?.endsWith("/bomb/chat/completions")) {
+          // A few KB of gzip that inflate past the limit.
+          res.writeHead(200, { "content-type": "application/json", "content-encoding": "gzip" });
+          res.end(gzipSync(bomb(), { level: 9 }));
+        } else if (req.url === "/brotli-bomb") {
+          res.writeHead(200, { "content-type": "application/json", "content-encoding": "br" });
+          res.end(brotliCompressSync(bomb()));
+        } else if (req.url === "/huge") {
+          // No content-length: the size is only known as it arrives.
+          res.writeHead(200, { "content-type": "application/json" });
+          for (let i = 0; i < 9; i++) res.write(Buffer.alloc(1024 * 1024, "a"));
+          res.end();
+        } else if (req.url === "/declared") {
+          res.writeHead(200, { "content-type": "application/json", "content-length": String(REPLY_LIMIT_BYTES + 1) });
+          res.write("{");
+        } else if (req.url === "/gzip") {
           res.writeHead(200, { "content-type": "application/json", "content-encoding": "gzip", "x-request-id": "r1" });
           res.end(gzipSync(JSON.stringify({ answer: "Acme CRM" })));
         } else if (req.url === "/empty") {
@@ -114,5 +132,29 @@ describe("vendor fetch", () => {
     expect(request.headers["content-type"]).toMatch(/^multipart\/form-data; boundary=/);
     expect(request.body).toContain('name="purpose"');
     expect(request.body).toContain('{"custom_id":"a"}');
+  });
+
+  it("refuses a reply past the limit on the guarded path: a gzip or brotli bomb, a huge body, a huge length", async () => {
+    const guarded = vendorFetchVia({ "http:": new Agent(), "https:": new HttpsAgent() }, () => null);
+    for (const path of ["/v1/bomb/chat/completions", "/brotli-bomb", "/huge", "/declared"]) {
+      await expect(guarded(`${base}${path}`, { method: "POST", body: "{}" }), path).rejects.toThrow(
+        "refused: the engine's reply is larger than 8 MB",
+      );
+    }
+    // Within the limit, replies are read as before.
+    expect(await (await guarded(`${base}/gzip`)).json()).toEqual({ answer: "Acme CRM" });
+    // A custom engine answering so is a failure of the engine that says why, not a crash.
+    const engine = new ChatCompletionsAdapter(
+      { name: "bomb", apiKey: "not-needed", baseUrl: `${base}/v1/bomb`, model: "m", fetch: guarded },
+      5_000,
+    );
+    const outcome = await engine.ask(
+      { prompt: "best CRM", country: null, language: null, sample: 1, seed: "s" },
+      AbortSignal.timeout(5_000),
+    );
+    expect(outcome).toMatchObject({
+      ok: false,
+      error: { message: "bomb: refused: the engine's reply is larger than 8 MB", retryable: false },
+    });
   });
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { defaultEngineConfig } from "../../src/services/engines/settings.ts";
-import { dashboard, type Session, signUp } from "../helpers/dashboard.ts";
+import { dashboard, invite, type Session, signUp, uniqueEmail } from "../helpers/dashboard.ts";
 import { startFakeChatCompletions, startFakeOpenAIResponses } from "../helpers/fake-vendors/index.ts";
 import { type FakeVendor, startFakeVendor } from "../helpers/fake-vendors/server.ts";
 import { describeEachDialect, type Harness } from "../helpers/harness.ts";
@@ -268,6 +268,102 @@ describeEachDialect(
         .where("workspace_id", "=", owner.workspaceId)
         .execute();
       expect(rows).toEqual([]);
+    });
+
+    it("tests only an engine of the plan, at most 10 times a minute per workspace", async () => {
+      const owner = await signUp(h);
+      await h.deps.db.updateTable("workspaces").set({ plan: "free" }).where("id", "=", owner.workspaceId).execute();
+      const refused = await dashboard(h, "POST", enginesUrl(owner, "claude", "test"), { cookie: owner.cookie });
+      expect(refused.statusCode, refused.body).toBe(403);
+      expect(refused.json().error).toMatchObject({ code: "ENGINE_NOT_ALLOWED", details: [{ field: "engine" }] });
+      for (let i = 0; i < 10; i++) {
+        const tested = await dashboard(h, "POST", enginesUrl(owner, "sandbox", "test"), { cookie: owner.cookie });
+        expect(tested.statusCode, tested.body).toBe(200);
+      }
+      const limited = await dashboard(h, "POST", enginesUrl(owner, "sandbox", "test"), { cookie: owner.cookie });
+      expect(limited.statusCode, limited.body).toBe(429);
+      expect(limited.json().error.code).toBe("RATE_LIMIT_EXCEEDED");
+      expect(Number(limited.headers["retry-after"])).toBeGreaterThanOrEqual(1);
+      // Another workspace has its own ten.
+      const other = await signUp(h);
+      const theirs = await dashboard(h, "POST", enginesUrl(other, "sandbox", "test"), { cookie: other.cookie });
+      expect(theirs.statusCode, theirs.body).toBe(200);
+    });
+
+    it("two first saves at once: one row, no error; two creations of one name: one made, one CONFLICT", async () => {
+      const owner = await signUp(h);
+      const [first, second] = await Promise.all(
+        [shapelessKey("one"), shapelessKey("two")].map((api_key) =>
+          dashboard(h, "PATCH", enginesUrl(owner, "chatgpt"), { cookie: owner.cookie, body: { api_key } }),
+        ),
+      );
+      expect([first?.statusCode, second?.statusCode], `${first?.body} ${second?.body}`).toEqual([200, 200]);
+      const body = { name: "twin_llm", title: "Twin", base_url: `${compatible.url}/v1`, model: "m1" };
+      const created = await Promise.all([
+        dashboard(h, "POST", enginesUrl(owner), { cookie: owner.cookie, body }),
+        dashboard(h, "POST", enginesUrl(owner), { cookie: owner.cookie, body }),
+      ]);
+      expect(created.map((res) => res.statusCode).sort(), created.map((res) => res.body).join(" ")).toEqual([201, 409]);
+      expect(created.find((res) => res.statusCode === 409)?.json().error.code).toBe("CONFLICT");
+      const rows = await h.deps.db
+        .selectFrom("workspace_engines")
+        .select("name")
+        .where("workspace_id", "=", owner.workspaceId)
+        .orderBy("name")
+        .execute();
+      expect(rows.map((row) => row.name)).toEqual(["chatgpt", "twin_llm"]);
+    });
+
+    it("refuses a model for a built-in engine without the workspace's key, and drops it with the key", async () => {
+      const owner = await signUp(h);
+      const refused = await dashboard(h, "PATCH", enginesUrl(owner, "chatgpt"), {
+        cookie: owner.cookie,
+        body: { model: "gpt-5" },
+      });
+      expect(refused.statusCode, refused.body).toBe(400);
+      expect(refused.json().error).toMatchObject({
+        code: "VALIDATION_ERROR",
+        details: [{ field: "model", issue: "a model applies with your own key; add the key first" }],
+      });
+      const count = async () =>
+        (
+          await h.deps.db
+            .selectFrom("workspace_engines")
+            .selectAll()
+            .where("workspace_id", "=", owner.workspaceId)
+            .execute()
+        ).length;
+      expect(await count()).toBe(0);
+      const keyed = await dashboard(h, "PATCH", enginesUrl(owner, "chatgpt"), {
+        cookie: owner.cookie,
+        body: { api_key: shapelessKey("k"), model: "gpt-5" },
+      });
+      expect(keyed.json()).toMatchObject({ model: "gpt-5", source: "workspace" });
+      const unkeyed = await dashboard(h, "PATCH", enginesUrl(owner, "chatgpt"), {
+        cookie: owner.cookie,
+        body: { api_key: null },
+      });
+      expect(unkeyed.statusCode, unkeyed.body).toBe(200);
+      expect(unkeyed.json()).toMatchObject({ model: null, key_hint: null, source: "none" });
+    });
+
+    it("shows a key's last characters to admins and owners only", async () => {
+      const owner = await signUp(h);
+      const key = shapelessKey("hint");
+      await dashboard(h, "PATCH", enginesUrl(owner, "chatgpt"), { cookie: owner.cookie, body: { api_key: key } });
+      const as = async (role: string) => {
+        const email = uniqueEmail(role);
+        const session = await signUp(h, { email, invitation: await invite(h, owner, email, role) });
+        return { ...session, workspaceId: owner.workspaceId };
+      };
+      for (const [session, hint] of [
+        [owner, key.slice(-4)],
+        [await as("admin"), key.slice(-4)],
+        [await as("member"), null],
+        [await as("viewer"), null],
+      ] as const) {
+        expect(await statusOf(h, session, "chatgpt")).toMatchObject({ source: "workspace", key_hint: hint });
+      }
     });
   },
   { config: { engines: engines(), webhookAllowPrivate: true, accounts: { openSignup: true } } },

@@ -1,6 +1,6 @@
 import type { ServerResponse } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { HttpPageFetcher } from "../../src/services/websites/fetcher.ts";
+import { HttpPageFetcher, OUT_OF_TIME } from "../../src/services/websites/fetcher.ts";
 import { describeEachDialect } from "../helpers/harness.ts";
 import { Site } from "../helpers/website.ts";
 
@@ -17,6 +17,18 @@ describe("the website fetcher's limits", () => {
       },
     });
     site.pages.set("/loop", { status: 302, body: "" });
+    // Three slow redirects, then a page that never ends.
+    for (const [from, to] of [
+      ["/hop1", "/hop2"],
+      ["/hop2", "/hop3"],
+      ["/hop3", "/slow"],
+    ] as const) {
+      site.pages.set(from, {
+        body: function (this: ServerResponse) {
+          setTimeout(() => this.writeHead(302, { location: to }).end(), 300);
+        },
+      });
+    }
   });
   afterAll(async () => site.stop());
 
@@ -54,6 +66,52 @@ describe("the website fetcher's limits", () => {
     const slow = await small.get(`${site.url}/slow`);
     expect(slow).toMatchObject({ ok: false, reason: "the site took longer than 0.3 s" });
     expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it("holds the page's time over all its redirects, and never outlasts the reading's deadline", async () => {
+    const fetcher = new HttpPageFetcher({
+      allowPrivate: true,
+      resolver: { resolve: async () => ["127.0.0.1"] },
+      limits: { timeoutMs: 600 },
+    });
+    // Timed per hop, this took 3 × 0.3 s of redirects and 0.6 s more.
+    let started = Date.now();
+    expect(await fetcher.get(`${site.url}/hop1`)).toMatchObject({
+      ok: false,
+      reason: "the site took longer than 0.6 s",
+    });
+    expect(Date.now() - started).toBeLessThan(1_100);
+    started = Date.now();
+    expect(await fetcher.get(`${site.url}/slow`, started + 200)).toMatchObject({ ok: false, reason: OUT_OF_TIME });
+    expect(Date.now() - started).toBeLessThan(550);
+    expect(await fetcher.get(`${site.url}/big`, Date.now() - 1)).toMatchObject({ ok: false, reason: OUT_OF_TIME });
+  });
+
+  it("reads public websites on the web's ports only (80, 443, 8080, 8443)", async () => {
+    const strict = new HttpPageFetcher({
+      allowPrivate: false,
+      resolver: { resolve: async () => ["93.184.216.34"] },
+      limits: { timeoutMs: 300 },
+    });
+    for (const url of [
+      "http://public.example.test:6379/",
+      "https://public.example.test:22/",
+      "http://public.example.test:5432/",
+    ]) {
+      const answer = await strict.get(url);
+      expect(answer, url).toMatchObject({
+        ok: false,
+        reason: expect.stringMatching(/^refused: port \d+ is not a website's/),
+      });
+    }
+    for (const url of [
+      "http://public.example.test:8080/",
+      "https://public.example.test:8443/",
+      "http://public.example.test/",
+    ]) {
+      const answer = await strict.get(url);
+      if (!answer.ok) expect(answer.reason, url).not.toMatch(/^refused/);
+    }
   });
 });
 

@@ -1,7 +1,8 @@
+import { createServer, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { HttpPageFetcher } from "../../src/services/websites/fetcher.ts";
-import { readPage } from "../../src/services/websites/page.ts";
-import { readWebsite, websiteAddress } from "../../src/services/websites/read.ts";
+import { HttpPageFetcher, USER_AGENT } from "../../src/services/websites/fetcher.ts";
+import { type ReadPage, readPage } from "../../src/services/websites/page.ts";
+import { readTypedWebsite, readWebsite, websiteAddress } from "../../src/services/websites/read.ts";
 import { parseRobots } from "../../src/services/websites/robots.ts";
 import { suggestFromPages } from "../../src/services/websites/suggest.ts";
 import { Site } from "../helpers/website.ts";
@@ -98,7 +99,7 @@ describe("the website reader", () => {
       "<html><head><title>Brightdesk | Help desk software for small teams</title></head><body><h1>Support your customers, not your tools</h1></body></html>",
     );
     expect(suggestFromPages([titled]).category).toEqual({
-      value: "Help desk software for small teams",
+      value: "help desk software for small teams",
       source: { url: "https://brightdesk.example/", from: "its title" },
     });
     const slogan = readPage(
@@ -135,6 +136,95 @@ describe("the website reader", () => {
     expect(websiteAddress(" http://www.northwind.io/en ")?.toString()).toBe("http://www.northwind.io/en");
     for (const bad of ["", "not a site", "ftp://northwind.io", "localhost", "javascript:alert(1)"]) {
       expect(websiteAddress(bad), bad).toBeNull();
+    }
+  });
+
+  it("reads and suggests from a page of 700 KB of one word in well under a second (no regex runs away)", () => {
+    const word = "A-".repeat(350_000);
+    const html = `<html><head><title>${word}</title></head><body><h1>${word} alternatives</h1><p>${word}</p>
+      <ul><li>vs ${word}</li></ul><a href="/x">Switching from ${word}</a><p>Acme vs Zendesk and Help Scout.</p></body></html>`;
+    const started = performance.now();
+    const page = readPage("https://acme.example/", html);
+    const suggestion = suggestFromPages([page]);
+    // A guard against a hang, not a benchmark: it took seconds to minutes before.
+    expect(performance.now() - started).toBeLessThan(2_000);
+    for (const text of [page.title ?? "", ...page.headings, ...page.paragraphs, ...page.items]) {
+      expect(text.length).toBeLessThanOrEqual(2_000);
+    }
+    expect(suggestion.competitors.map((c) => c.value)).toEqual(expect.arrayContaining(["Zendesk", "Help Scout"]));
+    // The rules alone stay linear too, on a text that was not cut to size by the page reader.
+    const long: ReadPage = {
+      ...page,
+      headings: [],
+      items: [],
+      links: [],
+      paragraphs: [`${"A-".repeat(50_000)} alternatives`],
+    };
+    const again = performance.now();
+    suggestFromPages([long]);
+    expect(performance.now() - again).toBeLessThan(2_000);
+  });
+
+  it("reads nothing of a site whose robots.txt fails with a 5xx, everything when it is missing or forbidden", async () => {
+    const failing = await new Site().start();
+    try {
+      failing.pages.set("/robots.txt", { status: 503, type: "text/plain", body: "down" });
+      failing.pages.set("/", { body: HOME });
+      const reading = await readWebsite(fetcher, new URL(failing.url));
+      expect(reading.ok).toBe(false);
+      if (!reading.ok) expect(reading.reason).toContain("robots.txt answered 503");
+      expect(failing.asked).toEqual(["/robots.txt"]);
+      failing.pages.set("/robots.txt", { status: 403, type: "text/plain", body: "no" });
+      expect((await readWebsite(fetcher, new URL(failing.url))).ok).toBe(true);
+    } finally {
+      await failing.stop();
+    }
+  });
+
+  it("takes a robots.txt group as ours by our product token only, in any case", () => {
+    const allowsUs = (agent: string) => parseRobots(`User-agent: ${agent}\nDisallow: /\n`, USER_AGENT).allows("/");
+    expect(allowsUs("a")).toBe(true);
+    expect(allowsUs("bot")).toBe(true);
+    expect(allowsUs("reads")).toBe(true);
+    expect(allowsUs("sightlinebot")).toBe(false);
+    expect(allowsUs("SIGHTLINEBOT/1.0")).toBe(false);
+    expect(allowsUs("*")).toBe(false);
+  });
+
+  it("holds one deadline for the whole reading, robots.txt and the HTTP retry included", async () => {
+    // A host that takes connections and never answers: every request waits for its time to run out.
+    const sockets = new Set<Socket>();
+    const silent = createServer((socket) => sockets.add(socket));
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    const port = (silent.address() as { port: number }).port;
+    try {
+      const patient = new HttpPageFetcher({
+        allowPrivate: true,
+        resolver: { resolve: async () => ["127.0.0.1"] },
+        limits: { timeoutMs: 600 },
+      });
+      const typed = `127.0.0.1:${port}`;
+      const address = websiteAddress(typed);
+      if (address === null) throw new Error("not an address");
+      const started = Date.now();
+      // Per page 0.6 s: robots + home over HTTPS, then again over HTTP, would take 2.4 s.
+      const reading = await readTypedWebsite(patient, typed, address, started + 1_000);
+      const took = Date.now() - started;
+      expect(reading.ok).toBe(false);
+      expect(took).toBeLessThan(1_500);
+      if (!reading.ok) expect(reading.visits.at(-1)?.reason).toMatch(/took longer|time for reading the site ran out/);
+      // robots.txt is inside the budget too: a robots.txt that never answers is given what is left.
+      const slowRobots = Date.now();
+      const alone = await readWebsite(
+        new HttpPageFetcher({ allowPrivate: true, resolver: { resolve: async () => ["127.0.0.1"] } }),
+        new URL(`http://${typed}`),
+        slowRobots + 300,
+      );
+      expect(alone.ok).toBe(false);
+      expect(Date.now() - slowRobots).toBeLessThan(1_000);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
     }
   });
 });

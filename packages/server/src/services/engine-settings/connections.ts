@@ -3,6 +3,9 @@ import { ApiError, notFound, validationError } from "../../errors/api-error.ts";
 import type { ServiceContext } from "../context.ts";
 import { ENGINE_DESCRIPTORS } from "../engines/catalog.ts";
 import { type EngineRow, workspaceEngines } from "../engines/workspace-engines.ts";
+import { checkEnginesInPlan } from "../plans/engines.ts";
+import type { WindowCounter } from "../rate-limits/counter.ts";
+import type { CounterStore } from "../rate-limits/store.ts";
 import type { CreateEngineSchema, UpdateEngineSchema } from "./schemas.ts";
 import { type EngineStatus, statusOf } from "./status.ts";
 
@@ -15,6 +18,28 @@ const TEST_QUESTION = "In one short sentence: which AI assistant are you?";
 const TEST_TIMEOUT_MS = 30_000;
 /** How much of a test's answer is shown. */
 const ANSWER_CHARS = 500;
+/** Tests one workspace may run per minute: each one asks a vendor, maybe with the operator's key. */
+const ENGINE_TEST_LIMIT = { perWorkspacePerMinute: 10 } as const;
+
+/** One counter per store: a memory counter keeps its counts in its own instance. */
+const testCounters = new WeakMap<CounterStore, WindowCounter>();
+
+async function checkTestRate(ctx: ServiceContext): Promise<void> {
+  let counter = testCounters.get(ctx.counters);
+  if (counter === undefined) {
+    counter = ctx.counters.counter("engine-tests:workspace", 60);
+    testCounters.set(ctx.counters, counter);
+  }
+  const { count, msBeforeReset } = await counter.hit(ctx.workspace.id);
+  if (count > ENGINE_TEST_LIMIT.perWorkspacePerMinute) {
+    const seconds = Math.max(1, Math.ceil(msBeforeReset / 1000));
+    throw new ApiError(
+      "RATE_LIMIT_EXCEEDED",
+      `Engines are tested at most ${ENGINE_TEST_LIMIT.perWorkspacePerMinute} times a minute per workspace; try again in ${seconds} s.`,
+      { retryAfter: seconds },
+    );
+  }
+}
 
 /** Workspace keys and endpoints are refused when the operator forbids them. */
 function checkAllowed(ctx: ServiceContext): void {
@@ -81,6 +106,12 @@ export async function updateEngine(ctx: ServiceContext, name: string, input: Upd
   if (custom && input.model === null) {
     throw validationError([{ field: "model", issue: "a custom engine needs its model" }]);
   }
+  // A built-in engine answers with the server's key and model unless the workspace sets its own key:
+  // a model of its own without one would be shown and never asked.
+  const keyAfter = input.api_key === undefined ? (row?.api_key ?? null) : input.api_key;
+  if (!custom && (input.model ?? null) !== null && keyAfter === null) {
+    throw validationError([{ field: "model", issue: "a model applies with your own key; add the key first" }]);
+  }
   const baseUrl =
     input.base_url === undefined ? undefined : await ctx.engineOutbound.checkUrl(input.base_url, "base_url");
   const now = ctx.clock.now().toISOString();
@@ -88,7 +119,8 @@ export async function updateEngine(ctx: ServiceContext, name: string, input: Upd
     ...(input.api_key === undefined
       ? {}
       : input.api_key === null
-        ? { api_key: null, key_hint: null }
+        ? // Without the workspace's key, a built-in engine answers with the server's model too.
+          { api_key: null, key_hint: null, ...(custom ? {} : { model: null }) }
         : { api_key: ctx.secrets.encrypt(input.api_key), key_hint: hintOf(input.api_key) }),
     ...(input.model === undefined ? {} : { model: input.model }),
     ...(input.title === undefined ? {} : { title: input.title.trim() }),
@@ -102,6 +134,7 @@ export async function updateEngine(ctx: ServiceContext, name: string, input: Upd
   // Removing what was never set keeps nothing: no row is written.
   const keeps = Object.values(changes).some((value) => value !== null);
   if (row === undefined && keeps) {
+    // Two first saves at once: the second updates what the first inserted.
     await ctx.db
       .insertInto("workspace_engines")
       .values({
@@ -120,6 +153,7 @@ export async function updateEngine(ctx: ServiceContext, name: string, input: Upd
         created_at: now,
         updated_at: now,
       })
+      .onConflict((oc) => oc.columns(["workspace_id", "name"]).doUpdateSet({ ...changes, ...cleared, updated_at: now }))
       .execute();
   } else if (row !== undefined) {
     await ctx.db
@@ -136,15 +170,15 @@ export async function updateEngine(ctx: ServiceContext, name: string, input: Upd
 export async function createEngine(ctx: ServiceContext, input: CreateEngine): Promise<EngineStatus> {
   checkAllowed(ctx);
   const engines = await workspaceEngines(ctx);
-  if (engines.isKnown(input.name) || (await rowOf(ctx, input.name)) !== undefined) {
-    throw new ApiError("CONFLICT", `An engine named ${input.name} exists already; choose another name.`, {
+  const taken = () =>
+    new ApiError("CONFLICT", `An engine named ${input.name} exists already; choose another name.`, {
       details: [{ field: "name", issue: "is taken by another engine" }],
     });
-  }
+  if (engines.isKnown(input.name) || (await rowOf(ctx, input.name)) !== undefined) throw taken();
   const baseUrl = await ctx.engineOutbound.checkUrl(input.base_url, "base_url");
   const now = ctx.clock.now().toISOString();
   const key = input.api_key ?? null;
-  await ctx.db
+  const inserted = await ctx.db
     .insertInto("workspace_engines")
     .values({
       workspace_id: ctx.workspace.id,
@@ -161,7 +195,10 @@ export async function createEngine(ctx: ServiceContext, input: CreateEngine): Pr
       created_at: now,
       updated_at: now,
     })
-    .execute();
+    // Two creations of one name at once: the one that comes second inserts nothing, and is told so.
+    .onConflict((oc) => oc.columns(["workspace_id", "name"]).doNothing())
+    .executeTakeFirst();
+  if (inserted.numInsertedOrUpdatedRows === 0n) throw taken();
   return statusNow(ctx, input.name);
 }
 
@@ -184,7 +221,8 @@ export async function removeEngine(ctx: ServiceContext, name: string): Promise<E
 /**
  * "Test connection": asks the engine one short question with the key it answers with for this
  * workspace (one attempt), and records the outcome: `failing` with the vendor's error, scrubbed
- * of every key, or `ready`.
+ * of every key, or `ready`. Only an engine of the workspace's plan is tested (ENGINE_NOT_ALLOWED),
+ * at most ENGINE_TEST_LIMIT times a minute per workspace (RATE_LIMIT_EXCEEDED, with Retry-After).
  */
 export async function testEngine(
   ctx: ServiceContext,
@@ -192,6 +230,8 @@ export async function testEngine(
 ): Promise<{ ok: boolean; answer: string | null; error: string | null; engine: EngineStatus }> {
   const engines = await workspaceEngines(ctx);
   if (!engines.isKnown(name)) throw notFound("engine", name);
+  checkEnginesInPlan(ctx, [name], "engine");
+  await checkTestRate(ctx);
   const outcome = await engines.probe(
     name,
     { prompt: TEST_QUESTION, country: null, language: null, sample: 1, seed: `test-${name}` },

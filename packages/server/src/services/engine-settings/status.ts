@@ -53,11 +53,18 @@ export function statusOf(ctx: ServiceContext, engines: WorkspaceEngines, name: s
 
 /**
  * Every engine this workspace knows, with what it needs to answer: engines that can run first
- * (ready before failing), then those that cannot, each group in the catalog's order.
+ * (ready before failing), then those that cannot, each group in the catalog's order. The keys'
+ * last characters (`key_hint`) are for those who manage the keys (`keyHints`: admins and owners).
  */
-export async function listEngineStatuses(ctx: ServiceContext): Promise<EngineStatusList> {
+export async function listEngineStatuses(
+  ctx: ServiceContext,
+  { keyHints }: { keyHints: boolean },
+): Promise<EngineStatusList> {
   const engines = await workspaceEngines(ctx);
-  const all = engines.names().map((name) => statusOf(ctx, engines, name));
+  const all = engines
+    .names()
+    .map((name) => statusOf(ctx, engines, name))
+    .map((status) => (keyHints ? status : { ...status, key_hint: null }));
   const rank = (s: EngineStatus) => (!s.can_run ? 2 : s.status === "failing" ? 1 : 0);
   const data = all
     .map((status, index) => ({ status, index }))

@@ -1,7 +1,7 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import { promisify } from "node:util";
-import { brotliDecompress, gunzip, inflate } from "node:zlib";
+import { type BrotliOptions, brotliDecompress, gunzip, inflate, type ZlibOptions } from "node:zlib";
 import { ownValue } from "../../lib/own-keys.ts";
 
 /**
@@ -23,14 +23,32 @@ export const vendorFetch: typeof fetch = async (input, init = {}) => {
 
 export type Agents = { "http:": HttpAgent; "https:": HttpsAgent };
 
-async function sendPlain(url: URL, init: RequestInit, through: Agents): Promise<Response> {
+/**
+ * The most a reply read through `vendorFetchVia` (a workspace's own endpoint) may be, on the wire
+ * and decoded: an answer is a few KB, so a larger one is refused rather than held in memory.
+ */
+export const REPLY_LIMIT_BYTES = 8 * 1024 * 1024;
+
+/** Why a reply past `limit` is refused: "refused: " makes it the engine's failure as it is (errors.ts). */
+const tooLarge = (limit: number) =>
+  new Error(`refused: the engine's reply is larger than ${Math.round(limit / (1024 * 1024))} MB`);
+
+async function sendPlain(url: URL, init: RequestInit, through: Agents, limit?: number): Promise<Response> {
   const headers: Record<string, string> = { "accept-encoding": "gzip, deflate, br" };
   new Headers(init.headers).forEach((value, name) => {
     headers[name] = value;
   });
   const body = init.body as string | Uint8Array | null | undefined;
-  const response = await send(url, init.method ?? "GET", headers, body ?? undefined, init.signal ?? undefined, through);
-  return toResponse(response.message, await decoded(response.message, response.body));
+  const response = await send(
+    url,
+    init.method ?? "GET",
+    headers,
+    body ?? undefined,
+    init.signal ?? undefined,
+    through,
+    limit,
+  );
+  return toResponse(response.message, await decoded(response.message, response.body, limit));
 }
 
 // Idle connections are closed after 4 s, before the vendors' servers close them (5 s and more),
@@ -42,7 +60,8 @@ const agents: Agents = {
 
 /**
  * `vendorFetch` through agents of the caller's own (one whose `lookup` refuses some addresses):
- * plain request bodies only, and never a redirect followed (Node's client follows none).
+ * plain request bodies only, never a redirect followed (Node's client follows none), and a reply
+ * of at most REPLY_LIMIT_BYTES, compressed or not (a gzip bomb is stopped as it inflates).
  */
 export function vendorFetchVia(through: Agents, refuse: (url: URL) => string | null): typeof fetch {
   return async (input, init = {}) => {
@@ -54,7 +73,7 @@ export function vendorFetchVia(through: Agents, refuse: (url: URL) => string | n
     }
     const refused = refuse(url);
     if (refused !== null) throw new Error(`refused: ${refused}`);
-    return sendPlain(url, init, through);
+    return sendPlain(url, init, through, REPLY_LIMIT_BYTES);
   };
 }
 
@@ -65,12 +84,28 @@ function send(
   body: string | Uint8Array | undefined,
   signal: AbortSignal | undefined,
   through: Agents,
+  limit = Number.POSITIVE_INFINITY,
 ): Promise<{ message: IncomingMessage; body: Buffer }> {
   return new Promise((resolve, reject) => {
     const options = { method, headers, agent: through[url.protocol as "http:" | "https:"], signal };
     const request = (url.protocol === "https:" ? httpsRequest : httpRequest)(url, options, (message) => {
+      // Past the limit, the connection is dropped: nothing more of the reply is read.
+      const refuse = () => {
+        reject(tooLarge(limit));
+        message.destroy();
+        request.destroy();
+      };
+      if (Number(message.headers["content-length"] ?? 0) > limit) {
+        refuse();
+        return;
+      }
       const chunks: Buffer[] = [];
-      message.on("data", (chunk: Buffer) => chunks.push(chunk));
+      let size = 0;
+      message.on("data", (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > limit) refuse();
+        else chunks.push(chunk);
+      });
       message.on("end", () => resolve({ message, body: Buffer.concat(chunks) }));
       message.on("error", reject);
       message.on("aborted", () => reject(new Error("the connection closed before the response ended")));
@@ -80,19 +115,29 @@ function send(
   });
 }
 
-const decoders: Record<string, (buffer: Buffer) => Promise<Buffer>> = {
+const decoders: Record<string, (buffer: Buffer, options: ZlibOptions & BrotliOptions) => Promise<Buffer>> = {
   gzip: promisify(gunzip),
   "x-gzip": promisify(gunzip),
   deflate: promisify(inflate),
   br: promisify(brotliDecompress),
 };
 
-async function decoded(message: IncomingMessage, body: Buffer): Promise<Buffer> {
+async function decoded(message: IncomingMessage, body: Buffer, limit?: number): Promise<Buffer> {
   const encoding = String(message.headers["content-encoding"] ?? "")
     .trim()
     .toLowerCase();
   const decode = ownValue(decoders, encoding);
-  return decode === undefined || body.length === 0 ? body : decode(body);
+  if (decode === undefined || body.length === 0) return body;
+  if (limit === undefined) return decode(body, {});
+  try {
+    // Inflating stops at the limit: a few KB that would expand to gigabytes are refused.
+    return await decode(body, { maxOutputLength: limit });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE" || error instanceof RangeError) {
+      throw tooLarge(limit);
+    }
+    throw error;
+  }
 }
 
 /** Statuses whose responses have no body, which `Response` refuses to be given one. */

@@ -2,7 +2,7 @@ import { Agent as HttpAgent } from "node:http";
 import { Agent as HttpsAgent } from "node:https";
 import type { LookupFunction } from "node:net";
 import type { EngineOutbound } from "../engines/outbound.ts";
-import { vendorFetch, vendorFetchVia } from "../engines/vendor-fetch.ts";
+import { vendorFetchVia } from "../engines/vendor-fetch.ts";
 import { isIpLiteral, isPublicAddress } from "./addresses.ts";
 import { checkTargetUrl, type TargetPolicy } from "./target.ts";
 
@@ -31,10 +31,21 @@ export function engineOutbound(policy: TargetPolicy): EngineOutbound {
     );
   };
   let guarded: typeof fetch | null = null;
+  let open: typeof fetch | null = null;
   return {
     checkUrl: (raw, field) => checkTargetUrl(raw, policy, field),
     fetch: () => {
-      if (policy.allowPrivate) return vendorFetch;
+      // Private addresses allowed (tests, an operator's own network): no address rule, the same reply cap.
+      if (policy.allowPrivate) {
+        open ??= vendorFetchVia(
+          {
+            "http:": new HttpAgent({ keepAlive: true, timeout: 4_000 }),
+            "https:": new HttpsAgent({ keepAlive: true, timeout: 4_000 }),
+          },
+          () => null,
+        );
+        return open;
+      }
       // Idle connections close after 4 s, as vendorFetch's do.
       guarded ??= vendorFetchVia(
         {

@@ -12,7 +12,7 @@ import { askForSuggestions } from "../prompt-suggestions/suggest.ts";
 import type { WindowCounter } from "../rate-limits/counter.ts";
 import type { CounterStore } from "../rate-limits/store.ts";
 import { HttpPageFetcher } from "./fetcher.ts";
-import { readWebsite, websiteAddress } from "./read.ts";
+import { readTypedWebsite, WEBSITE_BUDGET_MS, websiteAddress } from "./read.ts";
 import type { BrandSuggestionRequestSchema, BrandSuggestionSchema } from "./schemas.ts";
 import { type Suggested, suggestFromPages } from "./suggest.ts";
 
@@ -102,16 +102,8 @@ export async function suggestBrand(
     allowPrivate: ctx.webhookTargets.allowPrivate,
     resolver: ctx.webhookTargets.resolver,
   });
-  let reading = await readWebsite(fetcher, address);
-  // Typed without a scheme ("acme.com"), the address is tried over HTTPS first, then over plain
-  // HTTP when HTTPS could not be used at all (not when the site was refused or disallowed us).
-  const typedScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(input.website.trim());
-  if (!reading.ok && !typedScheme && address.protocol === "https:" && !reading.reason.includes("refused:")) {
-    const plain = new URL(address);
-    plain.protocol = "http:";
-    const again = await readWebsite(fetcher, plain);
-    if (again.ok) reading = again;
-  }
+  // HTTPS, then plain HTTP for an address typed without a scheme: both within the one budget.
+  const reading = await readTypedWebsite(fetcher, input.website, address, Date.now() + WEBSITE_BUDGET_MS);
   if (!reading.ok) {
     throw validationError([
       { field: "website", issue: `${reading.reason}; fill in the brand by hand, or try another address` },

@@ -7,7 +7,7 @@ import { type HostResolver, isIpLiteral, isPublicAddress } from "../webhooks/add
 export const PAGE_LIMITS = {
   /** The body read at most; the rest of a longer page is not read. */
   maxBytes: 768 * 1024,
-  /** Headers and body within this. */
+  /** The whole page within this: headers and body, every redirect included. */
   timeoutMs: 5_000,
   /** Redirects followed, each one checked like the first address. */
   maxRedirects: 3,
@@ -21,8 +21,15 @@ export type PageResult =
 
 /** Fetches one page for the website reader; a fake in tests stands for the network only, never for the rules. */
 export interface PageFetcher {
-  get(url: string): Promise<PageResult>;
+  /** `deadline` (a `Date.now()` time): the reading's whole budget, which the page's own limit never outlasts. */
+  get(url: string, deadline?: number): Promise<PageResult>;
 }
+
+/** What a site's reading says of a page it had no time left for. */
+export const OUT_OF_TIME = "not read: the time for reading the site ran out";
+
+/** The ports a public website is read on (when private addresses are not allowed): the web's usual ones. */
+const WEB_PORTS = new Set(["", "80", "443", "8080", "8443"]);
 
 export interface WebsitePolicy {
   /** SIGHTLINE_WEBHOOK_ALLOW_PRIVATE: the same switch as every other outbound request. */
@@ -80,20 +87,30 @@ export class HttpPageFetcher implements PageFetcher {
     if (!this.#policy.allowPrivate && isIpLiteral(host) && !isPublicAddress(host)) {
       return `${host} is not a public address`;
     }
+    // Other ports are other services (databases, admin consoles…), not a brand's website.
+    if (!this.#policy.allowPrivate && !WEB_PORTS.has(url.port)) {
+      return `port ${url.port} is not a website's; only 80, 443, 8080 and 8443 are read`;
+    }
     return null;
   }
 
-  async get(raw: string): Promise<PageResult> {
+  async get(raw: string, deadline = Number.POSITIVE_INFINITY): Promise<PageResult> {
     let url: URL;
     try {
       url = new URL(raw);
     } catch {
       return { ok: false, url: raw, reason: "not an address" };
     }
+    // One time for the page, its redirects included, and never past the reading's.
+    const own = Date.now() + this.#limits.timeoutMs;
+    const until = Math.min(own, deadline);
+    const late = own <= deadline ? `the site took longer than ${this.#limits.timeoutMs / 1000} s` : OUT_OF_TIME;
     for (let hop = 0; hop <= this.#limits.maxRedirects; hop++) {
       const refusal = this.#refusal(url);
       if (refusal !== null) return { ok: false, url: url.toString(), reason: `refused: ${refusal}` };
-      const answer = await this.#once(url);
+      const left = until - Date.now();
+      if (left <= 0) return { ok: false, url: url.toString(), reason: late };
+      const answer = await this.#once(url, left, late);
       if (answer.kind === "page") return answer.result;
       if (answer.kind === "failed") return { ok: false, url: url.toString(), reason: answer.reason };
       try {
@@ -107,6 +124,8 @@ export class HttpPageFetcher implements PageFetcher {
 
   #once(
     url: URL,
+    timeoutMs: number,
+    late: string,
   ): Promise<
     { kind: "page"; result: PageResult } | { kind: "redirect"; location: string } | { kind: "failed"; reason: string }
   > {
@@ -165,9 +184,9 @@ export class HttpPageFetcher implements PageFetcher {
       );
       // The whole page within the time, however slowly it comes: past it, nothing of it is kept.
       const timer = setTimeout(() => {
-        finish({ kind: "failed", reason: `the site took longer than ${this.#limits.timeoutMs / 1000} s` });
+        finish({ kind: "failed", reason: late });
         req.destroy();
-      }, this.#limits.timeoutMs);
+      }, timeoutMs);
       req.on("error", (error) =>
         finish({
           kind: "failed",

@@ -21,8 +21,17 @@ export interface ReadPage {
 const BLOCK = new Set(["p", "li", "td", "th", "h1", "h2", "h3", "h4", "dd", "dt", "blockquote", "figcaption"]);
 const SKIPPED = new Set(["script", "style", "noscript", "template", "svg", "iframe", "object"]);
 const MAX_ITEMS = 400;
+/**
+ * The characters kept of one text (a paragraph, item, heading, link text, title or description):
+ * what the rules of suggest.ts read is bounded, whatever a page holds (a 700 KB paragraph is not
+ * a sentence about a brand, and rules over it would hold the server up).
+ */
+const MAX_TEXT = 2_000;
 
-const squash = (text: string) => text.replace(/\s+/g, " ").trim();
+const squash = (text: string) => {
+  const value = text.replace(/\s+/g, " ").trim();
+  return value.length <= MAX_TEXT ? value : value.slice(0, MAX_TEXT).trimEnd();
+};
 
 function flatten(value: unknown): Record<string, unknown>[] {
   if (Array.isArray(value)) return value.flatMap(flatten);

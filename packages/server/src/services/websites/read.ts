@@ -1,6 +1,6 @@
-import { type PageFetcher, USER_AGENT } from "./fetcher.ts";
+import { OUT_OF_TIME, type PageFetcher, USER_AGENT } from "./fetcher.ts";
 import { type ReadPage, readPage } from "./page.ts";
-import { ALLOW_ALL, parseRobots, type RobotsRules } from "./robots.ts";
+import { ALLOW_ALL, DISALLOW_ALL, parseRobots, type RobotsRules } from "./robots.ts";
 
 /** The pages read besides the home page, found by their links (or their usual paths), in this order. */
 const KINDS: readonly { kind: string; link: RegExp; guess: string }[] = [
@@ -42,22 +42,28 @@ function isHtml(contentType: string, body: string): boolean {
 
 /**
  * Reads a brand's website as a person would skim it: robots.txt first (a site that disallows us
- * is not read), the home page, then its about, pricing and product pages (by their links, or
- * their usual paths), on the same host, each page within the fetcher's limits and the whole
- * within 20 seconds. Only text and metadata are kept (page.ts).
+ * is not read, nor one whose robots.txt fails with a 5xx: RFC 9309 §2.3.1.4), the home page, then
+ * its about, pricing and product pages (by their links, or their usual paths), on the same host,
+ * each page within the fetcher's limits and all of it, robots.txt included, by `deadline` (a
+ * `Date.now()` time; 20 seconds from now unless the caller's reading started earlier).
+ * Only text and metadata are kept (page.ts).
  */
 export async function readWebsite(
   fetcher: PageFetcher,
   address: URL,
-  now: () => number = Date.now,
+  deadline: number = Date.now() + WEBSITE_BUDGET_MS,
 ): Promise<WebsiteReading> {
-  const started = now();
   const visits: Visit[] = [];
   const robotsAt = new URL("/robots.txt", address);
-  const robotsAnswer = await fetcher.get(robotsAt.toString());
+  const robotsAnswer = await fetcher.get(robotsAt.toString(), deadline);
   let robots: RobotsRules = ALLOW_ALL;
+  let disallowed = "robots.txt asks us not to read it";
   if (robotsAnswer.ok && robotsAnswer.status === 200 && !isHtml(robotsAnswer.contentType, robotsAnswer.body)) {
     robots = parseRobots(robotsAnswer.body, USER_AGENT);
+  } else if (robotsAnswer.ok && robotsAnswer.status >= 500) {
+    // A server error on robots.txt means "read nothing for now", not "no rules" (RFC 9309 §2.3.1.4).
+    robots = DISALLOW_ALL;
+    disallowed = `not read: its robots.txt answered ${robotsAnswer.status}, which asks crawlers to read nothing for now`;
   } else if (!robotsAnswer.ok && robotsAnswer.reason.startsWith("refused")) {
     visits.push({ url: robotsAt.toString(), ok: false, reason: robotsAnswer.reason });
     return { ok: false, reason: `${address.hostname} cannot be read: ${robotsAnswer.reason}`, visits };
@@ -65,14 +71,14 @@ export async function readWebsite(
 
   const read = async (url: URL): Promise<ReadPage | null> => {
     if (!robots.allows(`${url.pathname}${url.search}`)) {
-      visits.push({ url: url.toString(), ok: false, reason: "robots.txt asks us not to read it" });
+      visits.push({ url: url.toString(), ok: false, reason: disallowed });
       return null;
     }
-    if (now() - started > WEBSITE_BUDGET_MS) {
-      visits.push({ url: url.toString(), ok: false, reason: "not read: the time for reading the site ran out" });
+    if (Date.now() >= deadline) {
+      visits.push({ url: url.toString(), ok: false, reason: OUT_OF_TIME });
       return null;
     }
-    const answer = await fetcher.get(url.toString());
+    const answer = await fetcher.get(url.toString(), deadline);
     if (!answer.ok) {
       visits.push({ url: url.toString(), ok: false, reason: answer.reason });
       return null;
@@ -114,4 +120,27 @@ export async function readWebsite(
     if (page !== null) pages.push(page);
   }
   return { ok: true, pages, visits };
+}
+
+/**
+ * Reads the website as the person typed it: an address typed without a scheme ("acme.com") is
+ * tried over HTTPS first, then over plain HTTP when HTTPS could not be used at all (not when the
+ * site was refused or disallowed us). Both tries share one `deadline`: the budget holds in all.
+ */
+export async function readTypedWebsite(
+  fetcher: PageFetcher,
+  typed: string,
+  address: URL,
+  deadline: number = Date.now() + WEBSITE_BUDGET_MS,
+): Promise<WebsiteReading> {
+  const reading = await readWebsite(fetcher, address, deadline);
+  const typedScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(typed.trim());
+  if (reading.ok || typedScheme || address.protocol !== "https:" || reading.reason.includes("refused:")) {
+    return reading;
+  }
+  if (Date.now() >= deadline) return reading;
+  const plain = new URL(address);
+  plain.protocol = "http:";
+  const again = await readWebsite(fetcher, plain, deadline);
+  return again.ok ? again : reading;
 }

@@ -1,7 +1,9 @@
 /**
  * robots.txt as RFC 9309 reads it, for one user agent: the group naming it (else `*`), its
  * `Allow`/`Disallow` rules, the longest match deciding and `Allow` winning a tie; `*` and `$` in
- * paths. A site without one (404, or unreadable) allows everything.
+ * paths. A group is ours when its `User-agent` is our product token (`SightlineBot`, any case),
+ * never a part of it. A site without one (4xx, or unreadable) allows everything; one whose
+ * robots.txt fails with a 5xx allows nothing (read.ts).
  */
 export interface RobotsRules {
   allows(path: string): boolean;
@@ -47,8 +49,9 @@ export function parseRobots(text: string, agent: string): RobotsRules {
       if (value !== "") current.rules.push({ allow: field === "allow", pattern: value });
     }
   }
-  const name = agent.toLowerCase();
-  const own = groups.filter((group) => group.agents.some((a) => a !== "*" && name.includes(a)));
+  // "SightlineBot/1.0 (+https://…)" → "sightlinebot"; "User-agent: SightlineBot/1.0" names it too.
+  const token = productToken(agent);
+  const own = groups.filter((group) => group.agents.some((a) => a !== "*" && productToken(a) === token));
   const chosen = own.length > 0 ? own : groups.filter((group) => group.agents.includes("*"));
   const rules = chosen.flatMap((group) => group.rules).map((rule) => ({ ...rule, regex: matcher(rule.pattern) }));
   return {
@@ -66,4 +69,9 @@ export function parseRobots(text: string, agent: string): RobotsRules {
   };
 }
 
+function productToken(agent: string): string {
+  return (/^[A-Za-z_-]+/.exec(agent.trim())?.[0] ?? "").toLowerCase();
+}
+
 export const ALLOW_ALL: RobotsRules = { allows: () => true };
+export const DISALLOW_ALL: RobotsRules = { allows: () => false };

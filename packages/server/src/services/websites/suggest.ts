@@ -173,7 +173,9 @@ function categoryOf(pages: ReadPage[], home: ReadPage, name: string | null): Sug
   ];
   for (const { text, from } of candidates) {
     if (name !== null && text.toLowerCase().includes(name.toLowerCase())) continue;
-    if (KIND_PHRASE.test(text)) return { value: cap(text, 100), source: { url: home.url, from } };
+    // "Help desk software…" as a title writes it, "help desk software…" as a sentence does ("CRM" kept).
+    const phrase = /^\p{Lu}\p{Ll}/u.test(text) ? `${text.charAt(0).toLowerCase()}${text.slice(1)}` : text;
+    if (KIND_PHRASE.test(text)) return { value: cap(phrase, 100), source: { url: home.url, from } };
   }
   return null;
 }
@@ -327,22 +329,30 @@ function factsOf(pages: ReadPage[], product: ReadPage[]): WebsiteSuggestion["fac
   return facts;
 }
 
-/** A product's name as pages write it: one to three capitalised words ("Zendesk", "Help Scout"). */
-const NAME = String.raw`[A-Z][\w.&'-]*(?:\s+[A-Z][\w.&'-]*){0,2}`;
-/** A list of names: "Zendesk", "Zendesk and Freshdesk", "Zendesk, Help Scout or Front". */
-const NAMES = String.raw`(${NAME}(?:\s*(?:,|\band\b|\bor\b)\s*${NAME})*)`;
+/**
+ * A product's name as pages write it: one to three capitalised words ("Zendesk", "Help Scout").
+ * Each word is bounded, so that a pattern built from it runs in linear time on any text (an
+ * unbounded word made "A-A-A-…" quadratic: seconds of the event loop for 40 KB).
+ */
+const NAME = String.raw`[A-Z][\w.&'-]{0,40}(?:\s+[A-Z][\w.&'-]{0,40}){0,2}`;
+/** A list of names: "Zendesk", "Zendesk and Freshdesk", "Zendesk, Help Scout or Front" (at most eight). */
+const NAMES = String.raw`(${NAME}(?:\s*(?:,|\band\b|\bor\b)\s*${NAME}){0,7})`;
 
 /**
  * Names the pages themselves set the brand against: "vs X", "compared to X", "alternative to X",
- * "unlike X", "switch (to us) from X and Y", "X alternatives".
+ * "unlike X", "switch (to us) from X and Y", "X alternatives". Each pattern is tried only on a
+ * text holding its cue word (`when`).
  */
-const AGAINST = [
-  new RegExp(String.raw`\bvs\.?\s+${NAMES}`, "g"),
-  new RegExp(
-    String.raw`\b(?:[Cc]ompared (?:to|with)|[Aa]lternative to|[Ii]nstead of|[Uu]nlike|[Ss]witch(?:es|ing)?(?:\s+to\s+\S+)?\s+from|[Mm]igrat(?:e|es|ing)(?:\s+to\s+\S+)?\s+from|[Mm]ov(?:e|es|ing)(?:\s+to\s+\S+)?\s+from|[Rr]eplac(?:e|es|ing))\s+${NAMES}`,
-    "g",
-  ),
-  new RegExp(String.raw`\b(${NAME})\s+alternatives?\b`, "g"),
+const AGAINST: readonly { when: RegExp; pattern: RegExp }[] = [
+  { when: /\bvs\b/, pattern: new RegExp(String.raw`\bvs\.?\s+${NAMES}`, "g") },
+  {
+    when: /\b(?:compared|alternative|instead|unlike|switch|migrat|mov|replac)/i,
+    pattern: new RegExp(
+      String.raw`\b(?:[Cc]ompared (?:to|with)|[Aa]lternative to|[Ii]nstead of|[Uu]nlike|[Ss]witch(?:es|ing)?(?:\s+to\s+\S{1,60})?\s+from|[Mm]igrat(?:e|es|ing)(?:\s+to\s+\S{1,60})?\s+from|[Mm]ov(?:e|es|ing)(?:\s+to\s+\S{1,60})?\s+from|[Rr]eplac(?:e|es|ing))\s+${NAMES}`,
+      "g",
+    ),
+  },
+  { when: /alternatives?\b/, pattern: new RegExp(String.raw`\b(${NAME})\s+alternatives?\b`, "g") },
 ];
 
 function competitorsOf(pages: ReadPage[], name: string | null, aliases: string[]): Suggested<string>[] {
@@ -351,7 +361,7 @@ function competitorsOf(pages: ReadPage[], name: string | null, aliases: string[]
   for (const page of pages) {
     for (const text of [...page.headings, ...page.paragraphs, ...page.items, ...page.links.map((link) => link.text)]) {
       // In the order the text names them.
-      const matches = AGAINST.flatMap((pattern) => [...text.matchAll(pattern)]).sort(
+      const matches = AGAINST.flatMap(({ when, pattern }) => (when.test(text) ? [...text.matchAll(pattern)] : [])).sort(
         (a, b) => (a.index ?? 0) - (b.index ?? 0),
       );
       for (const match of matches) {

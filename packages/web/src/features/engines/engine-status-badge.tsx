@@ -18,7 +18,9 @@ export function EngineStatusBadge({ engine }: { engine: EngineStatus }) {
 export function keyLine(engine: EngineStatus): string {
   if (!engine.needs_key) return "Offline: needs no key";
   if (engine.source === "workspace") {
-    return engine.key_hint === null ? "Your own endpoint, without a key" : `Your key •••• ${engine.key_hint}`;
+    if (engine.key_hint !== null) return `Your key •••• ${engine.key_hint}`;
+    // Members and viewers are not shown the key's last characters.
+    return engine.custom ? "Your own endpoint" : "The workspace's own key";
   }
   if (engine.source === "server") return "The server's key (set by whoever runs Sightline)";
   return "No key yet";

@@ -1,5 +1,6 @@
 import Type from "typebox";
 import { Nullable } from "../../../lib/schema.ts";
+import { can } from "../../../services/accounts/roles.ts";
 import { WorkspaceParams } from "../../../services/accounts/schemas.ts";
 import { createEngine, removeEngine, testEngine, updateEngine } from "../../../services/engine-settings/connections.ts";
 import {
@@ -16,7 +17,8 @@ import { defineRoute, type SessionRoute } from "../../route.ts";
 /**
  * Settings → Engines: every member sees which engines can answer and why the others cannot (the
  * engine pickers of the brand form, the Run dialog and schedules read it too); admins and owners
- * connect keys, models and OpenAI-compatible endpoints, and test them. No route returns a key.
+ * connect keys, models and OpenAI-compatible endpoints, and test them. No route returns a key, and
+ * only admins and owners see a key's last four characters.
  */
 export function engineRoutes(): SessionRoute[] {
   return [
@@ -27,7 +29,8 @@ export function engineRoutes(): SessionRoute[] {
       access: { kind: "member", permission: "read" },
       params: WorkspaceParams,
       success: { status: 200, schema: EngineStatusListSchema },
-      handler: ({ ctx }) => listEngineStatuses(ctx),
+      // Viewers and members see which engines can answer, not the last characters of the keys.
+      handler: ({ ctx, member }) => listEngineStatuses(ctx, { keyHints: can(member.role, "manage_engines") }),
     }),
     defineRoute({
       operationId: "createEngine",
