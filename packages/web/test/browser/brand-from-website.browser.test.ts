@@ -149,7 +149,9 @@ describe.each(DIALECTS)("adding a brand from its website [%s]", (dialect) => {
     await page.goto(`${installation.base}/w/${workspaceId}/brands/new`);
     await page.getByLabel("Website address").fill(url);
     await page.getByRole("button", { name: "Suggest" }).click();
-    await page.getByText(/We could not read .*ECONNREFUSED.* Fill in the brand by hand below/).waitFor();
+    await page
+      .getByText(/We could not read .*the site refused the connection.* Fill in the brand by hand below/)
+      .waitFor();
     await page.getByLabel("Brand name").waitFor();
     await fits(page, 390, "unreachable");
   }, 60_000);

@@ -44,7 +44,7 @@ export function EngineItem({
           {engine.base_url && <span className="break-all"> · {engine.base_url}</span>}
         </p>
         <p className="text-sm">
-          {keyLine(engine)}
+          {keyLine(engine, canManage)}
           {engine.needs_key && model && (
             <span className="text-muted-foreground">
               {" "}

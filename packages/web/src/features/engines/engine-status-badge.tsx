@@ -15,12 +15,13 @@ export function EngineStatusBadge({ engine }: { engine: EngineStatus }) {
 }
 
 /** Whose key an engine answers with, as a person reads it. */
-export function keyLine(engine: EngineStatus): string {
+export function keyLine(engine: EngineStatus, canManage: boolean): string {
   if (!engine.needs_key) return "Offline: needs no key";
   if (engine.source === "workspace") {
     if (engine.key_hint !== null) return `Your key •••• ${engine.key_hint}`;
-    // Members and viewers are not shown the key's last characters.
-    return engine.custom ? "Your own endpoint" : "The workspace's own key";
+    // Members and viewers are not shown the key's last characters; owners and admins see there is none.
+    if (!canManage) return engine.custom ? "Your own endpoint" : "The workspace's own key";
+    return engine.custom ? "Your own endpoint, without a key" : "The workspace's own key";
   }
   if (engine.source === "server") return "The server's key (set by whoever runs Sightline)";
   return "No key yet";
