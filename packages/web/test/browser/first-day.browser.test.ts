@@ -291,6 +291,13 @@ describe.each(DIALECTS)("the first day [%s]", (dialect) => {
     const asked = vendor.requests.filter((r) => r.path.endsWith("/chat/completions") && r.body !== null);
     expect(asked.length).toBeGreaterThanOrEqual(prompts.length + 1);
     await screen("11-analysis-completed");
+    // The names the sandbox made up were left unticked when the brand was added: its answers name
+    // them, so the Competitors page suggests them (discovery before any vendor key).
+    await p.getByRole("link", { name: "Competitors", exact: true }).click();
+    await p
+      .getByRole("button", { name: /^Track .+ as a competitor$/ })
+      .first()
+      .waitFor();
     expectNoProblems("the first analysis");
   }, 90_000);
 

@@ -154,7 +154,9 @@ export function SuggestionReview({
   onAccept: (draft: BrandDraft) => void;
   onManual: () => void;
 }) {
-  const [competitors, setCompetitors] = useState(() => suggestion.competitors.map(() => true));
+  // Names the sandbox made up start unticked: left untracked, its answers show them among the
+  // suggested competitors, so discovery works before any engine is connected.
+  const [competitors, setCompetitors] = useState(() => suggestion.competitors.map((c) => c.source !== "sandbox"));
   const [prompts, setPrompts] = useState(() => suggestion.prompts.map(() => true));
   const { facts } = suggestion;
   const kept = prompts.filter(Boolean).length;
@@ -266,7 +268,7 @@ export function SuggestionReview({
       <SectionCard
         titleId="suggested-competitors"
         title="Competitors"
-        description="Untick the ones you do not want to measure against."
+        description="Tick the ones to measure against. Names the sandbox made up start unticked: its answers will show them under Competitors → suggestions."
         contentClassName="grid gap-3"
       >
         {suggestion.competitors.length === 0 && (
