@@ -1,4 +1,5 @@
 import { lookup } from "node:dns/promises";
+import type { LookupFunction } from "node:net";
 import ipaddr from "ipaddr.js";
 
 /** Resolves a host name to its addresses: the system resolver, or a test one. */
@@ -66,4 +67,38 @@ function embeddedIpv4(address: ipaddr.IPv6): ipaddr.IPv4[] | null {
 
 export function isIpLiteral(hostname: string): boolean {
   return ipaddr.isValid(hostname.replace(/^\[|\]$/g, ""));
+}
+
+/**
+ * A `lookup` for an HTTP agent that connects only to addresses it checked: the host is resolved by
+ * `resolver`, and unless `allowPrivate()` says so, a host with any address that is not public is
+ * refused with the error `refused(hostname, address)` makes, so that DNS rebinding cannot reach
+ * inside. Webhook deliveries, the website reader and workspaces' own engines connect through it.
+ */
+export function publicOnlyLookup(
+  resolver: HostResolver,
+  allowPrivate: () => boolean,
+  refused: (hostname: string, address: string) => Error,
+): LookupFunction {
+  return (hostname, options, callback) => {
+    resolver.resolve(hostname).then(
+      (addresses) => {
+        const blocked = allowPrivate() ? undefined : addresses.find((a) => !isPublicAddress(a));
+        const first = addresses[0];
+        if (blocked !== undefined) {
+          callback(refused(hostname, blocked), "", 4);
+        } else if (first === undefined) {
+          callback(new Error(`${hostname} does not resolve`), "", 4);
+        } else if ((options as { all?: boolean }).all === true) {
+          (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(
+            null,
+            addresses.map((address) => ({ address, family: address.includes(":") ? 6 : 4 })),
+          );
+        } else {
+          callback(null, first, first.includes(":") ? 6 : 4);
+        }
+      },
+      (error: Error) => callback(error, "", 4),
+    );
+  };
 }

@@ -1,9 +1,8 @@
 import { Agent as HttpAgent } from "node:http";
 import { Agent as HttpsAgent } from "node:https";
-import type { LookupFunction } from "node:net";
 import type { EngineOutbound } from "../engines/outbound.ts";
 import { vendorFetchVia } from "../engines/vendor-fetch.ts";
-import { isIpLiteral, isPublicAddress } from "./addresses.ts";
+import { isIpLiteral, isPublicAddress, publicOnlyLookup } from "./addresses.ts";
 import { checkTargetUrl, type TargetPolicy } from "./target.ts";
 
 /**
@@ -13,23 +12,11 @@ import { checkTargetUrl, type TargetPolicy } from "./target.ts";
  * reach inside. `policy` is read at each use.
  */
 export function engineOutbound(policy: TargetPolicy): EngineOutbound {
-  const lookup: LookupFunction = (hostname, options, callback) => {
-    policy.resolver.resolve(hostname).then(
-      (addresses) => {
-        const blocked = addresses.find((address) => !isPublicAddress(address));
-        const first = addresses[0];
-        if (blocked !== undefined) callback(new Error(`refused: ${hostname} is not a public address`), "", 4);
-        else if (first === undefined) callback(new Error(`${hostname} does not resolve`), "", 4);
-        else if ((options as { all?: boolean }).all === true) {
-          (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(
-            null,
-            addresses.map((address) => ({ address, family: address.includes(":") ? 6 : 4 })),
-          );
-        } else callback(null, first, first.includes(":") ? 6 : 4);
-      },
-      (error: Error) => callback(error, "", 4),
-    );
-  };
+  const lookup = publicOnlyLookup(
+    { resolve: (hostname) => policy.resolver.resolve(hostname) },
+    () => false,
+    (hostname) => new Error(`refused: ${hostname} is not a public address`),
+  );
   let guarded: typeof fetch | null = null;
   let open: typeof fetch | null = null;
   return {

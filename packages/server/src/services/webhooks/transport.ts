@@ -1,7 +1,7 @@
 import http from "node:http";
 import https from "node:https";
 import type { LookupFunction } from "node:net";
-import { type HostResolver, isIpLiteral, isPublicAddress } from "./addresses.ts";
+import { type HostResolver, isIpLiteral, isPublicAddress, publicOnlyLookup } from "./addresses.ts";
 
 export interface WebhookRequest {
   url: string;
@@ -70,27 +70,12 @@ export class HttpTransport implements WebhookTransport {
     this.#agents.https.destroy();
   }
 
-  #lookup: LookupFunction = (hostname, options, callback) => {
-    this.#options.resolver.resolve(hostname).then(
-      (addresses) => {
-        const blocked = this.#options.allowPrivate ? undefined : addresses.find((a) => !isPublicAddress(a));
-        const first = addresses[0];
-        if (blocked !== undefined) {
-          callback(new BlockedAddressError(`${hostname} resolved to ${blocked}, which is not a public address`), "", 4);
-        } else if (first === undefined) {
-          callback(new Error(`${hostname} does not resolve`), "", 4);
-        } else if ((options as { all?: boolean }).all === true) {
-          (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(
-            null,
-            addresses.map((address) => ({ address, family: address.includes(":") ? 6 : 4 })),
-          );
-        } else {
-          callback(null, first, first.includes(":") ? 6 : 4);
-        }
-      },
-      (error: Error) => callback(error, "", 4),
-    );
-  };
+  // Read at each connection: the options are set by the constructor, after this field.
+  #lookup: LookupFunction = publicOnlyLookup(
+    { resolve: (hostname) => this.#options.resolver.resolve(hostname) },
+    () => this.#options.allowPrivate,
+    (hostname, address) => new BlockedAddressError(`${hostname} resolved to ${address}, which is not a public address`),
+  );
 
   send(request: WebhookRequest): Promise<WebhookResponse> {
     const started = performance.now();

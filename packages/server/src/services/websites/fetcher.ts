@@ -1,7 +1,7 @@
 import http from "node:http";
 import https from "node:https";
 import type { LookupFunction } from "node:net";
-import { type HostResolver, isIpLiteral, isPublicAddress } from "../webhooks/addresses.ts";
+import { type HostResolver, isIpLiteral, isPublicAddress, publicOnlyLookup } from "../webhooks/addresses.ts";
 
 /** What one page fetch may take: the limits hold whatever the site does. */
 export const PAGE_LIMITS = {
@@ -56,27 +56,12 @@ export class HttpPageFetcher implements PageFetcher {
     this.#limits = { ...PAGE_LIMITS, ...policy.limits };
   }
 
-  #lookup: LookupFunction = (hostname, options, callback) => {
-    this.#policy.resolver.resolve(hostname).then(
-      (addresses) => {
-        const blocked = this.#policy.allowPrivate ? undefined : addresses.find((a) => !isPublicAddress(a));
-        const first = addresses[0];
-        if (blocked !== undefined) {
-          callback(new Refused(`${hostname} resolves to ${blocked}, which is not a public address`), "", 4);
-        } else if (first === undefined) {
-          callback(new Error(`${hostname} does not resolve`), "", 4);
-        } else if ((options as { all?: boolean }).all === true) {
-          (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(
-            null,
-            addresses.map((address) => ({ address, family: address.includes(":") ? 6 : 4 })),
-          );
-        } else {
-          callback(null, first, first.includes(":") ? 6 : 4);
-        }
-      },
-      (error: Error) => callback(error, "", 4),
-    );
-  };
+  // Read at each connection: the policy is set by the constructor, after this field.
+  #lookup: LookupFunction = publicOnlyLookup(
+    { resolve: (hostname) => this.#policy.resolver.resolve(hostname) },
+    () => this.#policy.allowPrivate,
+    (hostname, address) => new Refused(`${hostname} resolves to ${address}, which is not a public address`),
+  );
 
   /** Why `url` may not be asked at all, or null. */
   #refusal(url: URL): string | null {
