@@ -80,6 +80,24 @@ describeEachDialect("a report as a PDF", (h) => {
     expect(pdf.paths).toBeGreaterThan(30);
   });
 
+  it("says what the citation rate counts: answers, not citations", async () => {
+    const res = await h.call("getReport", { key: t.key, params: { id: report.id }, query: { format: "html" } });
+    expect(res.statusCode).toBe(200);
+    const overall = report.data.summary.overall as unknown as {
+      citations: number;
+      brand_citations: number;
+      citation_share: number;
+    };
+    const text = res.body
+      .replace(/<[^>]+>/g, " ")
+      .replace(/&#39;/g, "'")
+      .replace(/\s+/g, " ");
+    const share = `${(overall.citation_share * 100).toFixed(1)}%`;
+    expect(text).toContain(
+      `of the answers citing sources; ${overall.brand_citations} of ${overall.citations} citations are the brand's (${share})`,
+    );
+  });
+
   it("is refused for another workspace's report, like every format", async () => {
     const other = await h.tenant("agency");
     const res = await h.call("getReport", { key: other.key, params: { id: report.id }, query: { format: "pdf" } });

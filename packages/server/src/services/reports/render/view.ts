@@ -74,7 +74,13 @@ function tiles(s: Summary): Tile[] {
     { label: "Share of voice", value: pct(s.share_of_voice), note: "" },
     { label: "Average position", value: num(s.average_position, 2), note: "" },
     { label: "Sentiment score", value: num(s.sentiment_score), note: "0 to 100, 50 neutral" },
-    { label: "Citation rate", value: pct(s.citation_rate), note: `${s.brand_citations} of ${s.citations} citations` },
+    // A share of answers (those citing the brand among those citing anything); the count of citations
+    // is another figure, said with its own share, never as the rate's numerator and denominator.
+    {
+      label: "Citation rate",
+      value: pct(s.citation_rate),
+      note: `of the answers citing sources; ${s.brand_citations} of ${s.citations} citations are the brand's (${pct(s.citation_share)})`,
+    },
     { label: "Visibility score", value: num(s.visibility_score), note: "0 to 100" },
   ];
 }
