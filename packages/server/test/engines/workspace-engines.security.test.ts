@@ -244,7 +244,7 @@ describeEachDialect(
       const refused: [string, string, unknown][] = [
         ["PATCH", enginesUrl(owner, "chatgpt"), { api_key: shapelessKey("no") }],
         ["PATCH", enginesUrl(owner, "chatgpt"), { model: "gpt-5" }],
-        ["POST", enginesUrl(owner), { name: "mine", title: "Mine", base_url: "https://93.184.216.34/v1", model: "m" }],
+        ["POST", enginesUrl(owner), { name: "mine", title: "Mine", base_url: "https://vendor.example/v1", model: "m" }],
       ];
       for (const [method, url, body] of refused) {
         const res = await dashboard(h, method, url, { cookie: owner.cookie, body });

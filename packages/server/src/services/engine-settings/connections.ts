@@ -137,22 +137,7 @@ export async function updateEngine(ctx: ServiceContext, name: string, input: Upd
     // Two first saves at once: the second updates what the first inserted.
     await ctx.db
       .insertInto("workspace_engines")
-      .values({
-        workspace_id: ctx.workspace.id,
-        name,
-        custom: false,
-        title: null,
-        api_key: null,
-        key_hint: null,
-        model: null,
-        base_url: null,
-        status: "untested",
-        last_error: null,
-        tested_at: null,
-        ...changes,
-        created_at: now,
-        updated_at: now,
-      })
+      .values({ ...builtInRow(ctx, name, now), ...changes })
       .onConflict((oc) => oc.columns(["workspace_id", "name"]).doUpdateSet({ ...changes, ...cleared, updated_at: now }))
       .execute();
   } else if (row !== undefined) {
@@ -245,18 +230,7 @@ export async function testEngine(
     if (existing === undefined) {
       await ctx.db
         .insertInto("workspace_engines")
-        .values({
-          workspace_id: ctx.workspace.id,
-          name,
-          custom: false,
-          title: null,
-          api_key: null,
-          key_hint: null,
-          model: null,
-          base_url: null,
-          created_at: now,
-          ...recorded,
-        })
+        .values({ ...builtInRow(ctx, name, now), ...recorded })
         .onConflict((oc) => oc.columns(["workspace_id", "name"]).doUpdateSet(recorded))
         .execute();
     } else {
@@ -275,5 +249,24 @@ export async function testEngine(
     answer: outcome.ok ? outcome.answer.text.slice(0, ANSWER_CHARS) : null,
     error,
     engine: statusOf(ctx, await workspaceEngines(ctx), name),
+  };
+}
+
+/** A built-in engine's row before the workspace set anything on it: no key, no model, untested. */
+function builtInRow(ctx: ServiceContext, name: string, now: string) {
+  return {
+    workspace_id: ctx.workspace.id,
+    name,
+    custom: false,
+    title: null,
+    api_key: null,
+    key_hint: null,
+    model: null,
+    base_url: null,
+    status: "untested",
+    last_error: null,
+    tested_at: null,
+    created_at: now,
+    updated_at: now,
   };
 }
