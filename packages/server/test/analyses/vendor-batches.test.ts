@@ -114,8 +114,23 @@ describeEachDialect(
         "the analysis to complete",
       );
 
-    /** Moves the clock past the next look at the batches and waits for the worker to take it. */
-    async function nextLook(batches: { polls: number }[]) {
+    /** The analysis's jobs on the queue: its next look at the batches is one of them once it is planned. */
+    const jobsOf = async (analysisId: string) =>
+      (await h.deps.db.selectFrom("jobs").select(["status", "payload"]).where("kind", "=", "analysis.run").execute())
+        .filter((job) => job.payload.includes(analysisId))
+        .map((job) => job.status);
+
+    /**
+     * Moves the clock past the next look at the batches and waits for the worker to take it. The look
+     * is planned at the worker's "now" plus the poll interval, so the clock moves only once it is on
+     * the queue (moved earlier, the look would be planned a whole interval later).
+     */
+    async function nextLook(analysisId: string, batches: { polls: number }[]) {
+      await until(
+        () => jobsOf(analysisId),
+        (statuses) => statuses.includes("pending") && !statuses.includes("running"),
+        "the next look to be planned",
+      );
       const polls = batches.map((b) => b.polls);
       h.clock.advance(POLL_SECONDS * 1000);
       await until(
@@ -150,11 +165,11 @@ describeEachDialect(
       expect(running).toMatchObject({ status: "running", batch: true, progress: { succeeded: 4, pending: 12 } });
 
       // Still running at the vendors: looked at, and looked at again later.
-      await nextLook(batches);
+      await nextLook(analysisId, batches);
       expect((await analysisOf(analysisId)).status).toBe("running");
 
       vendors.finish();
-      await nextLook(batches);
+      await nextLook(analysisId, batches);
       const done = await completed(analysisId);
       expect(done.progress).toMatchObject({ succeeded: 16, failed: 0, pending: 0 });
       expect(done.credits.released).toBe(0);
@@ -197,7 +212,7 @@ describeEachDialect(
     it("fails the answers of a batch that expired and gives their credits back", async () => {
       const { analysisId, batches } = await startRun(3);
       vendors.finish("expired");
-      await nextLook(batches);
+      await nextLook(analysisId, batches);
       const done = await completed(analysisId);
       expect(done.progress).toMatchObject({ succeeded: 4, failed: 12 });
       expect(done.credits.released).toBe(12);
@@ -218,7 +233,7 @@ describeEachDialect(
       expect(live).toHaveLength(4);
       expect(live.every((r) => r.status === "succeeded")).toBe(true);
       vendors.finish();
-      await nextLook(batches);
+      await nextLook(analysisId, batches);
       const done = await completed(analysisId);
       expect(done.progress).toMatchObject({ succeeded: 16, failed: 0 });
     });
