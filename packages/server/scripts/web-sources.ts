@@ -5,7 +5,8 @@ import { ComponentCollector } from "../src/http/openapi/schemas.ts";
 import { ROLES } from "../src/services/accounts/roles.ts";
 import { SCOPES } from "../src/services/api-keys/scopes.ts";
 import type { Deps } from "../src/services/context.ts";
-import { CATEGORY_LABELS, ENGINE_TITLES, ROLE_LABELS, SCOPE_LABELS } from "../src/services/labels.ts";
+import { GLOSSARY, METRIC_IDS } from "../src/services/glossary/metrics.ts";
+import { CATEGORY_LABELS, ENGINE_TITLES, ROLE_LABELS, SCOPE_LABELS, SURFACE_TITLES } from "../src/services/labels.ts";
 import { CITATION_CATEGORIES } from "../src/services/measurement/citation-category.ts";
 import { declaration, typeOf } from "./ts-types.ts";
 
@@ -54,6 +55,7 @@ export function webSources(): Record<string, string> {
   const labels = [
     HEADER.replace("dashboard routes", "labels (services/labels.ts)"),
     constant("ENGINE_TITLES", "The engines' names as people read them.", ENGINE_TITLES),
+    constant("SURFACE_TITLES", "The two surfaces an engine asks on, as people read them.", SURFACE_TITLES),
     constant("CITATION_CATEGORIES", "The citation classifier's categories, in its order.", CITATION_CATEGORIES),
     constant("CATEGORY_LABELS", "The citation categories as people read them.", CATEGORY_LABELS),
     constant("ROLES", "A workspace member's roles, least to most.", ROLES),
@@ -61,5 +63,14 @@ export function webSources(): Record<string, string> {
     constant("SCOPES", "The API's eight scopes, in the specification's order.", SCOPES),
     constant("SCOPE_LABELS", "Each scope's name and what it grants.", SCOPE_LABELS),
   ].join("\n");
-  return { "dashboard.ts": text, "labels.ts": labels };
+  const glossary = [
+    HEADER.replace("dashboard routes", "glossary (services/glossary/metrics.ts)"),
+    constant("METRIC_IDS", "Every figure the glossary defines, in its order.", METRIC_IDS),
+    constant(
+      "GLOSSARY",
+      "One definition per figure: its name, hint, what it counts, scale, n, interval and significance.",
+      GLOSSARY,
+    ),
+  ].join("\n");
+  return { "dashboard.ts": text, "labels.ts": labels, "glossary.ts": glossary };
 }

@@ -123,6 +123,13 @@ const accountRoute = createRoute({
   component: AccountPage,
 });
 
+// Every figure's definition, which each figure's hint links to (`/glossary#visibility`).
+const glossaryRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: "/glossary",
+  component: lazyRouteComponent(() => import("./routes/glossary.tsx"), "GlossaryPage"),
+});
+
 const workspaceRoute = createRoute({
   getParentRoute: () => appRoute,
   path: "/w/$workspaceId",
@@ -247,6 +254,7 @@ const routeTree = rootRoute.addChildren([
   appRoute.addChildren([
     homeRoute,
     accountRoute,
+    glossaryRoute,
     workspaceRoute.addChildren([
       brandsRoute,
       brandNewRoute,

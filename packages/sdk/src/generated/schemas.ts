@@ -521,10 +521,10 @@ export interface Analysis {
   completed_at: string | null;
 }
 
-/** What the engines' vendors charge for these answers: the vendor's own figure when its response gives one (Perplexity, DataForSEO), otherwise the reported tokens and searches priced from the operator's price table (docs/costs.md). Sightline's credits are separate. */
+/** Cost: what the engines' vendors charge for the answers, from tokens and searches at list prices. Each answer's input and output tokens and searches at its engine's list price (or the operator's own), batch answers at the batch rate. When a vendor's response gives its own figure (Perplexity, DataForSEO), that figure is taken instead (docs/costs.md). Sightline's credits are separate. */
 export interface Cost {
   currency: "USD";
-  /** What the answers cost, in USD (to the millionth). */
+  /** Cost of these answers, to the millionth. US dollars. */
   total: number;
   /** Answers received (failed requests cost nothing and are not counted). */
   answers: number;
@@ -537,7 +537,7 @@ export interface Cost {
   /** The same, per engine (engines with no answer are left out). */
   by_engine: {
     [key: string]: {
-      /** USD. */
+      /** Cost of the engine's answers. US dollars. */
       cost: number;
       /** Answers received (failed requests cost nothing and are not counted). */
       answers: number;
@@ -569,20 +569,22 @@ export interface AnalysisSummary {
 export interface Summary {
   /** Successful answers aggregated. */
   answers: number;
-  visibility: Proportion;
-  /** Answers naming the brand ÷ answers naming the brand or a competitor, counted per brand. */
+  visibility: Visibility;
+  /** Share of voice: the brand's mentions out of all tracked brands' mentions. Answers naming the brand, divided by the answers naming each tracked brand added up (an answer naming three tracked brands counts once for each). Carried as a fraction from 0 to 1 (0.47 is 47%). */
   share_of_voice: number | null;
-  /** Mean rank of the brand where it is named (1 = first). */
+  /** Average position: where the brand is named among the tracked brands, on average (#1 = named first). The brand's rank among the tracked brands an answer names, averaged over the answers that name it. A rank from #1 (named first); lower is better. */
   average_position: number | null;
-  /** (mean sentiment / 2 + 0.5) × 100. */
+  /** Sentiment: how favourably answers speak of the brand: 0 negative, 50 neutral, 100 positive. The tone of each answer naming the brand, read by the classifier as a polarity from −1 to +1 and shown as 50 + 50 × polarity; a period's sentiment averages its answers. 0 to 100, 50 neutral. Negative below 42.5, positive above 57.5. */
   sentiment_score: number | null;
-  /** Answers citing a brand domain ÷ answers citing anything. */
+  /** Citation rate: share of the answers citing sources that cite the brand's own site. Answers citing at least one page of the brand's domains, out of the answers that cite any source. Carried as a fraction from 0 to 1 (0.47 is 47%). Its n: answers that cite sources. */
   citation_rate: number | null;
-  /** Citations of brand domains ÷ all citations. */
+  /** Citation share: share of all citations that point at the brand's own site. Citations of the brand's domains, out of every citation in the answers. Carried as a fraction from 0 to 1 (0.47 is 47%). `brand_citations` ÷ `citations`. */
   citation_share: number | null;
+  /** Every citation in the answers: the n of citation share. */
   citations: number;
+  /** Citations of the brand's domains: the count of citation share. */
   brand_citations: number;
-  /** Mean of the answers' visibility scores. */
+  /** Visibility score: one answer's prominence for the brand, 0 to 100; a period's score averages its answers. Per answer: 50 points for naming the brand, up to 25 for being named first (½ for second, ⅓ for third…), up to 15 for tone and 10 for citing the brand's site; an answer not naming the brand scores 0, or 10 when it cites the brand's site. 0 to 100. */
   visibility_score: number | null;
   top_cited_domains: Array<{
     domain: string;
@@ -591,25 +593,28 @@ export interface Summary {
   }>;
   competitors: Array<{
     name: string;
-    /** Answers naming the competitor ÷ answers. */
+    /** Visibility: share of answers that name the brand. Answers that name the brand, out of all answers the engines gave (failed requests are not answers). Carried as a fraction from 0 to 1 (0.47 is 47%). Here the competitor's, counted as the brand's. */
     visibility: number | null;
+    /** Answers naming the competitor. */
     mentioned: number;
-    /** The competitor's share of all tracked-brand mentions. */
+    /** Share of voice: the brand's mentions out of all tracked brands' mentions. Answers naming the brand, divided by the answers naming each tracked brand added up (an answer naming three tracked brands counts once for each). Carried as a fraction from 0 to 1 (0.47 is 47%). Here the competitor's, counted as the brand's. */
     share_of_voice: number | null;
+    /** Average position: where the brand is named among the tracked brands, on average (#1 = named first). The brand's rank among the tracked brands an answer names, averaged over the answers that name it. A rank from #1 (named first); lower is better. Here the competitor's, counted as the brand's. */
     average_position: number | null;
   }>;
 }
 
-export interface Proportion {
-  /** count ÷ n; null when n is 0. */
+/** Visibility: share of answers that name the brand. Answers that name the brand, out of all answers the engines gave (failed requests are not answers). Carried as a fraction from 0 to 1 (0.47 is 47%). A change between two periods (or a difference between two engines) is called statistically real when their two 95% intervals do not overlap: a conservative rule, which calls few changes real by chance. */
+export interface Visibility {
+  /** count ÷ n; null when n is 0. Carried as a fraction from 0 to 1 (0.47 is 47%). */
   value: number | null;
-  /** Answers counted. */
+  /** The answers counted. */
   n: number;
-  /** Answers that qualify. */
+  /** Of the n, those visibility counts: count ÷ n is its value. */
   count: number;
-  /** Lower bound of the Wilson 95% interval. */
+  /** Lower bound of the interval: 95% Wilson score interval, shown as “47% (38–56%, n = 120)”. */
   ci_low: number | null;
-  /** Upper bound of the Wilson 95% interval. */
+  /** Upper bound of the interval: 95% Wilson score interval, shown as “47% (38–56%, n = 120)”. */
   ci_high: number | null;
 }
 
@@ -618,9 +623,9 @@ export interface SurfaceComparison {
   api_engine: string;
   /** The engine capturing its web interface (`chatgpt_web`). */
   web_engine: string;
-  api: Proportion;
-  web: Proportion;
-  /** Web visibility − API visibility; null without answers. */
+  api: Visibility;
+  web: Visibility;
+  /** Visibility on the web − visibility on the API, as a fraction; null without answers. */
   difference: number | null;
   /** Two-sided pooled two-proportion z-test of the visibilities; null without answers. */
   p_value: number | null;
@@ -687,8 +692,9 @@ export interface Result {
     mentions: number;
     /** How sure the rules are that the brand is meant, at its best occurrence (0 when never named). */
     confidence?: number;
+    /** Sentiment: how favourably answers speak of the brand: 0 negative, 50 neutral, 100 positive. This field is the classifier's polarity, −1 to +1, not the 0 to 100 scale people read. The tone of each answer naming the brand, read by the classifier as a polarity from −1 to +1 and shown as 50 + 50 × polarity; a period's sentiment averages its answers. The 0 to 100 figure is `sentiment_score`. Null when the brand is not named. */
     sentiment: number | null;
-    /** Whether the answer recommends the brand, warns against it, or only names it; null when not named. */
+    /** Stance: whether an answer recommends the brand, only mentions it, or warns against it. Null when the brand is not named. */
     stance?: "recommended" | "mentioned" | "warned" | null;
   } | null;
   competitors: Array<{
@@ -711,11 +717,11 @@ export interface Result {
     output_tokens: number | null;
     /** Billable searches: web-search tool calls, grounded queries, SERP searches, scraping tasks. */
     search_calls: number;
-    /** USD: the vendor's own figure when its response gives one, otherwise the usage priced from the price table (docs/costs.md). */
+    /** Cost of this answer. US dollars. The vendor's own figure when its response gives one, otherwise the usage priced from the price table (docs/costs.md). */
     cost: number;
   } | null;
   brand_cited: boolean;
-  /** The answer's visibility score. */
+  /** Visibility score: one answer's prominence for the brand, 0 to 100; a period's score averages its answers. Per answer: 50 points for naming the brand, up to 25 for being named first (½ for second, ⅓ for third…), up to 15 for tone and 10 for citing the brand's site; an answer not naming the brand scores 0, or 10 when it cites the brand's site. 0 to 100. Null for failed answers. */
   score: number | null;
   score_version: string;
   attempts: number;
@@ -759,44 +765,56 @@ export interface ProjectMetrics {
     overall: AnalyticsSlice;
   };
   changes: {
+    /** Visibility in this period and the one before. A change between two periods (or a difference between two engines) is called statistically real when their two 95% intervals do not overlap: a conservative rule, which calls few changes real by chance. */
     visibility: {
       current: number | null;
       previous: number | null;
+      /** current − previous, in the figure's own unit. */
       delta: number | null;
       /** The two 95% intervals do not overlap (proportions only). */
       significant: boolean | null;
     };
+    /** Share of voice in this period and the one before. Its change is shown in points; read it with the visibility change's significance. */
     share_of_voice: {
       current: number | null;
       previous: number | null;
+      /** current − previous, in the figure's own unit. */
       delta: number | null;
       /** The two 95% intervals do not overlap (proportions only). */
       significant: boolean | null;
     };
+    /** Average position in this period and the one before. Its change is shown as a difference of ranks; a drop in rank is an improvement. */
     average_position: {
       current: number | null;
       previous: number | null;
+      /** current − previous, in the figure's own unit. */
       delta: number | null;
       /** The two 95% intervals do not overlap (proportions only). */
       significant: boolean | null;
     };
+    /** Sentiment in this period and the one before. Its change is shown in points of the 0–100 scale. */
     sentiment_score: {
       current: number | null;
       previous: number | null;
+      /** current − previous, in the figure's own unit. */
       delta: number | null;
       /** The two 95% intervals do not overlap (proportions only). */
       significant: boolean | null;
     };
+    /** Citation rate in this period and the one before. A change between two periods (or a difference between two engines) is called statistically real when their two 95% intervals do not overlap: a conservative rule, which calls few changes real by chance. */
     citation_rate: {
       current: number | null;
       previous: number | null;
+      /** current − previous, in the figure's own unit. */
       delta: number | null;
       /** The two 95% intervals do not overlap (proportions only). */
       significant: boolean | null;
     };
+    /** Visibility score in this period and the one before. Its change is shown in points of the 0–100 scale. */
     visibility_score: {
       current: number | null;
       previous: number | null;
+      /** current − previous, in the figure's own unit. */
       delta: number | null;
       /** The two 95% intervals do not overlap (proportions only). */
       significant: boolean | null;
@@ -810,9 +828,12 @@ export interface AnalyticsSlice {
   figures: AnalyticsFigures;
   competitors: Array<{
     name: string;
+    /** Answers naming the competitor. */
     mentioned: number;
-    visibility: Proportion;
+    visibility: Visibility;
+    /** Share of voice: the brand's mentions out of all tracked brands' mentions. Answers naming the brand, divided by the answers naming each tracked brand added up (an answer naming three tracked brands counts once for each). Carried as a fraction from 0 to 1 (0.47 is 47%). Here the competitor's, counted as the brand's. */
     share_of_voice: number | null;
+    /** Average position: where the brand is named among the tracked brands, on average (#1 = named first). The brand's rank among the tracked brands an answer names, averaged over the answers that name it. A rank from #1 (named first); lower is better. Here the competitor's, counted as the brand's. */
     average_position: number | null;
   }>;
 }
@@ -829,20 +850,40 @@ export interface AnalyticsCounts {
   with_citations: number;
   position_sum: number;
   position_count: number;
+  /** The answers' polarities (−1 to +1 each) added up; sentiment on its 0 to 100 scale is 50 + 50 × sentiment_sum ÷ sentiment_count. */
   sentiment_sum: number;
   sentiment_count: number;
   citations: number;
   brand_citations: number;
+  /** The answers' visibility scores added up. */
   score_sum: number;
 }
 
 export interface AnalyticsFigures {
-  visibility: Proportion;
+  visibility: Visibility;
+  /** Share of voice: the brand's mentions out of all tracked brands' mentions. Answers naming the brand, divided by the answers naming each tracked brand added up (an answer naming three tracked brands counts once for each). Carried as a fraction from 0 to 1 (0.47 is 47%). */
   share_of_voice: number | null;
+  /** Average position: where the brand is named among the tracked brands, on average (#1 = named first). The brand's rank among the tracked brands an answer names, averaged over the answers that name it. A rank from #1 (named first); lower is better. */
   average_position: number | null;
+  /** Sentiment: how favourably answers speak of the brand: 0 negative, 50 neutral, 100 positive. The tone of each answer naming the brand, read by the classifier as a polarity from −1 to +1 and shown as 50 + 50 × polarity; a period's sentiment averages its answers. 0 to 100, 50 neutral. Negative below 42.5, positive above 57.5. */
   sentiment_score: number | null;
-  citation_rate: Proportion;
+  citation_rate: CitationRate;
+  /** Visibility score: one answer's prominence for the brand, 0 to 100; a period's score averages its answers. Per answer: 50 points for naming the brand, up to 25 for being named first (½ for second, ⅓ for third…), up to 15 for tone and 10 for citing the brand's site; an answer not naming the brand scores 0, or 10 when it cites the brand's site. 0 to 100. */
   visibility_score: number | null;
+}
+
+/** Citation rate: share of the answers citing sources that cite the brand's own site. Answers citing at least one page of the brand's domains, out of the answers that cite any source. Carried as a fraction from 0 to 1 (0.47 is 47%). A change between two periods (or a difference between two engines) is called statistically real when their two 95% intervals do not overlap: a conservative rule, which calls few changes real by chance. */
+export interface CitationRate {
+  /** count ÷ n; null when n is 0. Carried as a fraction from 0 to 1 (0.47 is 47%). */
+  value: number | null;
+  /** Answers that cite sources. */
+  n: number;
+  /** Of the n, those citation rate counts: count ÷ n is its value. */
+  count: number;
+  /** Lower bound of the interval: 95% Wilson score interval. */
+  ci_low: number | null;
+  /** Upper bound of the interval: 95% Wilson score interval. */
+  ci_high: number | null;
 }
 
 export interface PromptMetrics {
@@ -923,18 +964,26 @@ export interface CompetitorLeaderboard {
     name: string;
     is_brand: boolean;
     mentioned: number;
-    visibility: Proportion;
+    visibility: Visibility;
+    /** Share of voice: the brand's mentions out of all tracked brands' mentions. Answers naming the brand, divided by the answers naming each tracked brand added up (an answer naming three tracked brands counts once for each). Carried as a fraction from 0 to 1 (0.47 is 47%). */
     share_of_voice: number | null;
+    /** Average position: where the brand is named among the tracked brands, on average (#1 = named first). The brand's rank among the tracked brands an answer names, averaged over the answers that name it. A rank from #1 (named first); lower is better. */
     average_position: number | null;
     previous: {
-      visibility: Proportion;
+      visibility: Visibility;
+      /** Share of voice: the brand's mentions out of all tracked brands' mentions. Answers naming the brand, divided by the answers naming each tracked brand added up (an answer naming three tracked brands counts once for each). Carried as a fraction from 0 to 1 (0.47 is 47%). */
       share_of_voice: number | null;
+      /** Average position: where the brand is named among the tracked brands, on average (#1 = named first). The brand's rank among the tracked brands an answer names, averaged over the answers that name it. A rank from #1 (named first); lower is better. */
       average_position: number | null;
     };
     change: {
+      /** Visibility: current − previous, as a fraction. */
       visibility: number | null;
+      /** Share of voice: current − previous, as a fraction. */
       share_of_voice: number | null;
+      /** Average position: current − previous, in ranks (lower is better). */
       average_position: number | null;
+      /** Whether the change of visibility is statistically real. A change between two periods (or a difference between two engines) is called statistically real when their two 95% intervals do not overlap: a conservative rule, which calls few changes real by chance. */
       significant: boolean;
     };
   }>;
@@ -1001,6 +1050,19 @@ export interface CompetitorSuggestions {
     /** Results naming it, most recent first. */
     examples: string[];
   }>;
+}
+
+export interface Proportion {
+  /** count ÷ n; null when n is 0. */
+  value: number | null;
+  /** Answers counted. */
+  n: number;
+  /** Answers that qualify. */
+  count: number;
+  /** Lower bound of the Wilson 95% interval. */
+  ci_low: number | null;
+  /** Upper bound of the Wilson 95% interval. */
+  ci_high: number | null;
 }
 
 export interface MonitoringScheduleList {
@@ -1331,10 +1393,11 @@ export interface Opportunities {
     title: string;
     /** Why, with the figures. */
     explanation: string;
-    /** What ranks the list: the share of the window's answers concerned, weighted by kind (wrong facts 1.5, warnings 1.25, drops by their size, the rest 1, searches 0.75), at most 1. */
+    /** Impact: share of the period's answers an opportunity concerns, weighted by how much it matters. The answers an opportunity rests on, out of the period's answers, weighted by its kind (wrong facts 1.5, warnings 1.25, drops by their size, the rest 1, searches 0.75), at most 100%. Carried as a fraction from 0 to 1 (0.47 is 47%). It ranks the list. */
     impact: number;
     /** Answers the opportunity rests on. */
     answers: number;
+    /** The engines' ids; the title names them as people read them. */
     engines: string[];
     prompts: string[];
     /** The cited site (`citation_gap`). */
@@ -1343,11 +1406,11 @@ export interface Opportunities {
     urls: string[];
     /** The search engines ran (`search_gap`). */
     search: string | null;
-    /** The brand's visibility before and in the latest analysis. */
+    /** Visibility before and in the latest analysis. A visibility drop is listed only when it is statistically real. */
     change: {
-      before: Proportion;
-      after: Proportion;
-      /** after − before, in share. */
+      before: Visibility;
+      after: Visibility;
+      /** Visibility: after − before, as a fraction (−0.4 is −40 pts). */
       difference: number;
       p_value: number;
     } | null;
@@ -1442,6 +1505,28 @@ export interface Report {
       };
     }>;
     alerts: FiredAlert[];
+    /** The period before, for period-over-period figures: the previous analysis of the same kind (run, schedule), or the week before a weekly digest. Null when there was none. */
+    previous?: {
+      /** ISO 8601 UTC timestamp. */
+      start: string;
+      /** ISO 8601 UTC timestamp. */
+      end: string;
+      overall: Summary;
+      by_engine: {
+        [key: string]: Summary;
+      };
+    } | null;
+    /** The three biggest opportunities the report's answers support, by impact. */
+    opportunities?: Array<{
+      kind: string;
+      title: string;
+      explanation: string;
+      impact: number;
+      answers: number;
+      engines: string[];
+      /** Ids of the answers it rests on, most recent first. */
+      evidence: string[];
+    }>;
     /** Only on reports generated before 2026-11-24, which embedded every answer. Newer reports do not: read their answers with `format=csv` (streamed, every answer) or `GET /v1/results?analysis_id=…`. */
     results?: Array<{
       id: string;
@@ -1560,7 +1645,7 @@ export interface Usage {
     /** Credits used by calls to the judge engine (`SIGHTLINE_JUDGE_ENGINE`), one per call; included in `used`, not in `by_engine`. */
     judge: number;
   };
-  /** What the answers of analyses finished in a period cost: the current period (`period`) and the last 12 (`months`). */
+  /** Cost of the answers of analyses finished in a period: the current period (`period`) and the last 12 (`months`). */
   cost: {
     period: Cost;
     /** The last 12 billing periods, newest first, the current one included. */

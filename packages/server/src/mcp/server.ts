@@ -10,6 +10,7 @@ import { scopeAllows } from "../services/api-keys/scopes.ts";
 import type { Authenticated } from "../services/auth/authenticate.ts";
 import { unavailableError } from "../services/availability.ts";
 import type { Deps } from "../services/context.ts";
+import { GLOSSARY, type MetricId } from "../services/glossary/metrics.ts";
 import { parseToolInput, publishedInputSchema, publishedOutputSchema } from "./input.ts";
 import { serializeThrough } from "./output.ts";
 import { mcpSdk } from "./sdk.ts";
@@ -27,10 +28,12 @@ export interface McpCaller {
   signal: AbortSignal;
 }
 
+const named = (id: MetricId) => GLOSSARY[id].name.toLowerCase();
+
 const INSTRUCTIONS = `Sightline measures how brands appear in the answers of AI engines (ChatGPT, Claude, Gemini, Perplexity…).
-Start with list_brands to find a brand's project_id; get_metrics gives its visibility, share of voice, position,
-sentiment and citations over time; list_results shows the answers themselves; run_analysis asks the engines now
-(it spends credits). Each tool needs the API key's scope named in its description.`;
+Start with list_brands to find a brand's project_id; get_metrics gives its ${named("visibility")}, ${named("share_of_voice")}, ${named("average_position")},
+${named("sentiment")}, ${named("citation_rate")} and ${named("visibility_score")} over time; list_results shows the answers themselves;
+run_analysis asks the engines now (it spends credits). Each tool needs the API key's scope named in its description.`;
 
 function scopeNote(tool: Tool): string {
   const { scope, method } = tool.route;
@@ -120,7 +123,12 @@ async function callTool(
       throw new Error(`MCP tool ${tool.name}: its route answered ${answer.contentType}`);
     const result = answer instanceof WithStatus ? answer.body : answer;
     const text = serializeThrough(tool.route.success.schema, result);
-    return { content: [{ type: "text", text }], structuredContent: JSON.parse(text) as Record<string, unknown> };
+    const structuredContent = JSON.parse(text) as Record<string, unknown>;
+    const readable = tool.readable?.(structuredContent);
+    return {
+      content: [{ type: "text", text }, ...(readable === undefined ? [] : [{ type: "text" as const, text: readable }])],
+      structuredContent,
+    };
   } catch (error) {
     return errorResult(deps, tool, error, requestId, admitted);
   }

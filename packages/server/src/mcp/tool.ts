@@ -37,6 +37,12 @@ export interface ToolSpec<P, Q, B> {
    * through the runner, as every door does): an analysis waits less here than over HTTP.
    */
   prepare?(input: ToolInput<P, Q, B>): ToolInput<P, Q, B>;
+  /**
+   * The answer for people, as text after the JSON (which stays the first block, as the protocol
+   * asks of a structured result): the figures by their glossary names, engines by their names.
+   * Given the structured content, which the route's response schema shaped.
+   */
+  readable?(answer: Record<string, unknown>): string;
 }
 
 /** A tool with its types erased, as the server sees it (every typed tool is one: `run` is a method). */

@@ -6,12 +6,15 @@ import { getProjectRoute, listProjectsRoute } from "../http/v1/projects/routes.t
 import { getReportRoute, listReportsRoute } from "../http/v1/reports/routes.ts";
 import { getResultRoute, listResultsRoute } from "../http/v1/results/routes.ts";
 import { AnalyzeSchema } from "../services/analyses/schemas.ts";
+import type { ProjectMetrics } from "../services/analytics/metrics.ts";
 import { MetricsQuery } from "../services/analytics/schemas.ts";
+import { GLOSSARY } from "../services/glossary/metrics.ts";
 import { MAX_WAIT_SECONDS } from "../services/limits.ts";
 import { OpportunitiesQuery } from "../services/opportunities/schemas.ts";
 import { ProjectListQuery } from "../services/projects/schemas.ts";
 import { ReportListQuery } from "../services/reports/schemas.ts";
 import { ResultListQuery } from "../services/results/schemas.ts";
+import { METRICS_FIGURES, metricsText } from "./metrics-text.ts";
 import { defineTool, type Tool } from "./tool.ts";
 
 const brandId = { id: { as: "project_id", description: "The brand's id (`prj_…`), from list_brands." } };
@@ -21,6 +24,32 @@ const brandId = { id: { as: "project_id", description: "The brand's id (`prj_…
  */
 const LONGEST_WAIT_SECONDS = MAX_WAIT_SECONDS - 5;
 const paging = "Newest first, a page at a time: pass `next_cursor` back as `cursor` for the next page.";
+
+// The figures' names, hints and scales are the glossary's (services/glossary), as on the dashboard
+// and in the reports; only the API's own units (fractions, the per-answer polarity) are said here.
+const lower = (name: string) => `${name.charAt(0).toLowerCase()}${name.slice(1)}`;
+
+const metricsFigures = METRICS_FIGURES.map(
+  ({ id, field }) => `- ${GLOSSARY[id].name} (\`${field}\`): ${GLOSSARY[id].hint} ${GLOSSARY[id].scale}`,
+).join("\n");
+
+/** What a measured answer carries, and the one figure whose API scale is not people's. */
+const answerFigures = `${lower(GLOSSARY.stance.name)}, ${lower(GLOSSARY.sentiment.name)}, citations and ${lower(GLOSSARY.visibility_score.name)}`;
+const answerScales = `${GLOSSARY.sentiment.name}: \`brand.sentiment\` is the classifier's polarity, −1 to +1; people read 50 + 50 × polarity, ${lower(GLOSSARY.sentiment.scale)} ${GLOSSARY.visibility_score.name} (\`score\`): ${GLOSSARY.visibility_score.hint}`;
+
+const summaryFigures = (
+  [
+    "visibility",
+    "share_of_voice",
+    "average_position",
+    "sentiment",
+    "citation_rate",
+    "visibility_score",
+    "cost",
+  ] as const
+)
+  .map((id) => lower(GLOSSARY[id].name))
+  .join(", ");
 
 /**
  * The MCP tools: each one a REST route of API v1 (its scope, request schemas and response schema)
@@ -45,18 +74,17 @@ export const MCP_TOOLS: readonly Tool[] = [
   defineTool({
     name: "get_metrics",
     title: "A brand's figures over time",
-    description:
-      "Visibility (with its 95% interval and n), share of voice, average position, sentiment score, citation rate and visibility score, overall and per engine, for a period (the last 30 days by default) and per `interval`, with the period of the same length before and whether each change is statistically real.",
+    description: `A brand's figures for a period (the last 30 days by default), overall, per engine and per \`interval\`, with the period of the same length before and whether each change is statistically real:\n${metricsFigures}\n${GLOSSARY.visibility.significance} In the JSON, percentages are fractions from 0 to 1 (0.47 is 47%) and engines are ids; the text after it names the figures and engines as people read them.`,
     route: projectMetricsRoute,
     params: IdParams,
     query: MetricsQuery,
     rename: brandId,
+    readable: (answer) => metricsText(answer as ProjectMetrics),
   }),
   defineTool({
     name: "list_opportunities",
     title: "What to do next for a brand",
-    description:
-      "A ranked, explained list of what would improve the brand's visibility, from the last 30 days' answers: answers contradicting its fact sheet or warning against it, prompts and engines where its visibility fell or competitors are named and it is not, sites cited for competitors and not for it, searches whose answers never cite its site. Each with its figures and the results it rests on.",
+    description: `A ranked, explained list of what would improve the brand's visibility, from the last 30 days' answers: answers contradicting its fact sheet or warning against it, prompts and engines where its visibility fell or competitors are named and it is not, sites cited for competitors and not for it, searches whose answers never cite its site. Each with its figures and the results it rests on, ranked by ${lower(GLOSSARY.opportunity_impact.name)} (\`impact\`, a fraction): ${lower(GLOSSARY.opportunity_impact.hint)}`,
     route: opportunitiesRoute,
     params: IdParams,
     query: OpportunitiesQuery,
@@ -65,14 +93,14 @@ export const MCP_TOOLS: readonly Tool[] = [
   defineTool({
     name: "list_results",
     title: "List scored results",
-    description: `Measured answers (one prompt asked of one engine): the answer's text, whether and where the brand is mentioned, sentiment, citations and score; filtered by brand, analysis, engine, prompt, tag and time range [from, to). ${paging}`,
+    description: `Measured answers (one prompt asked of one engine): the answer's text, whether and where the brand is mentioned, its ${answerFigures}; filtered by brand, analysis, engine, prompt, tag and time range [from, to). ${answerScales} ${paging}`,
     route: listResultsRoute,
     query: ResultListQuery,
   }),
   defineTool({
     name: "get_result",
     title: "Read a result",
-    description: "One measured answer with its text, citations, mentions, position, sentiment and score.",
+    description: `One measured answer with its text, mentions, position, ${answerFigures}. ${answerScales}`,
     route: getResultRoute,
     params: IdParams,
     rename: { id: { as: "result_id", description: "The result's id (`res_…`)." } },
@@ -87,8 +115,7 @@ export const MCP_TOOLS: readonly Tool[] = [
   defineTool({
     name: "get_report",
     title: "Read a report",
-    description:
-      "One report as JSON: its summary figures and the table of answers. (The REST API also renders it as CSV or a printable HTML page.)",
+    description: `One report as JSON: its summary figures (${summaryFigures}) and the table of answers. (The REST API also renders it as CSV or a printable HTML page.)`,
     route: getReportRoute,
     params: IdParams,
     rename: { id: { as: "report_id", description: "The report's id (`rpt_…`)." } },
@@ -109,7 +136,7 @@ export const MCP_TOOLS: readonly Tool[] = [
   defineTool({
     name: "get_analysis",
     title: "Read an analysis",
-    description: "An analysis's status and progress, the engines that failed and, once finished, its summary figures.",
+    description: `An analysis's status and progress, the engines that failed and, once finished, its summary figures (${summaryFigures}), overall, per engine and per prompt.`,
     route: getAnalysisRoute,
     params: IdParams,
     rename: { id: { as: "analysis_id", description: "The analysis's id (`ana_…`), from run_analysis." } },

@@ -1,5 +1,7 @@
+import { ownValue } from "../lib/own-keys.ts";
 import type { Role } from "./accounts/roles.ts";
 import type { Scope } from "./api-keys/scopes.ts";
+import type { Surface } from "./engines/descriptor.ts";
 import { DESCRIPTORS } from "./engines/descriptors/index.ts";
 import type { CitationCategory } from "./measurement/citation-category.ts";
 
@@ -13,6 +15,23 @@ import type { CitationCategory } from "./measurement/citation-category.ts";
 export const ENGINE_TITLES: Readonly<Record<string, string>> = Object.fromEntries(
   DESCRIPTORS.map((descriptor) => [descriptor.name, descriptor.title]),
 );
+
+/** The two surfaces an engine asks on, as people read them. */
+export const SURFACE_TITLES: Readonly<Record<Surface, string>> = {
+  api: "API",
+  web: "Web (as people see it)",
+};
+
+/**
+ * An engine as people read it: its title, or for an operator's or a workspace's own engine its
+ * name made readable (`house_llama` → "House llama"), never a bare id.
+ */
+export function engineTitle(engine: string): string {
+  const title = ownValue(ENGINE_TITLES, engine);
+  if (title !== undefined) return title;
+  const words = engine.replace(/[_-]+/g, " ").trim();
+  return words === "" ? engine : `${words.charAt(0).toUpperCase()}${words.slice(1)}`;
+}
 
 /** The citation classifier's categories (ADR 0021). */
 export const CATEGORY_LABELS: Readonly<Record<CitationCategory, string>> = {

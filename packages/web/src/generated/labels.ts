@@ -19,6 +19,12 @@ export const ENGINE_TITLES = {
   "gemini_web": "Gemini (web)"
 } as const;
 
+/** The two surfaces an engine asks on, as people read them. */
+export const SURFACE_TITLES = {
+  "api": "API",
+  "web": "Web (as people see it)"
+} as const;
+
 /** The citation classifier's categories, in its order. */
 export const CITATION_CATEGORIES = [
   "owned",

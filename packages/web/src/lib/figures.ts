@@ -1,6 +1,7 @@
 /**
  * The measurement's figures as a marketer reads them: always with their unit, visibility always
- * with its 95% interval and the number of answers it rests on.
+ * with its 95% interval and the number of answers it rests on. The server prints reports and e-mails
+ * with the same rules (services/glossary/format.ts); test/figures-parity.test.ts holds the two together.
  */
 
 /** What `/v1` calls a Proportion: count ÷ n with its Wilson 95% interval. */
@@ -72,11 +73,21 @@ export function sentimentScore(value: number | null | undefined): string {
   return `${oneDecimal.format(value)} / 100`;
 }
 
-/** One answer's sentiment in [-1, 1] as a word and the number: "positive (+0.6)". */
-export function sentimentWord(value: number | null | undefined): string {
-  if (value === null || value === undefined) return "–";
-  const word = value > 0.15 ? "positive" : value < -0.15 ? "negative" : "neutral";
-  return `${word} (${signed(value)})`;
+/** One answer's polarity (−1 to +1, the API's `sentiment`) on the 0–100 scale people read: 50 + 50 × polarity. */
+export function sentimentFromPolarity(polarity: number | null | undefined): number | null {
+  return polarity === null || polarity === undefined ? null : Math.round((50 + 50 * polarity) * 10) / 10;
+}
+
+/**
+ * One answer's sentiment as a word and its score, from its polarity: "positive (75.0 / 100)". The
+ * same scale and thresholds as the Overview's average (the glossary's sentiment), so an answer and a
+ * period read alike.
+ */
+export function sentimentWord(polarity: number | null | undefined): string {
+  const value = sentimentFromPolarity(polarity);
+  if (value === null) return "–";
+  const word = value > 57.5 ? "positive" : value < 42.5 ? "negative" : "neutral";
+  return `${word} (${sentimentScore(value)})`;
 }
 
 /** 0–100 visibility score: "43.1 / 100". */

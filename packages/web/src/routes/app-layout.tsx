@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link, Navigate, Outlet, useLocation, useParams } from "@tanstack/react-router";
-import { BookOpenIcon } from "lucide-react";
+import { BookOpenIcon, BookTextIcon } from "lucide-react";
 import { Logo } from "../components/logo.tsx";
 import { ErrorState, LoadingState } from "../components/page-states.tsx";
 import { UserMenu } from "../features/shell/user-menu.tsx";
@@ -51,6 +51,13 @@ export function AppLayout() {
           <WorkspaceSwitcher workspaces={workspaces} currentId={currentId} />
           {params.workspaceId && <WorkspaceNav workspaceId={params.workspaceId} className="ml-2 hidden md:flex" />}
           <div className="ml-auto flex items-center gap-1">
+            <Link
+              to="/glossary"
+              className="hidden items-center gap-1.5 rounded-md px-3 py-1.5 text-sm text-muted-foreground hover:bg-accent hover:text-foreground focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none sm:inline-flex"
+            >
+              <BookTextIcon className="size-4" aria-hidden="true" />
+              Glossary
+            </Link>
             <a
               href="/docs"
               className="hidden items-center gap-1.5 rounded-md px-3 py-1.5 text-sm text-muted-foreground hover:bg-accent hover:text-foreground focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none sm:inline-flex"

@@ -2,6 +2,7 @@ import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { LightbulbIcon } from "lucide-react";
 import { useId, useState } from "react";
+import { FigureHint } from "../components/figure-hint.tsx";
 import { EmptyState, QueryState } from "../components/page-states.tsx";
 import { SelectField } from "../components/select-field.tsx";
 import { Badge } from "../components/ui/badge.tsx";
@@ -13,6 +14,7 @@ import {
   type OpportunityKind,
   opportunitiesQuery,
 } from "../features/opportunities/opportunities-api.ts";
+import { GLOSSARY } from "../generated/glossary.ts";
 import { percent, points, proportion } from "../lib/figures.ts";
 import { engineName, formatDateTime } from "../lib/format.ts";
 import { useTitle } from "../lib/use-title.ts";
@@ -28,9 +30,14 @@ function OpportunityCard({ opportunity: o }: { opportunity: Opportunity }) {
         <div className="grid gap-1.5">
           <div className="flex flex-wrap items-center gap-2">
             <Badge variant="outline">{KIND_LABEL[o.kind]}</Badge>
-            <span className="text-xs text-muted-foreground">
-              {o.answers} {o.answers === 1 ? "answer" : "answers"} · {o.engines.map(engineName).join(", ")} · impact{" "}
-              {percent(o.impact)}
+            <span className="inline-flex flex-wrap items-center gap-x-1 text-xs text-muted-foreground">
+              <span>
+                {o.answers} {o.answers === 1 ? "answer" : "answers"} · {o.engines.map(engineName).join(", ")} ·
+              </span>
+              <span>
+                {GLOSSARY.opportunity_impact.name} {percent(o.impact)}
+              </span>
+              <FigureHint id="opportunity_impact" />
             </span>
           </div>
           <h3 id={headingId} className="text-base leading-tight font-semibold wrap-anywhere">

@@ -1,4 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
+import { FigureHint } from "../components/figure-hint.tsx";
 import { ErrorState, QueryState } from "../components/page-states.tsx";
 import { NoAnswers } from "../features/analyses/no-answers.tsx";
 import { searchesQuery, sourcesQuery } from "../features/analytics/analytics-api.ts";
@@ -9,6 +10,7 @@ import { SourcesTables } from "../features/analytics/sources-tables.tsx";
 import { scopeLine, useBrand } from "../features/brand-page/brand-context.tsx";
 import { FiltersBar } from "../features/brand-page/filters-bar.tsx";
 import { Stat } from "../features/overview/stat.tsx";
+import { GLOSSARY } from "../generated/glossary.ts";
 import { percent } from "../lib/figures.ts";
 import { engineName, formatNumber } from "../lib/format.ts";
 import { periodPhrase } from "../lib/period.ts";
@@ -42,14 +44,27 @@ export function BrandSourcesPage() {
             <Stat
               label={`${project.name}'s own sites`}
               value={formatNumber(totals.brand)}
-              detail={share(totals.brand)}
+              detail={
+                <span className="inline-flex flex-wrap items-center gap-x-1">
+                  <span>
+                    {GLOSSARY.citation_share.name} {percent(totals.brand / totals.citations)} (
+                    {formatNumber(totals.brand)} of {formatNumber(totals.citations)})
+                  </span>
+                  <FigureHint id="citation_share" />
+                </span>
+              }
             />
             <Stat
               label="Competitors' sites"
               value={formatNumber(totals.competitor)}
               detail={share(totals.competitor)}
             />
-            <Stat label="Other sites" value={formatNumber(totals.other)} detail={share(totals.other)} />
+            {/* "Third-party", not "Other": "Other" is a kind of site, listed below (issue 24). */}
+            <Stat
+              label="Third-party sites"
+              value={formatNumber(totals.other)}
+              detail={`neither ${project.name}'s nor a competitor's; ${share(totals.other)}`}
+            />
           </dl>
           <section aria-labelledby="categories-title" className="grid gap-2">
             <h3 id="categories-title" className="text-sm font-medium">

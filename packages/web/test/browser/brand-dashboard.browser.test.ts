@@ -363,9 +363,9 @@ describe.each(DIALECTS)("brand dashboards in a browser [%s]", (dialect) => {
   it("shows what the engines charged: on the analysis, and per engine and month in Settings", async () => {
     const { page, problems, base, workspaceId, analysisId, brandUrl, appApi } = await desk("costs");
     await page.goto(brandUrl(`/analyses/${analysisId}`));
-    const line = page.getByText(/^Vendor cost:/);
+    const line = page.getByText(/^Cost: \$/);
     await line.waitFor();
-    expect(await line.textContent()).toMatch(/^Vendor cost: \$\d+\.\d+ \([\d,]+ tokens, [\d,]+ searches\)\.$/);
+    expect(await line.textContent()).toMatch(/^Cost: \$\d+\.\d+ \([\d,]+ tokens, [\d,]+ searches\)\.$/);
     const usage = await appApi<{ cost: { period: { answers: number; total: number } } }>(page, "/usage");
     expect(usage.body.cost.period.answers).toBe(ANSWERS);
     expect(usage.body.cost.period.total).toBeGreaterThan(0);
@@ -391,7 +391,7 @@ describe.each(DIALECTS)("brand dashboards in a browser [%s]", (dialect) => {
     await page.goto(brandUrl());
     const tiles = page.getByRole("region", { name: "Headline figures" });
     await tiles.waitFor();
-    for (const label of ["Visibility", "Share of voice", "Average position", "Sentiment score", "Citation rate"]) {
+    for (const label of ["Visibility", "Share of voice", "Average position", "Sentiment", "Citation rate"]) {
       await tiles.getByText(label, { exact: true }).waitFor();
     }
     const visibility = tiles.locator("dl > div").first();
@@ -416,7 +416,7 @@ describe.each(DIALECTS)("brand dashboards in a browser [%s]", (dialect) => {
       ["visibility-chart", "Visibility over time"],
       ["share-of-voice-chart", "Share of voice against competitors"],
       ["position-chart", "Average position by engine"],
-      ["sentiment-chart", "Sentiment score by engine"],
+      ["sentiment-chart", "Sentiment by engine"],
     ] as const) {
       const card = chart(page, id);
       await expectChartDrawn(card, title);
@@ -520,7 +520,7 @@ describe.each(DIALECTS)("brand dashboards in a browser [%s]", (dialect) => {
     // Rendered Markdown, not its source.
     expect(await prose.textContent()).not.toContain("**");
     expect(await prose.locator("p, li, td").count()).toBeGreaterThan(0);
-    for (const label of ["Engine", "Model", "Position (#1 = first)", "Sentiment (−1 to +1)", "Visibility score"]) {
+    for (const label of ["Engine", "Model", "Position (#1 = first)", "Sentiment", "Visibility score"]) {
       await page.getByText(label, { exact: true }).waitFor();
     }
     await page.getByText("sandbox-", { exact: false }).first().waitFor();
@@ -832,7 +832,7 @@ describe.each(DIALECTS)("brand dashboards in a browser [%s]", (dialect) => {
     );
     expect(run.status).toBe(200);
     await page.goto(brandUrl(`/analyses/${run.body.id}`));
-    const surfaces = page.getByRole("region", { name: "API vs web" });
+    const surfaces = page.getByRole("region", { name: "API vs Web (as people see it)" });
     await surfaces.waitFor();
     const row = surfaces.getByRole("row", { name: /Sandbox \(offline\) · Sandbox web \(offline\)/ });
     expect(await row.textContent()).toMatch(/n = 20.*n = 20.*(statistically real|within chance)/s);
@@ -872,8 +872,8 @@ describe.each(DIALECTS)("brand dashboards in a browser [%s]", (dialect) => {
     const visitor = await browser.newContext();
     const stranger = await visitor.newPage();
     expect((await stranger.goto(link))?.status()).toBe(200);
-    expect(await stranger.locator("h1").textContent()).toMatch(/^Northwind CRM: analysis of /);
-    expect(await stranger.getByRole("heading", { name: "API vs web" }).count()).toBe(1);
+    expect(await stranger.locator("h1").textContent()).toMatch(/^Northwind CRM — AI visibility on /);
+    expect(await stranger.getByRole("heading", { name: "API and as people see it" }).count()).toBe(1);
     await dialog.getByRole("button", { name: /^Revoke the link/ }).click();
     await dialog.getByText("Revoked", { exact: true }).waitFor();
     expect((await stranger.goto(link))?.status()).toBe(404);

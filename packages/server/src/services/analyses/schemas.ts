@@ -1,7 +1,8 @@
 import Type from "typebox";
 import { component, Dictionary, ListOf, Nullable, StringEnum, Timestamp } from "../../lib/schema.ts";
+import { GLOSSARY } from "../glossary/metrics.ts";
 import { ANALYSIS_LIMITS, MAX_WAIT_SECONDS } from "../limits.ts";
-import { ProportionSchema, SummarySchema } from "../measurement/schemas.ts";
+import { SummarySchema, VisibilitySchema } from "../measurement/schemas.ts";
 import { EngineList, PageQuery, PromptList } from "../schemas.ts";
 import { CostSchema } from "../usage/schemas.ts";
 
@@ -12,10 +13,14 @@ const SurfaceComparisonSchema = component(
     {
       api_engine: Type.String({ description: "The engine asking the product's API (`chatgpt`)." }),
       web_engine: Type.String({ description: "The engine capturing its web interface (`chatgpt_web`)." }),
-      api: ProportionSchema,
-      web: ProportionSchema,
+      api: VisibilitySchema,
+      web: VisibilitySchema,
       difference: Nullable(
-        Type.Number({ minimum: -1, maximum: 1, description: "Web visibility − API visibility; null without answers." }),
+        Type.Number({
+          minimum: -1,
+          maximum: 1,
+          description: `${GLOSSARY.visibility.name} on the web − ${GLOSSARY.visibility.name.toLowerCase()} on the API, as a fraction; null without answers.`,
+        }),
       ),
       p_value: Nullable(
         Type.Number({

@@ -1,7 +1,8 @@
 import Type from "typebox";
 import { component, Dictionary, Nullable, StringEnum, Timestamp } from "../../lib/schema.ts";
+import { GLOSSARY, type MetricId } from "../glossary/metrics.ts";
 import { CATEGORY_VERSION, CITATION_CATEGORIES } from "../measurement/citation-category.ts";
-import { ProportionSchema } from "../measurement/schemas.ts";
+import { CitationRateSchema, figure, share, VisibilitySchema } from "../measurement/schemas.ts";
 import { TagQuery } from "../projects/schemas.ts";
 
 /** The analytics API (docs/analytics-api.md): figures recomputed from stored counts. */
@@ -16,26 +17,38 @@ export const CountsSchema = component(
       with_citations: Type.Integer({ minimum: 0, description: "Answers citing anything." }),
       position_sum: Type.Integer({ minimum: 0 }),
       position_count: Type.Integer({ minimum: 0 }),
-      sentiment_sum: Type.Number(),
+      sentiment_sum: Type.Number({
+        description: `The answers' polarities (−1 to +1 each) added up; ${GLOSSARY.sentiment.name.toLowerCase()} on its 0 to 100 scale is 50 + 50 × sentiment_sum ÷ sentiment_count.`,
+      }),
       sentiment_count: Type.Integer({ minimum: 0 }),
       citations: Type.Integer({ minimum: 0 }),
       brand_citations: Type.Integer({ minimum: 0 }),
-      score_sum: Type.Number({ minimum: 0 }),
+      score_sum: Type.Number({
+        minimum: 0,
+        description: `The answers' ${GLOSSARY.visibility_score.name.toLowerCase()}s added up.`,
+      }),
     },
     { additionalProperties: false, description: "What is stored, summed; every figure comes from these." },
   ),
 );
 
+const ShareOfVoice = (...more: string[]) =>
+  Nullable(Type.Number({ minimum: 0, maximum: 1, description: share("share_of_voice", ...more) }));
+const AveragePosition = (...more: string[]) =>
+  Nullable(Type.Number({ description: figure("average_position", ...more) }));
+/** A competitor's figure, counted as the brand's. */
+const OF_COMPETITOR = "Here the competitor's, counted as the brand's.";
+
 const FiguresSchema = component(
   "AnalyticsFigures",
   Type.Object(
     {
-      visibility: ProportionSchema,
-      share_of_voice: Nullable(Type.Number({ minimum: 0, maximum: 1 })),
-      average_position: Nullable(Type.Number()),
-      sentiment_score: Nullable(Type.Number({ minimum: 0, maximum: 100 })),
-      citation_rate: ProportionSchema,
-      visibility_score: Nullable(Type.Number({ minimum: 0, maximum: 100 })),
+      visibility: VisibilitySchema,
+      share_of_voice: ShareOfVoice(),
+      average_position: AveragePosition(),
+      sentiment_score: Nullable(Type.Number({ minimum: 0, maximum: 100, description: figure("sentiment") })),
+      citation_rate: CitationRateSchema,
+      visibility_score: Nullable(Type.Number({ minimum: 0, maximum: 100, description: figure("visibility_score") })),
     },
     { additionalProperties: false },
   ),
@@ -44,10 +57,10 @@ const FiguresSchema = component(
 const CompetitorFiguresSchema = Type.Object(
   {
     name: Type.String(),
-    mentioned: Type.Integer({ minimum: 0 }),
-    visibility: ProportionSchema,
-    share_of_voice: Nullable(Type.Number({ minimum: 0, maximum: 1 })),
-    average_position: Nullable(Type.Number()),
+    mentioned: Type.Integer({ minimum: 0, description: "Answers naming the competitor." }),
+    visibility: VisibilitySchema,
+    share_of_voice: ShareOfVoice(OF_COMPETITOR),
+    average_position: AveragePosition(OF_COMPETITOR),
   },
   { additionalProperties: false },
 );
@@ -65,15 +78,20 @@ export const SliceSchema = component(
 
 const BySlice = { overall: SliceSchema, by_engine: Dictionary(SliceSchema) };
 
-const ChangeSchema = Type.Object(
-  {
-    current: Nullable(Type.Number()),
-    previous: Nullable(Type.Number()),
-    delta: Nullable(Type.Number()),
-    significant: Nullable(Type.Boolean({ description: "The two 95% intervals do not overlap (proportions only)." })),
-  },
-  { additionalProperties: false },
-);
+/** A figure against the period before, said with the glossary's rule for when a change is real. */
+const Change = (id: MetricId) =>
+  Type.Object(
+    {
+      current: Nullable(Type.Number()),
+      previous: Nullable(Type.Number()),
+      delta: Nullable(Type.Number({ description: "current − previous, in the figure's own unit." })),
+      significant: Nullable(Type.Boolean({ description: "The two 95% intervals do not overlap (proportions only)." })),
+    },
+    {
+      additionalProperties: false,
+      description: `${GLOSSARY[id].name} in this period and the one before. ${GLOSSARY[id].significance}`,
+    },
+  );
 
 export const ProjectMetricsSchema = component(
   "ProjectMetrics",
@@ -92,12 +110,12 @@ export const ProjectMetricsSchema = component(
       previous: Type.Object({ from: Timestamp, to: Timestamp, overall: SliceSchema }, { additionalProperties: false }),
       changes: Type.Object(
         {
-          visibility: ChangeSchema,
-          share_of_voice: ChangeSchema,
-          average_position: ChangeSchema,
-          sentiment_score: ChangeSchema,
-          citation_rate: ChangeSchema,
-          visibility_score: ChangeSchema,
+          visibility: Change("visibility"),
+          share_of_voice: Change("share_of_voice"),
+          average_position: Change("average_position"),
+          sentiment_score: Change("sentiment"),
+          citation_rate: Change("citation_rate"),
+          visibility_score: Change("visibility_score"),
         },
         { additionalProperties: false },
       ),
@@ -200,9 +218,9 @@ export const ProjectSourcesSchema = component(
 );
 
 const StandingFields = {
-  visibility: ProportionSchema,
-  share_of_voice: Nullable(Type.Number()),
-  average_position: Nullable(Type.Number()),
+  visibility: VisibilitySchema,
+  share_of_voice: ShareOfVoice(),
+  average_position: AveragePosition(),
 };
 
 export const LeaderboardSchema = component(
@@ -223,10 +241,20 @@ export const LeaderboardSchema = component(
             previous: Type.Object(StandingFields, { additionalProperties: false }),
             change: Type.Object(
               {
-                visibility: Nullable(Type.Number()),
-                share_of_voice: Nullable(Type.Number()),
-                average_position: Nullable(Type.Number()),
-                significant: Type.Boolean(),
+                visibility: Nullable(
+                  Type.Number({ description: `${GLOSSARY.visibility.name}: current − previous, as a fraction.` }),
+                ),
+                share_of_voice: Nullable(
+                  Type.Number({ description: `${GLOSSARY.share_of_voice.name}: current − previous, as a fraction.` }),
+                ),
+                average_position: Nullable(
+                  Type.Number({
+                    description: `${GLOSSARY.average_position.name}: current − previous, in ranks (lower is better).`,
+                  }),
+                ),
+                significant: Type.Boolean({
+                  description: `Whether the change of ${GLOSSARY.visibility.name.toLowerCase()} is statistically real. ${GLOSSARY.visibility.significance}`,
+                }),
               },
               { additionalProperties: false },
             ),

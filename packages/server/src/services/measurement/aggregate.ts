@@ -18,9 +18,13 @@ export type Summary = Static<typeof SummarySchema>;
 
 const Z = 1.959963984540054;
 
+/**
+ * Rounded half up at `digits` decimals after the float noise of sums is dropped (12 significant
+ * digits), exactly as the analytics' figures are (analytics/figures.ts): the same answers give the
+ * same number on the Overview, in an analysis and in its report.
+ */
 function round(value: number, digits = 4): number {
-  const factor = 10 ** digits;
-  return Math.round(value * factor) / factor;
+  return Math.round(Number((value * 10 ** digits).toPrecision(12))) / 10 ** digits;
 }
 
 /** Wilson score interval for k successes in n trials, 95%. */
@@ -94,12 +98,12 @@ export function summarize(answers: AnswerCounts[], competitorNames: string[]): S
     visibility: proportion(mentioning.length, n),
     share_of_voice: allMentions === 0 ? null : round(mentioning.length / allMentions),
     average_position: averagePosition === null ? null : round(averagePosition, 2),
-    sentiment_score: averageSentiment === null ? null : round((averageSentiment / 2 + 0.5) * 100, 1),
+    sentiment_score: averageSentiment === null ? null : round((averageSentiment / 2 + 0.5) * 100, 2),
     citation_rate: withCitations.length === 0 ? null : round(citing.length / withCitations.length),
     citation_share: citations.length === 0 ? null : round(brandCitations / citations.length),
     citations: citations.length,
     brand_citations: brandCitations,
-    visibility_score: averageScore === null ? null : round(averageScore, 1),
+    visibility_score: averageScore === null ? null : round(averageScore, 2),
     top_cited_domains: [...domains.entries()]
       .sort((a, b) => b[1].citations - a[1].citations || a[0].localeCompare(b[0]))
       .slice(0, 10)

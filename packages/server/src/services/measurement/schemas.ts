@@ -1,11 +1,28 @@
 import Type from "typebox";
 import { component, Nullable, StringEnum } from "../../lib/schema.ts";
+import { described, GLOSSARY, type MetricId } from "../glossary/metrics.ts";
 import { CATEGORY_VERSION, CITATION_CATEGORIES } from "./citation-category.ts";
 
 /**
  * What the measurement reads out of an answer and how it aggregates answers. Stored with each
  * result (`results.measure`) and shown in results, analyses and reports: one shape for all three.
  */
+
+/** The API carries the glossary's percentages as fractions: said once, wherever one is described. */
+const AS_FRACTION = "Carried as a fraction from 0 to 1 (0.47 is 47%).";
+
+/**
+ * A figure's description in the API reference, in the glossary's words (its name, hint, what it
+ * counts and its scale), so that the reference says what the dashboard and the reports say.
+ */
+export function figure(id: MetricId, ...more: string[]): string {
+  return [described(id), GLOSSARY[id].counts, GLOSSARY[id].scale, ...more].join(" ");
+}
+
+/** The same for a share, whose percent the API carries as a fraction (the glossary's scale is people's). */
+export function share(id: MetricId, ...more: string[]): string {
+  return [described(id), GLOSSARY[id].counts, AS_FRACTION, ...more].join(" ");
+}
 
 const BrandMeasureFields = {
   name: Type.String(),
@@ -29,14 +46,19 @@ export const BrandMeasureSchema = Type.Object(BrandMeasureFields, { additionalPr
 export const OwnBrandMeasureSchema = Type.Object(
   {
     ...BrandMeasureFields,
-    sentiment: Nullable(Type.Number({ minimum: -1, maximum: 1 })),
+    sentiment: Nullable(
+      Type.Number({
+        minimum: -1,
+        maximum: 1,
+        description: `${described("sentiment")} This field is the classifier's polarity, −1 to +1, not the 0 to 100 scale people read. ${GLOSSARY.sentiment.counts} The 0 to 100 figure is \`sentiment_score\`. Null when the brand is not named.`,
+      }),
+    ),
     // Optional for the same reason as `confidence`.
     stance: Type.Optional(
       Type.Unsafe<"recommended" | "mentioned" | "warned" | null>({
         type: ["string", "null"],
         enum: ["recommended", "mentioned", "warned", null],
-        description:
-          "Whether the answer recommends the brand, warns against it, or only names it; null when not named.",
+        description: `${described("stance")} Null when the brand is not named.`,
       }),
     ),
   },
@@ -72,7 +94,7 @@ export const AnswerMeasureSchema = Type.Object(
     citations: Type.Array(CitationFoundSchema),
     citation_source: CitationSourceSchema,
     brand_cited: Type.Boolean(),
-    score: Type.Number({ minimum: 0, maximum: 100 }),
+    score: Type.Number({ minimum: 0, maximum: 100, description: figure("visibility_score") }),
     score_version: Type.String(),
   },
   { additionalProperties: false },
@@ -94,24 +116,57 @@ export const ProportionSchema = component(
   ),
 );
 
+/**
+ * A proportion the glossary names, as a component of its own: a `$ref` takes no description of
+ * its own in the generated reference, so the figure's words go on the component, and its n and
+ * interval are said in that figure's terms. The same shape as `Proportion`.
+ */
+function proportionOf(name: string, id: MetricId) {
+  const d = GLOSSARY[id];
+  return component(
+    name,
+    Type.Object(
+      {
+        value: Ratio(`count ÷ n; null when n is 0. ${AS_FRACTION}`),
+        n: Type.Integer({ minimum: 0, description: d.n }),
+        count: Type.Integer({
+          minimum: 0,
+          description: `Of the n, those ${d.name.toLowerCase()} counts: count ÷ n is its value.`,
+        }),
+        ci_low: Ratio(`Lower bound of the interval: ${d.interval}`),
+        ci_high: Ratio(`Upper bound of the interval: ${d.interval}`),
+      },
+      { additionalProperties: false, description: share(id, d.significance) },
+    ),
+  );
+}
+
+export const VisibilitySchema = proportionOf("Visibility", "visibility");
+export const CitationRateSchema = proportionOf("CitationRate", "citation_rate");
+
+/** A competitor's figure, counted as the brand's. */
+const OF_COMPETITOR = "Here the competitor's, counted as the brand's.";
+
 export const SummarySchema = component(
   "Summary",
   Type.Object(
     {
       answers: Type.Integer({ minimum: 0, description: "Successful answers aggregated." }),
-      visibility: ProportionSchema,
-      share_of_voice: Ratio("Answers naming the brand ÷ answers naming the brand or a competitor, counted per brand."),
-      average_position: Nullable(Type.Number({ description: "Mean rank of the brand where it is named (1 = first)." })),
-      sentiment_score: Nullable(
-        Type.Number({ minimum: 0, maximum: 100, description: "(mean sentiment / 2 + 0.5) × 100." }),
-      ),
-      citation_rate: Ratio("Answers citing a brand domain ÷ answers citing anything."),
-      citation_share: Ratio("Citations of brand domains ÷ all citations."),
-      citations: Type.Integer({ minimum: 0 }),
-      brand_citations: Type.Integer({ minimum: 0 }),
-      visibility_score: Nullable(
-        Type.Number({ minimum: 0, maximum: 100, description: "Mean of the answers' visibility scores." }),
-      ),
+      visibility: VisibilitySchema,
+      share_of_voice: Ratio(share("share_of_voice")),
+      average_position: Nullable(Type.Number({ description: figure("average_position") })),
+      sentiment_score: Nullable(Type.Number({ minimum: 0, maximum: 100, description: figure("sentiment") })),
+      citation_rate: Ratio(share("citation_rate", `Its n: ${GLOSSARY.citation_rate.n.toLowerCase()}`)),
+      citation_share: Ratio(share("citation_share", "`brand_citations` ÷ `citations`.")),
+      citations: Type.Integer({
+        minimum: 0,
+        description: `Every citation in the answers: the n of ${GLOSSARY.citation_share.name.toLowerCase()}.`,
+      }),
+      brand_citations: Type.Integer({
+        minimum: 0,
+        description: `Citations of the brand's domains: the count of ${GLOSSARY.citation_share.name.toLowerCase()}.`,
+      }),
+      visibility_score: Nullable(Type.Number({ minimum: 0, maximum: 100, description: figure("visibility_score") })),
       top_cited_domains: Type.Array(
         Type.Object(
           { domain: Type.String(), citations: Type.Integer({ minimum: 0 }), brand: Type.Boolean() },
@@ -122,10 +177,10 @@ export const SummarySchema = component(
         Type.Object(
           {
             name: Type.String(),
-            visibility: Ratio("Answers naming the competitor ÷ answers."),
-            mentioned: Type.Integer({ minimum: 0 }),
-            share_of_voice: Ratio("The competitor's share of all tracked-brand mentions."),
-            average_position: Nullable(Type.Number()),
+            visibility: Ratio(share("visibility", OF_COMPETITOR)),
+            mentioned: Type.Integer({ minimum: 0, description: "Answers naming the competitor." }),
+            share_of_voice: Ratio(share("share_of_voice", OF_COMPETITOR)),
+            average_position: Nullable(Type.Number({ description: figure("average_position", OF_COMPETITOR) })),
           },
           { additionalProperties: false },
         ),

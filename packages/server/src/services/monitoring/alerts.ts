@@ -2,6 +2,7 @@ import type { ErrorDetail } from "../../errors/api-error.ts";
 import { ownValue } from "../../lib/own-keys.ts";
 import { count } from "../../lib/plural.ts";
 import type { AnalysisSummary } from "../analyses/types.ts";
+import { engineTitle } from "../labels.ts";
 import { MAX_ALERT_RULES } from "../limits.ts";
 import { compareIntervals, type Summary } from "../measurement/aggregate.ts";
 import { ruleCondition } from "./rule-words.ts";
@@ -121,7 +122,7 @@ export function evaluateRules(
       const now = pick(current, scope);
       const before = pick(previous, scope);
       if (now === null || now.answers === 0) continue;
-      const where = scope === "all" ? "across engines" : `on ${scope}`;
+      const where = scope === "all" ? "across engines" : `on ${engineTitle(scope)}`;
       switch (rule.type) {
         case "visibility_below": {
           const value = now.visibility.value;

@@ -1,4 +1,13 @@
+import { engineTitle } from "../labels.ts";
 import type { AlertRule } from "./types.ts";
+
+/** What a rule's words are made of: a stored rule, or a fired alert's copy of it. */
+type RuleTerms = Pick<AlertRule, "type"> & {
+  threshold?: number;
+  points?: number;
+  competitor?: string;
+  require_significance?: boolean;
+};
 
 /** A threshold as a rule is written: 0.3 → "30%", 0.125 → "12.5%". */
 function thresholdPercent(value: number): string {
@@ -10,18 +19,18 @@ function thresholdPercent(value: number): string {
  * `describeRule`), e.g. "Visibility falls below 30%": an alert's message starts with them, so that
  * an alert reads as the rule that fired it.
  */
-export function ruleCondition(rule: AlertRule): string {
+export function ruleCondition(rule: RuleTerms): string {
   switch (rule.type) {
     case "visibility_below":
-      return `Visibility falls below ${thresholdPercent(rule.threshold)}`;
+      return `Visibility falls below ${thresholdPercent(rule.threshold ?? 0)}`;
     case "visibility_drop":
-      return `Visibility drops by ${rule.points} points or more${rule.require_significance === false ? "" : ", when statistically real"}`;
+      return `Visibility drops by ${rule.points ?? 0} points or more${rule.require_significance === false ? "" : ", when statistically real"}`;
     case "competitor_overtakes":
-      return `${rule.competitor} overtakes the brand`;
+      return `${rule.competitor ?? "A competitor"} overtakes the brand`;
     case "brand_disappeared":
       return "The brand disappears from the answers";
     case "sentiment_below":
-      return `Sentiment score falls below ${rule.threshold} / 100`;
+      return `Sentiment falls below ${rule.threshold ?? 0} / 100`;
     case "domain_not_cited":
       return "The brand's sites are not cited";
   }
@@ -29,6 +38,6 @@ export function ruleCondition(rule: AlertRule): string {
 
 /** The rule in words, e.g. "Visibility drops by 10 points or more, when statistically real · chatgpt, each on its own". */
 export function ruleInWords(rule: AlertRule): string {
-  const engines = rule.engines?.length ? ` · ${rule.engines.join(", ")}, each on its own` : "";
+  const engines = rule.engines?.length ? ` · ${rule.engines.map(engineTitle).join(", ")}, each on its own` : "";
   return `${ruleCondition(rule)}${engines}`;
 }

@@ -1,5 +1,8 @@
 import { createHash } from "node:crypto";
 import type { Static } from "typebox";
+import { percent, points, proportion as shown } from "../glossary/format.ts";
+import { GLOSSARY } from "../glossary/metrics.ts";
+import { engineTitle } from "../labels.ts";
 import { proportion, testDifference } from "../measurement/aggregate.ts";
 import type { FactSheet } from "../projects/types.ts";
 import { type Contradiction, contradictions } from "./facts.ts";
@@ -48,8 +51,10 @@ function idOf(kind: string, subject: string): string {
 }
 
 const round = (v: number) => Math.round(v * 10_000) / 10_000;
-const pct = (v: number) => `${Math.round(v * 1000) / 10}%`;
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+/** Titles and explanations are read by people: engines by their names, never their ids (issue 24). */
+const engineNames = (engines: string[]) => engines.map(engineTitle).join(", ");
+const VISIBILITY = GLOSSARY.visibility.name;
 
 /** Answers, most recent first, and what they have in common: ids, engines, prompts. */
 function evidence(rows: AnswerRow[]) {
@@ -126,7 +131,7 @@ function negativeAnswers(rows: AnswerRow[], total: number): Opportunity[] {
     return {
       ...opportunity,
       title: `Answer the criticism engines repeat for "${prompt}"`,
-      explanation: `${plural(group.length, "answer")} of ${asked} to this prompt warn against the brand (on ${opportunity.engines.join(", ")}). Read them, fix what is true, and publish a clear answer to what is not where the cited sources will see it.`,
+      explanation: `${plural(group.length, "answer")} of ${asked} to this prompt warn against the brand (on ${engineNames(opportunity.engines)}). Read them, fix what is true, and publish a clear answer to what is not where the cited sources will see it.`,
     };
   });
 }
@@ -150,8 +155,8 @@ function drops(rows: AnswerRow[], total: number): { found: Opportunity[]; keys: 
     const { opportunity } = base("visibility_drop", key, after, total, Math.min(2, -test.difference * 2));
     found.push({
       ...opportunity,
-      title: `Win back "${prompt}" on ${engine}`,
-      explanation: `The brand was named in ${pct(a.value ?? 0)} of ${before.length} earlier answers and in ${pct(b.value ?? 0)} of the latest ${after.length} (p = ${test.p_value < 0.001 ? "< 0.001" : test.p_value.toFixed(3)}): a real drop, not chance. Read the latest answers to see who took the place and which sources they cite.`,
+      title: `Win back "${prompt}" on ${engineTitle(engine)}`,
+      explanation: `${VISIBILITY} fell from ${shown(a)} in the earlier answers to ${shown(b)} in the latest analysis: ${points(test.difference)} (p = ${test.p_value < 0.001 ? "< 0.001" : test.p_value.toFixed(3)}), a real drop, not chance. Read the latest answers to see who took the place and which sources they cite.`,
       change: { before: a, after: b, difference: test.difference, p_value: test.p_value },
     });
   }
@@ -172,8 +177,8 @@ function competitorsPreferred(rows: AnswerRow[], total: number, skip: Set<string
     const { opportunity } = base("competitors_preferred", key, competing, total);
     found.push({
       ...opportunity,
-      title: `Get into the answers to "${prompt}" on ${engine}`,
-      explanation: `${plural(competing.length, "answer")} of ${group.length} name competitors (${leaders.map(([n, c]) => `${n} ${c}×`).join(", ")}) and not the brand, which ${named === 0 ? "none names" : `only ${plural(named, "answer")} name${named === 1 ? "s" : ""}`}. Cover this question on your site and on the sources these answers cite.`,
+      title: `Get into the answers to "${prompt}" on ${engineTitle(engine)}`,
+      explanation: `${plural(competing.length, "answer")} of ${group.length} name competitors (${leaders.map(([n, c]) => `${n} ${c}×`).join(", ")}) and not the brand: its ${VISIBILITY.toLowerCase()} here is ${percent(named / group.length)} (${named} of ${group.length}). Cover this question on your site and on the sources these answers cite.`,
     });
   }
   return found;
@@ -207,7 +212,7 @@ function citationGaps(rows: AnswerRow[], total: number): Opportunity[] {
       return {
         ...opportunity,
         title: `Get covered on ${domain}`,
-        explanation: `Engines cited ${domain} in ${plural(seen.answers, "answer")}; in ${gap.rows.length} of them competitors are named and the brand is not (the brand is named in ${pct(seen.brandNamed / seen.answers)} of the answers citing it). A mention, review or listing there feeds the answers.`,
+        explanation: `Engines cited ${domain} in ${plural(seen.answers, "answer")}; in ${gap.rows.length} of them competitors are named and the brand is not (its ${VISIBILITY.toLowerCase()} in the answers citing it: ${percent(seen.brandNamed / seen.answers)}, ${seen.brandNamed} of ${seen.answers}). A mention, review or listing there feeds the answers.`,
         domain,
         urls: [...gap.urls.entries()]
           .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))

@@ -17,12 +17,17 @@ type Stored = Static<typeof StoredOpportunitiesSchema>;
 
 const stored = storedAs("opportunity_sets.data", StoredOpportunitiesSchema);
 const DAY_MS = 86_400_000;
+/**
+ * The version of the titles' and explanations' wording, part of what a stored list rests on: a
+ * list stored in older words (engines by id, issue 24) is computed again on its next read.
+ */
+const WORDING = "2";
 
 /**
  * The project's opportunities. They are computed from the last 30 days' answers (the most recent
  * 5,000 at most) and kept; a read computes them again when something they depend on changed: a
  * newer finished analysis, an edit of the project (its facts, competitors, domains), or a new UTC
- * day (the window moved). So they are refreshed after every analysis, and never read stale.
+ * day (the window moved), or new wording. So they are refreshed after every analysis, and never read stale.
  */
 export async function listOpportunities(
   ctx: ServiceContext,
@@ -37,7 +42,7 @@ export async function listOpportunities(
     .where("project_id", "=", projectId)
     .executeTakeFirst();
   const now = ctx.clock.now();
-  const basis = [latest?.at ?? "", project.updated_at, now.toISOString().slice(0, 10)].join("|");
+  const basis = [WORDING, latest?.at ?? "", project.updated_at, now.toISOString().slice(0, 10)].join("|");
   const row = await ctx.db
     .selectFrom("opportunity_sets")
     .selectAll()

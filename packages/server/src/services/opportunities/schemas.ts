@@ -1,6 +1,7 @@
 import Type from "typebox";
 import { component, Nullable, StringEnum, Timestamp } from "../../lib/schema.ts";
-import { ProportionSchema } from "../measurement/schemas.ts";
+import { GLOSSARY } from "../glossary/metrics.ts";
+import { share, VisibilitySchema } from "../measurement/schemas.ts";
 
 /** The answers opportunities are computed from: the last 30 days', the most recent 5,000 at most. */
 export const OPPORTUNITY_WINDOW_DAYS = 30;
@@ -39,11 +40,10 @@ const OpportunitySchema = Type.Object(
     impact: Type.Number({
       minimum: 0,
       maximum: 1,
-      description:
-        "What ranks the list: the share of the window's answers concerned, weighted by kind (wrong facts 1.5, warnings 1.25, drops by their size, the rest 1, searches 0.75), at most 1.",
+      description: share("opportunity_impact", "It ranks the list."),
     }),
     answers: Type.Integer({ minimum: 1, description: "Answers the opportunity rests on." }),
-    engines: Type.Array(Type.String()),
+    engines: Type.Array(Type.String(), { description: "The engines' ids; the title names them as people read them." }),
     prompts: Type.Array(Type.String()),
     domain: Nullable(Type.String({ description: "The cited site (`citation_gap`)." })),
     urls: Type.Array(Type.String(), { description: "Its most cited pages (`citation_gap`), at most 3." }),
@@ -51,12 +51,17 @@ const OpportunitySchema = Type.Object(
     change: Nullable(
       Type.Object(
         {
-          before: ProportionSchema,
-          after: ProportionSchema,
-          difference: Type.Number({ description: "after − before, in share." }),
+          before: VisibilitySchema,
+          after: VisibilitySchema,
+          difference: Type.Number({
+            description: `${GLOSSARY.visibility.name}: after − before, as a fraction (−0.4 is −40 pts).`,
+          }),
           p_value: Type.Number({ minimum: 0, maximum: 1 }),
         },
-        { additionalProperties: false, description: "The brand's visibility before and in the latest analysis." },
+        {
+          additionalProperties: false,
+          description: `${GLOSSARY.visibility.name} before and in the latest analysis. ${GLOSSARY.opportunity_impact.significance}`,
+        },
       ),
     ),
     fact: Nullable(

@@ -1,10 +1,12 @@
 import Type from "typebox";
 import { component, ListOf, Nullable, StringEnum, Timestamp } from "../../lib/schema.ts";
+import { GLOSSARY } from "../glossary/metrics.ts";
 import { PROJECT_LIMITS } from "../limits.ts";
 import {
   BrandMeasureSchema,
   CitationFoundSchema,
   CitationSourceSchema,
+  figure,
   OwnBrandMeasureSchema,
 } from "../measurement/schemas.ts";
 import { PageQuery } from "../schemas.ts";
@@ -51,8 +53,7 @@ export const ResultSchema = component(
               }),
               cost: Type.Number({
                 minimum: 0,
-                description:
-                  "USD: the vendor's own figure when its response gives one, otherwise the usage priced from the price table (docs/costs.md).",
+                description: `${GLOSSARY.cost.name} of this answer. ${GLOSSARY.cost.scale} The vendor's own figure when its response gives one, otherwise the usage priced from the price table (docs/costs.md).`,
               }),
             },
             { additionalProperties: false },
@@ -65,7 +66,9 @@ export const ResultSchema = component(
         },
       ),
       brand_cited: Type.Boolean(),
-      score: Nullable(Type.Number({ minimum: 0, maximum: 100, description: "The answer's visibility score." })),
+      score: Nullable(
+        Type.Number({ minimum: 0, maximum: 100, description: figure("visibility_score", "Null for failed answers.") }),
+      ),
       score_version: Type.String(),
       attempts: Type.Integer({ minimum: 0 }),
       latency_ms: Type.Integer({ minimum: 0 }),

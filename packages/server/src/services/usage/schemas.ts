@@ -1,5 +1,6 @@
 import Type from "typebox";
 import { component, Dictionary, Nullable, Timestamp } from "../../lib/schema.ts";
+import { described, GLOSSARY } from "../glossary/metrics.ts";
 
 const Counts = (description: string) => Dictionary(Type.Integer({ minimum: 0 }), { description });
 
@@ -21,11 +22,20 @@ export const CostSchema = component(
   Type.Object(
     {
       currency: Type.Literal("USD"),
-      total: Type.Number({ minimum: 0, description: "What the answers cost, in USD (to the millionth)." }),
+      total: Type.Number({
+        minimum: 0,
+        description: `${GLOSSARY.cost.name} of these answers, to the millionth. ${GLOSSARY.cost.scale}`,
+      }),
       ...UsageFigures,
       by_engine: Dictionary(
         Type.Object(
-          { cost: Type.Number({ minimum: 0, description: "USD." }), ...UsageFigures },
+          {
+            cost: Type.Number({
+              minimum: 0,
+              description: `${GLOSSARY.cost.name} of the engine's answers. ${GLOSSARY.cost.scale}`,
+            }),
+            ...UsageFigures,
+          },
           { additionalProperties: false },
         ),
         { description: "The same, per engine (engines with no answer are left out)." },
@@ -33,8 +43,7 @@ export const CostSchema = component(
     },
     {
       additionalProperties: false,
-      description:
-        "What the engines' vendors charge for these answers: the vendor's own figure when its response gives one (Perplexity, DataForSEO), otherwise the reported tokens and searches priced from the operator's price table (docs/costs.md). Sightline's credits are separate.",
+      description: `${described("cost")} ${GLOSSARY.cost.counts} When a vendor's response gives its own figure (Perplexity, DataForSEO), that figure is taken instead (docs/costs.md). Sightline's credits are separate.`,
     },
   ),
 );
@@ -92,8 +101,7 @@ export const UsageSchema = component(
         },
         {
           additionalProperties: false,
-          description:
-            "What the answers of analyses finished in a period cost: the current period (`period`) and the last 12 (`months`).",
+          description: `${GLOSSARY.cost.name} of the answers of analyses finished in a period: the current period (\`period\`) and the last 12 (\`months\`).`,
         },
       ),
       rate_limit: Type.Object(

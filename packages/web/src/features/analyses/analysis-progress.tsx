@@ -2,15 +2,29 @@ import type { Analysis } from "@sightline/sdk";
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { AlertTriangleIcon } from "lucide-react";
+import { FigureHint, FigureName, type MetricId } from "../../components/figure-hint.tsx";
 import { Spinner } from "../../components/page-states.tsx";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card.tsx";
 import { Progress } from "../../components/ui/progress.tsx";
+import { GLOSSARY } from "../../generated/glossary.ts";
+import { SURFACE_TITLES } from "../../generated/labels.ts";
 import { percent, points, position, proportion, sentimentScore } from "../../lib/figures.ts";
 import { engineName, formatDateTime, formatNumber, formatUsd, plural } from "../../lib/format.ts";
 import { useBrand } from "../brand-page/brand-context.tsx";
 import { reportsQuery } from "./analyses-api.ts";
 import { AnalysisStatus, FailureSummary, TRIGGER_NAMES } from "./analysis-status.tsx";
 import { ReportLinks } from "./reports-list.tsx";
+
+function Figure({ id, value }: { id: MetricId; value: string }) {
+  return (
+    <div>
+      <dt className="text-muted-foreground">
+        <FigureName id={id} />
+      </dt>
+      <dd className="font-medium tabular-nums">{value}</dd>
+    </div>
+  );
+}
 
 function Summary({ analysis }: { analysis: Analysis }) {
   const { workspaceId, project } = useBrand();
@@ -22,22 +36,10 @@ function Summary({ analysis }: { analysis: Analysis }) {
   return (
     <div className="grid gap-4">
       <dl className="grid gap-3 text-sm sm:grid-cols-2 lg:grid-cols-4">
-        <div>
-          <dt className="text-muted-foreground">Visibility</dt>
-          <dd className="font-medium tabular-nums">{proportion(o.visibility)}</dd>
-        </div>
-        <div>
-          <dt className="text-muted-foreground">Share of voice</dt>
-          <dd className="font-medium tabular-nums">{percent(o.share_of_voice)}</dd>
-        </div>
-        <div>
-          <dt className="text-muted-foreground">Average position</dt>
-          <dd className="font-medium tabular-nums">{position(o.average_position)}</dd>
-        </div>
-        <div>
-          <dt className="text-muted-foreground">Sentiment score</dt>
-          <dd className="font-medium tabular-nums">{sentimentScore(o.sentiment_score)}</dd>
-        </div>
+        <Figure id="visibility" value={proportion(o.visibility)} />
+        <Figure id="share_of_voice" value={percent(o.share_of_voice)} />
+        <Figure id="average_position" value={position(o.average_position)} />
+        <Figure id="sentiment" value={sentimentScore(o.sentiment_score)} />
       </dl>
       {(summary.surfaces ?? []).length > 0 && <SurfaceComparison surfaces={summary.surfaces ?? []} />}
       <div className="flex flex-wrap items-center gap-3">
@@ -61,7 +63,7 @@ function SurfaceComparison({ surfaces }: { surfaces: Comparison[] }) {
   return (
     <section aria-labelledby="surfaces-heading" className="grid gap-2">
       <h3 id="surfaces-heading" className="text-sm font-semibold">
-        API vs web
+        {SURFACE_TITLES.api} vs {SURFACE_TITLES.web}
       </h3>
       <p className="text-sm text-muted-foreground">
         How often the brand is named when the product is asked through its API, and in what a person sees in the product
@@ -75,10 +77,10 @@ function SurfaceComparison({ surfaces }: { surfaces: Comparison[] }) {
                 Product
               </th>
               <th scope="col" className="py-1 pr-4 font-medium">
-                API
+                {SURFACE_TITLES.api}
               </th>
               <th scope="col" className="py-1 pr-4 font-medium">
-                Web
+                {SURFACE_TITLES.web}
               </th>
               <th scope="col" className="py-1 pr-4 font-medium">
                 Difference
@@ -156,11 +158,14 @@ export function AnalysisProgress({ analysis }: { analysis: Analysis }) {
             </p>
           )}
           {analysis.cost.answers > 0 && (
-            <p className="text-xs text-muted-foreground">
-              {finished ? "Vendor cost" : "Vendor cost so far"}:{" "}
-              <span className="tabular-nums">{formatUsd(analysis.cost.total)}</span> (
-              {formatNumber(analysis.cost.input_tokens + analysis.cost.output_tokens)} tokens,{" "}
-              {plural(analysis.cost.search_calls, "search", "searches")}).
+            <p className="flex flex-wrap items-center gap-x-1 text-xs text-muted-foreground">
+              <span>
+                {GLOSSARY.cost.name}
+                {finished ? "" : " so far"}: <span className="tabular-nums">{formatUsd(analysis.cost.total)}</span> (
+                {formatNumber(analysis.cost.input_tokens + analysis.cost.output_tokens)} tokens,{" "}
+                {plural(analysis.cost.search_calls, "search", "searches")}).
+              </span>
+              <FigureHint id="cost" />
             </p>
           )}
           {analysis.credits.released > 0 && (

@@ -1,5 +1,6 @@
 import type { ProjectMetrics } from "@sightline/sdk";
 import { Bar, BarChart, CartesianGrid, Cell, LabelList, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { GLOSSARY } from "../../generated/glossary.ts";
 import { position, sentimentScore } from "../../lib/figures.ts";
 import { engineName, formatNumber } from "../../lib/format.ts";
 import { useBrand } from "../brand-page/brand-context.tsx";
@@ -67,7 +68,7 @@ function EngineBars({
               <TooltipBox title={row.name}>
                 <TooltipRow
                   color={row.color}
-                  name={dataKey === "position" ? "Average position" : "Sentiment score"}
+                  name={dataKey === "position" ? GLOSSARY.average_position.name : GLOSSARY.sentiment.name}
                   value={format(row[dataKey])}
                 />
                 <TooltipRow color={row.color} name="Answers naming the brand" value={formatNumber(row.named)} />
@@ -91,7 +92,7 @@ function EngineBars({
   );
 }
 
-/** Average position and sentiment score per engine, side by side. */
+/** Average position and sentiment per engine, side by side. */
 export function EngineCharts({ metrics, subtitle }: { metrics: ProjectMetrics; subtitle: string }) {
   const { project } = useBrand();
   const rows = rowsOf(metrics);
@@ -102,6 +103,7 @@ export function EngineCharts({ metrics, subtitle }: { metrics: ProjectMetrics; s
       <ChartCard
         id="position-chart"
         title="Average position by engine"
+        figure="average_position"
         description={`Where ${project.name} ranks among the tracked brands an answer names (#1 = named first); shorter is better.`}
         subtitle={subtitle}
         legend={legend}
@@ -121,16 +123,17 @@ export function EngineCharts({ metrics, subtitle }: { metrics: ProjectMetrics; s
       </ChartCard>
       <ChartCard
         id="sentiment-chart"
-        title="Sentiment score by engine"
+        title="Sentiment by engine"
+        figure="sentiment"
         description={`The tone of the sentences naming ${project.name}, from 0 (negative) through 50 (neutral) to 100 (positive).`}
         subtitle={subtitle}
         legend={legend}
         table={{
-          columns: ["Engine", "Sentiment score (0–100)", "Answers naming the brand (n)"],
+          columns: ["Engine", "Sentiment (0–100)", "Answers naming the brand (n)"],
           rows: rows.map((r) => [r.name, r.sentiment, r.named]),
         }}
         filename={`${project.name} sentiment by engine ${span}`}
-        summary={`Bar chart of sentiment score by engine: ${rows.map((r) => `${r.name} ${sentimentScore(r.sentiment)}`).join(", ")}.`}
+        summary={`Bar chart of sentiment by engine: ${rows.map((r) => `${r.name} ${sentimentScore(r.sentiment)}`).join(", ")}.`}
       >
         <EngineBars rows={rows} dataKey="sentiment" domain={[0, 100]} format={sentimentScore} />
       </ChartCard>

@@ -26,6 +26,7 @@ export function LeaderboardChart({ board, subtitle }: { board: CompetitorLeaderb
     <ChartCard
       id="leaderboard-chart"
       title="Visibility against competitors"
+      figure="visibility"
       description="Share of answers naming each brand; the whisker is the 95% interval. Overlapping whiskers: the difference may be noise."
       subtitle={subtitle}
       legend={[

@@ -1,5 +1,6 @@
 import type { CompetitorLeaderboard } from "@sightline/sdk";
 import { CsvButton } from "../../components/csv-button.tsx";
+import { FigureName } from "../../components/figure-hint.tsx";
 import { SectionCard } from "../../components/section-card.tsx";
 import { Badge } from "../../components/ui/badge.tsx";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "../../components/ui/table.tsx";
@@ -107,9 +108,15 @@ export function Leaderboard({ board }: { board: CompetitorLeaderboard }) {
           <TableRow>
             <TableHead className="w-10">Rank</TableHead>
             <TableHead>Brand</TableHead>
-            <TableHead>Visibility</TableHead>
-            <TableHead wide>Share of voice</TableHead>
-            <TableHead wide>Average position</TableHead>
+            <TableHead>
+              <FigureName id="visibility" />
+            </TableHead>
+            <TableHead wide>
+              <FigureName id="share_of_voice" />
+            </TableHead>
+            <TableHead wide>
+              <FigureName id="average_position" />
+            </TableHead>
           </TableRow>
         </TableHeader>
         <TableBody>
@@ -131,7 +138,7 @@ export function Leaderboard({ board }: { board: CompetitorLeaderboard }) {
                       (<Delta text={points(row.change.share_of_voice)} value={row.change.share_of_voice} />)
                     </>
                   )}{" "}
-                  · position {position(row.average_position)}
+                  · Average position {position(row.average_position)}
                   {!first && (
                     <>
                       {" "}

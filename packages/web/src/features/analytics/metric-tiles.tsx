@@ -1,6 +1,7 @@
 import type { ProjectMetrics } from "@sightline/sdk";
 import { ArrowDownRightIcon, ArrowUpRightIcon, MinusIcon } from "lucide-react";
 import type { ReactNode } from "react";
+import { FigureName, type MetricId } from "../../components/figure-hint.tsx";
 import { interval, percent, points, position, sampleSize, sentimentScore, signed } from "../../lib/figures.ts";
 import { formatNumber } from "../../lib/format.ts";
 import { formatDayRange } from "../../lib/period.ts";
@@ -55,19 +56,21 @@ function ChangeLine({
 }
 
 function Tile({
-  label,
+  figure,
   value,
   detail,
   change,
 }: {
-  label: string;
+  figure: MetricId;
   value: string;
   detail: ReactNode;
   change?: ReactNode;
 }) {
   return (
     <div className="rounded-xl border bg-card p-4 shadow-xs">
-      <dt className="text-sm text-muted-foreground">{label}</dt>
+      <dt className="text-sm text-muted-foreground">
+        <FigureName id={figure} />
+      </dt>
       <dd className="mt-1">
         <span className="text-2xl font-semibold tabular-nums">{value}</span>
         <span className="mt-0.5 block text-xs text-muted-foreground">{detail}</span>
@@ -78,8 +81,8 @@ function Tile({
 }
 
 /**
- * The five headline figures of the period, each with its change against the period before. In a
- * first period (nothing measured before it), that is said once above the tiles, not on each.
+ * The five headline figures of the period, each with its glossary name and hint and its change against
+ * the period before. In a first period (nothing measured before it), that is said once above the tiles, not on each.
  */
 export function MetricTiles({ metrics, domain }: { metrics: ProjectMetrics; domain: string }) {
   const { figures, counts, competitors } = metrics.total.overall;
@@ -92,7 +95,7 @@ export function MetricTiles({ metrics, domain }: { metrics: ProjectMetrics; doma
       {first && <FirstPeriodNote against={against} />}
       <dl className="grid gap-3 sm:grid-cols-2 lg:grid-cols-5">
         <Tile
-          label="Visibility"
+          figure="visibility"
           value={percent(figures.visibility.value)}
           detail={
             figures.visibility.n > 0
@@ -106,7 +109,7 @@ export function MetricTiles({ metrics, domain }: { metrics: ProjectMetrics; doma
           }
         />
         <Tile
-          label="Share of voice"
+          figure="share_of_voice"
           value={percent(figures.share_of_voice)}
           detail={`of the mentions of the brand and its ${competitors.length} competitors`}
           change={
@@ -120,7 +123,7 @@ export function MetricTiles({ metrics, domain }: { metrics: ProjectMetrics; doma
           }
         />
         <Tile
-          label="Average position"
+          figure="average_position"
           value={position(figures.average_position)}
           detail={`rank among the tracked brands named (#1 = first), over ${formatNumber(counts.position_count)} answers naming it`}
           change={
@@ -136,7 +139,7 @@ export function MetricTiles({ metrics, domain }: { metrics: ProjectMetrics; doma
           }
         />
         <Tile
-          label="Sentiment score"
+          figure="sentiment"
           value={sentimentScore(figures.sentiment_score)}
           detail={`0 = negative, 50 = neutral, 100 = positive; over ${formatNumber(counts.sentiment_count)} answers naming it`}
           change={
@@ -151,7 +154,7 @@ export function MetricTiles({ metrics, domain }: { metrics: ProjectMetrics; doma
           }
         />
         <Tile
-          label="Citation rate"
+          figure="citation_rate"
           value={percent(figures.citation_rate.value)}
           detail={
             figures.citation_rate.n > 0

@@ -37,6 +37,7 @@ export function ShareOfVoiceChart({ metrics, subtitle }: { metrics: ProjectMetri
     <ChartCard
       id="share-of-voice-chart"
       title="Share of voice against competitors"
+      figure="share_of_voice"
       description={`Each brand's share of all mentions of ${project.name} and its competitors, per ${metrics.interval}.`}
       subtitle={subtitle}
       legend={series.map(({ name, color }) => ({ name, color }))}

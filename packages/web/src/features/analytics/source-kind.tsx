@@ -5,12 +5,23 @@ export type SourceKind = "brand" | "competitor" | "other";
 
 export const KIND_COLOR: Record<SourceKind, string> = { brand: "#2f4aa8", competitor: "#c2410c", other: "#71717a" };
 
-/** Whose a cited domain is: the brand's own, a competitor's, or anyone else's. */
+/**
+ * Whose a cited domain is, as people read it. A site of neither the brand nor a competitor is a
+ * third party's, never "Other": that word is the classifier's category of a site of no known kind
+ * (CATEGORY_LABEL), and one page showed both (issue 24).
+ */
+export const KIND_NAME: Record<SourceKind, string> = {
+  brand: "Your brand",
+  competitor: "Competitor",
+  other: "Third party",
+};
+
+/** Whose a cited domain is: the brand's own, a competitor's, or a third party's. */
 export function SourceKindBadge({ kind, competitor }: { kind: SourceKind; competitor: string | null }) {
-  if (kind === "brand") return <Badge variant="success">Your brand</Badge>;
+  if (kind === "brand") return <Badge variant="success">{KIND_NAME.brand}</Badge>;
   if (kind === "competitor")
-    return <Badge variant="warning">{competitor ? `Competitor: ${competitor}` : "Competitor"}</Badge>;
-  return <Badge variant="muted">Other</Badge>;
+    return <Badge variant="warning">{competitor ? `Competitor: ${competitor}` : KIND_NAME.competitor}</Badge>;
+  return <Badge variant="muted">{KIND_NAME.other}</Badge>;
 }
 
 export type SourceCategory = (typeof CITATION_CATEGORIES)[number];

@@ -4,9 +4,7 @@ import { formatNumber } from "../../lib/format.ts";
 import { useBrand } from "../brand-page/brand-context.tsx";
 import { ChartCard } from "../charts/chart-card.tsx";
 import { AXIS, GRID_COLOR, TooltipBox, TooltipRow } from "./chart-parts.tsx";
-import { KIND_COLOR } from "./source-kind.tsx";
-
-const KIND_NAME = { brand: "Your brand", competitor: "Competitor", other: "Other" } as const;
+import { KIND_COLOR, KIND_NAME } from "./source-kind.tsx";
 
 /** The most cited domains as bars, coloured by whose they are. */
 export function SourcesChart({ sources, subtitle }: { sources: ProjectSources; subtitle: string }) {

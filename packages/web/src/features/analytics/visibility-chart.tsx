@@ -86,6 +86,7 @@ export function VisibilityChart({ metrics, subtitle }: { metrics: ProjectMetrics
     <ChartCard
       id="visibility-chart"
       title="Visibility over time"
+      figure="visibility"
       description={`Share of answers that name ${project.name}, per ${metrics.interval} and engine; the shaded band is the 95% interval.`}
       subtitle={subtitle}
       legend={series.map(({ name, color }) => ({ name, color }))}

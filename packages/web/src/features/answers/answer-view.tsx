@@ -1,6 +1,7 @@
 import type { Result } from "@sightline/sdk";
 import { ExternalLinkIcon } from "lucide-react";
 import type { ReactNode } from "react";
+import { FigureName } from "../../components/figure-hint.tsx";
 import { SectionCard } from "../../components/section-card.tsx";
 import { Badge } from "../../components/ui/badge.tsx";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card.tsx";
@@ -9,7 +10,7 @@ import { engineName, formatDateTime, plural } from "../../lib/format.ts";
 import { useBrand } from "../brand-page/brand-context.tsx";
 import { AnswerText, MentionLegend } from "./answer-text.tsx";
 
-function Fact({ label, children }: { label: string; children: ReactNode }) {
+function Fact({ label, children }: { label: ReactNode; children: ReactNode }) {
   return (
     <div>
       <dt className="text-xs text-muted-foreground">{label}</dt>
@@ -76,8 +77,8 @@ export function AnswerView({ result }: { result: Result }) {
               )}
             </Fact>
             <Fact label="Position (#1 = first)">{named ? position(result.brand?.position) : "–"}</Fact>
-            <Fact label="Sentiment (−1 to +1)">{named ? sentimentWord(result.brand?.sentiment) : "–"}</Fact>
-            <Fact label="Visibility score">{score(result.score)}</Fact>
+            <Fact label={<FigureName id="sentiment" />}>{named ? sentimentWord(result.brand?.sentiment) : "–"}</Fact>
+            <Fact label={<FigureName id="visibility_score" />}>{score(result.score)}</Fact>
             <Fact label="Engine">{engineName(result.engine)}</Fact>
             <Fact label="Model">{result.model ?? "–"}</Fact>
             <Fact label="Brand's site cited">{result.brand_cited ? "Yes" : "No"}</Fact>

@@ -2,6 +2,7 @@ import type { Result } from "@sightline/sdk";
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { MessageSquareDashedIcon } from "lucide-react";
+import { FigureName } from "../../components/figure-hint.tsx";
 import { EmptyState, ErrorState, LoadingState, Spinner } from "../../components/page-states.tsx";
 import { Badge } from "../../components/ui/badge.tsx";
 import { Button } from "../../components/ui/button.tsx";
@@ -58,7 +59,7 @@ function AnswerItem({ result, search }: { result: Result; search: BrandSearch & 
         <p className="flex flex-wrap gap-x-4 gap-y-1 text-xs text-muted-foreground">
           <span>Position {named ? position(result.brand?.position) : "–"}</span>
           <span>Sentiment {named ? sentimentWord(result.brand?.sentiment) : "–"}</span>
-          <span>Score {score(result.score)}</span>
+          <span>Visibility score {score(result.score)}</span>
           <span>{plural(result.citations.length, "citation")}</span>
         </p>
       )}
@@ -89,10 +90,19 @@ export function AnswersList({ search }: { search: BrandSearch & AnswerFilters })
   }
   return (
     <div className="grid gap-4">
-      <p className="text-sm text-muted-foreground" aria-live="polite">
-        Showing {plural(results.length, "answer")}
-        {answers.hasNextPage ? " (more below)" : ""}, newest first.
-      </p>
+      <div className="grid gap-1">
+        <p className="text-sm text-muted-foreground" aria-live="polite">
+          Showing {plural(results.length, "answer")}
+          {answers.hasNextPage ? " (more below)" : ""}, newest first.
+        </p>
+        {/* The figures' hints once for the list, rather than a button on every answer. */}
+        <p className="flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-muted-foreground">
+          <span>Measured in each answer:</span>
+          <span>Position (#1 = named first)</span>
+          <FigureName id="sentiment" />
+          <FigureName id="visibility_score" />
+        </p>
+      </div>
       <ul className="divide-y">
         {results.map((result) => (
           <AnswerItem key={result.id} result={result} search={linkSearch} />

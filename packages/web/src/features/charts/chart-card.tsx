@@ -2,6 +2,7 @@ import { ImageDownIcon } from "lucide-react";
 import { type ReactNode, useRef, useState } from "react";
 import { toast } from "sonner";
 import { CsvButton } from "../../components/csv-button.tsx";
+import { FigureHint, type MetricId } from "../../components/figure-hint.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card.tsx";
 import { errorMessage } from "../../lib/api.ts";
@@ -20,6 +21,7 @@ export interface ChartTable {
 export function ChartCard({
   id,
   title,
+  figure,
   description,
   subtitle,
   legend,
@@ -32,6 +34,8 @@ export function ChartCard({
 }: {
   id: string;
   title: string;
+  /** The glossary's figure the chart shows: its hint sits beside the title (outside it, so the card's name stays the title). */
+  figure?: MetricId;
   description: ReactNode;
   /** Printed under the title in the PNG: the brand, the period, the engine. */
   subtitle: string;
@@ -66,7 +70,10 @@ export function ChartCard({
     <Card aria-labelledby={`${id}-title`} className="min-w-0">
       <CardHeader>
         <div className="min-w-0">
-          <CardTitle id={`${id}-title`}>{title}</CardTitle>
+          <div className="flex items-center gap-1">
+            <CardTitle id={`${id}-title`}>{title}</CardTitle>
+            {figure && <FigureHint id={figure} />}
+          </div>
           <CardDescription>{description}</CardDescription>
         </div>
         <div className="flex shrink-0 flex-wrap gap-2">

@@ -78,7 +78,7 @@ function RuleEditor({
       )}
       {rule.type === "sentiment_below" && (
         <Field
-          label="Threshold (sentiment score, 0–100)"
+          label="Threshold (sentiment, 0–100)"
           type="number"
           inputMode="decimal"
           min={0}

@@ -42,8 +42,8 @@ export const RULE_TYPES: { type: RuleType; label: string; description: string }[
   },
   {
     type: "sentiment_below",
-    label: "Sentiment score falls below",
-    description: "The sentiment score is under a threshold you set (0–100).",
+    label: "Sentiment falls below",
+    description: "Sentiment (0 to 100, 50 neutral) is under a threshold you set.",
   },
   {
     type: "domain_not_cited",
@@ -55,7 +55,7 @@ export const RULE_TYPES: { type: RuleType; label: string; description: string }[
 export interface RuleDraft {
   key: string;
   type: RuleType;
-  /** visibility_below: percent (0–100); sentiment_below: score (0–100). */
+  /** visibility_below: percent (0–100); sentiment_below: sentiment (0–100). */
   threshold: string;
   points: string;
   requireSignificance: boolean;
@@ -316,7 +316,7 @@ export function describeRule(rule: AlertRule | AlertRuleInput): string {
       text = "The brand disappears from the answers";
       break;
     case "sentiment_below":
-      text = `Sentiment score falls below ${rule.threshold ?? "?"} / 100`;
+      text = `Sentiment falls below ${rule.threshold ?? "?"} / 100`;
       break;
     case "domain_not_cited":
       text = "The brand's sites are not cited";

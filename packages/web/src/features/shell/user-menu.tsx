@@ -1,6 +1,6 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { Link, useNavigate } from "@tanstack/react-router";
-import { BookOpenIcon, LogOutIcon, MonitorIcon, MoonIcon, SunIcon, UserIcon } from "lucide-react";
+import { BookOpenIcon, BookTextIcon, LogOutIcon, MonitorIcon, MoonIcon, SunIcon, UserIcon } from "lucide-react";
 import { toast } from "sonner";
 import { Button } from "../../components/ui/button.tsx";
 import {
@@ -67,6 +67,12 @@ export function UserMenu({ user }: { user: User }) {
           <Link to="/account">
             <UserIcon aria-hidden="true" />
             Account
+          </Link>
+        </DropdownMenuItem>
+        <DropdownMenuItem asChild>
+          <Link to="/glossary">
+            <BookTextIcon aria-hidden="true" />
+            Glossary
           </Link>
         </DropdownMenuItem>
         <DropdownMenuItem asChild>

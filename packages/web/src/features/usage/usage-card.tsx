@@ -1,5 +1,6 @@
 import type { Usage } from "@sightline/sdk";
 import { useQuery } from "@tanstack/react-query";
+import { FigureHint } from "../../components/figure-hint.tsx";
 import { QueryState } from "../../components/page-states.tsx";
 import { SectionCard } from "../../components/section-card.tsx";
 import { Progress } from "../../components/ui/progress.tsx";
@@ -85,9 +86,12 @@ function UsageDetails({ usage }: { usage: Usage }) {
 
       <section aria-labelledby="cost-title" className="grid gap-2">
         <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1">
-          <h3 id="cost-title" className="text-sm font-medium">
-            What the AI engines charged this period
-          </h3>
+          <div className="flex items-center gap-1">
+            <h3 id="cost-title" className="text-sm font-medium">
+              What the AI engines charged this period
+            </h3>
+            <FigureHint id="cost" />
+          </div>
           <p className="text-sm tabular-nums">
             <span className="font-semibold">{formatUsd(usage.cost.period.total)}</span> for{" "}
             {plural(usage.cost.period.answers, "answer")}
