@@ -11,6 +11,7 @@ export const BOOLEAN_COLUMNS: Readonly<Record<string, readonly string[]>> = {
   alert_states: ["active"],
   users: ["email_verified"],
   workspace_engines: ["custom"],
+  workspace_branding: ["show_sightline"],
 };
 
 export function isBooleanColumn(table: string | null, column: string | null): boolean {

@@ -14,6 +14,7 @@ export interface Tables {
   api_keys: ApiKeysTable;
   projects: ProjectsTable;
   workspace_engines: WorkspaceEnginesTable;
+  workspace_branding: WorkspaceBrandingTable;
   events: EventsTable;
   usage_requests: UsageRequestsTable;
   credit_usage: CreditUsageTable;
@@ -168,6 +169,28 @@ export interface WorkspaceEnginesTable {
   tested_at: string | null;
   created_at: string;
   updated_at: string;
+}
+
+/**
+ * How a workspace presents what it sends (reports, shared links, e-mails): services/branding owns
+ * it. Null columns fall back to the workspace's name and the default colours.
+ */
+export interface WorkspaceBrandingTable {
+  workspace_id: string;
+  /** The name to sign with; null: the workspace's name. */
+  name: string | null;
+  /** The logo's bytes in base64; null: none. */
+  logo: string | null;
+  /** image/png or image/jpeg, with `logo`. */
+  logo_mime: string | null;
+  /** `#rrggbb`; null: the default. */
+  primary_color: string | null;
+  accent_color: string | null;
+  /** False: "Sightline" appears nowhere on what is sent. */
+  show_sightline: DbBool;
+  updated_at: string;
+  /** The user who last changed it. */
+  updated_by: string | null;
 }
 
 export interface EventsTable {

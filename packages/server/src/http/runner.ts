@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { TSchema } from "typebox";
+import { contentDisposition } from "../lib/content-disposition.ts";
 import type { Deps } from "../services/context.ts";
 import { type AnyRoute, isApiRoute, RawResponse, type Via, WithStatus } from "./route.ts";
 
@@ -47,7 +48,7 @@ function send(reply: FastifyReply, route: AnyRoute, result: unknown): unknown {
   }
   reply.code(route.success.status);
   if (result instanceof RawResponse) {
-    if (result.filename !== undefined) reply.header("content-disposition", `inline; filename="${result.filename}"`);
+    if (result.filename !== undefined) reply.header("content-disposition", contentDisposition(result.filename));
     reply.header("x-content-type-options", "nosniff");
     for (const [name, value] of Object.entries(result.headers)) reply.header(name, value);
     return reply.type(result.contentType).send(result.body);

@@ -1,11 +1,13 @@
 import type { FastifyInstance, FastifyReply } from "fastify";
 import Type from "typebox";
+import { contentDisposition } from "../lib/content-disposition.ts";
 import { Gate } from "../lib/gate.ts";
-import { escapeHtml } from "../lib/html.ts";
+import { brandingOfReport } from "../services/branding/branding.ts";
 import type { Deps } from "../services/context.ts";
 import { reportHtml } from "../services/reports/render/html.ts";
 import { reportPdf } from "../services/reports/render/pdf.ts";
 import { sharedReport } from "../services/reports/shares.ts";
+import { reportFileName } from "../services/reports/titles.ts";
 
 /** What every answer of a shared link carries: nothing cached, indexed or leaked through a Referer. */
 const PRIVATE = {
@@ -78,13 +80,15 @@ export function registerSharedReports(app: FastifyInstance, deps: Deps): void {
       if (ofLink.count > SHARED_REPORT_LIMITS.perLinkPerMinute) {
         return tooMany(reply, Math.max(1, Math.ceil(ofLink.msBeforeReset / 1000)));
       }
+      // The workspace's name, logo and colours: the page is the one its client opens.
+      const branding = await brandingOfReport(deps, report.id);
       if (format === "pdf") {
-        const drawn = await pdfs.run(() => reportPdf(report));
+        const drawn = await pdfs.run(() => reportPdf(report, branding));
         if (drawn.full) return tooMany(reply, 5);
-        reply.header("content-disposition", `inline; filename="${escapeHtml(report.id)}.pdf"`);
+        reply.header("content-disposition", contentDisposition(reportFileName(report.title, "pdf")));
         return reply.type("application/pdf").send(drawn.value);
       }
-      return reply.type("text/html; charset=utf-8").send(reportHtml(report));
+      return reply.type("text/html; charset=utf-8").send(reportHtml(report, branding));
     },
   );
 }

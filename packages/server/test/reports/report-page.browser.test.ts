@@ -97,7 +97,7 @@ it("renders a monitoring report's HTML in Chromium, charts included, without con
     // Over time, share of voice, positions, top cited domains and cited sites by kind.
     expect(await page.locator("svg.chart").count()).toBe(5);
     expect(
-      await page.locator('svg[aria-label="Cited sites by kind (once per answer)"] rect.bar').count(),
+      await page.locator('svg[aria-label="Cited sites by kind (answers citing each kind)"] rect.bar').count(),
     ).toBeGreaterThan(0);
     // Six points per line in the visibility chart, and visible bars elsewhere.
     const lines = page.locator("svg.line-chart path");
@@ -116,6 +116,15 @@ it("renders a monitoring report's HTML in Chromium, charts included, without con
     const png = await page.screenshot({ path: file, fullPage: true });
     expect(png.length).toBeGreaterThan(10_000);
     console.log(`report screenshot: ${file}`);
+    // On a phone the page fits its width: only the wide tables scroll, inside their own boxes.
+    const phone = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    await phone.setContent(html, { waitUntil: "load" });
+    expect(
+      await phone.locator("html").evaluate((root) => (root as unknown as { scrollWidth: number }).scrollWidth),
+    ).toBeLessThanOrEqual(390);
+    const small = join(dir, `${reports[0].id}-390.png`);
+    await phone.screenshot({ path: small, fullPage: true });
+    console.log(`report screenshot at 390 px: ${small}`);
     expect(problems).toEqual([]);
   } finally {
     await browser.close();

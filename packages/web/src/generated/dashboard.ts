@@ -178,6 +178,25 @@ export interface EngineTest {
   engine: EngineStatus;
 }
 
+export interface BrandingSettings {
+  /** The name reports, shared links and e-mails are signed with. */
+  name: string;
+  /** The logo as a `data:image/png;base64,…` URL (or JPEG). */
+  logo: string | null;
+  /** Headings and the brand's own figures: `#rrggbb`. */
+  primary: string;
+  /** Highlights and links: `#rrggbb`. */
+  accent: string;
+  /** Whether "Made with Sightline" appears on what is sent. */
+  show_sightline: boolean;
+  /** What `name` is when the workspace sets none. */
+  workspace_name: string;
+  /** Whether `name` was set, rather than the workspace's name. */
+  custom_name: boolean;
+  /** ISO 8601 UTC timestamp. */
+  updated_at: string | null;
+}
+
 export interface DigestSubscription {
   project_id: string;
   /** Whether the member gets the brand's weekly e-mail digest. */
@@ -456,6 +475,30 @@ export interface DashboardOperations {
     body: undefined;
     response: EngineTest;
   };
+  getBranding: {
+    params: {
+      workspace: string;
+    };
+    query: undefined;
+    body: undefined;
+    response: BrandingSettings;
+  };
+  updateBranding: {
+    params: {
+      workspace: string;
+    };
+    query: undefined;
+    body: {
+      /** 1 to 80 characters; null: the workspace's. */
+      name?: string | null;
+      /** A PNG or JPEG of at most 200 kB, as a data URL or base64; null removes it. */
+      logo?: string | null;
+      primary?: string | null;
+      accent?: string | null;
+      show_sightline?: boolean;
+    };
+    response: BrandingSettings;
+  };
   getDigestSubscription: {
     params: {
       workspace: string;
@@ -573,6 +616,8 @@ export const DASHBOARD_OPERATIONS = {
   updateEngine: { method: "PATCH", path: "/workspaces/{workspace}/engines/{engine}" },
   removeEngine: { method: "DELETE", path: "/workspaces/{workspace}/engines/{engine}" },
   testEngine: { method: "POST", path: "/workspaces/{workspace}/engines/{engine}/test" },
+  getBranding: { method: "GET", path: "/workspaces/{workspace}/branding" },
+  updateBranding: { method: "PATCH", path: "/workspaces/{workspace}/branding" },
   getDigestSubscription: { method: "GET", path: "/workspaces/{workspace}/projects/{project_id}/digest" },
   setDigestSubscription: { method: "PATCH", path: "/workspaces/{workspace}/projects/{project_id}/digest" },
   signIn: { method: "POST", path: "/auth/sign-in/email" },

@@ -1,5 +1,6 @@
 import { Link } from "@tanstack/react-router";
 import { ApiKeysCard } from "../features/api-keys/api-keys-card.tsx";
+import { BrandingCard } from "../features/branding/branding-card.tsx";
 import { EnginesCard } from "../features/engines/engines-card.tsx";
 import { MembersCard } from "../features/members/members-card.tsx";
 import { UsageCard } from "../features/usage/usage-card.tsx";
@@ -14,6 +15,7 @@ const SECTIONS = [
   { hash: "webhooks", label: "Webhooks" },
   { hash: "usage", label: "Usage and plan" },
   { hash: "members", label: "Members" },
+  { hash: "branding", label: "Branding" },
   { hash: "workspace", label: "Workspace" },
 ] as const;
 
@@ -51,6 +53,7 @@ export function WorkspaceSettingsPage() {
       <WebhooksCard />
       <UsageCard />
       <MembersCard />
+      <BrandingCard />
       <WorkspaceCard />
     </div>
   );

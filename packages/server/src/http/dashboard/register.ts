@@ -9,6 +9,7 @@ import type { Route, SessionRoute } from "../route.ts";
 import { mountRoutes } from "../runner.ts";
 import { accountRoutes } from "./routes/accounts.ts";
 import { apiKeyRoutes } from "./routes/api-keys.ts";
+import { brandingRoutes } from "./routes/branding.ts";
 import { digestRoutes } from "./routes/digests.ts";
 import { engineRoutes } from "./routes/engines.ts";
 import { invitationRoutes } from "./routes/invitations.ts";
@@ -27,6 +28,7 @@ export function dashboardRoutes(deps: Deps): SessionRoute[] {
     ...invitationRoutes(deps),
     ...apiKeyRoutes(),
     ...engineRoutes(),
+    ...brandingRoutes(),
     ...digestRoutes(),
   ];
 }

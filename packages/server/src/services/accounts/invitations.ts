@@ -3,6 +3,8 @@ import { ApiError, notFound, validationError } from "../../errors/api-error.ts";
 import { sha256Hex } from "../../lib/crypto.ts";
 import { isEmailAddress } from "../../lib/email.ts";
 import { newId } from "../../lib/ids.ts";
+import { brandingOf } from "../branding/branding.ts";
+import { brandedEmail } from "../branding/email.ts";
 import type { Deps, ServiceContext } from "../context.ts";
 import { inTransaction } from "../context.ts";
 import { workspaceContext } from "../workspaces/workspaces.ts";
@@ -94,10 +96,21 @@ export async function createInvitation(
       .select("name")
       .where("id", "=", ctx.workspace.id)
       .executeTakeFirstOrThrow();
+    // In the workspace's branding: an agency invites its client under its own name.
+    const branding = await brandingOf(ctx, ctx.workspace.id);
+    const on = branding.show_sightline ? " on Sightline" : "";
     await ctx.mailer.send({
       to: email,
-      subject: `${actor.name} invited you to ${workspace.name} on Sightline`,
-      text: `${actor.name} invited you to join the workspace "${workspace.name}" on Sightline as ${role}.\n\nAccept within ${INVITATION_DAYS} days: ${link}`,
+      ...brandedEmail(
+        {
+          subject: `${actor.name} invited you to ${workspace.name}${on}`,
+          headline: `${actor.name} invited you to join the workspace "${workspace.name}"${on} as ${role}.`,
+          facts: [],
+          links: [{ label: "Accept the invitation", url: link }],
+          footer: `The link works for ${INVITATION_DAYS} days, for ${email} only.`,
+        },
+        branding,
+      ),
     });
     emailed = true;
   }

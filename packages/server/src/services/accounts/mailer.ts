@@ -1,5 +1,13 @@
 import type { Transporter } from "nodemailer";
 
+/** A file sent with a message; with a `cid`, an image its HTML shows inline (`<img src="cid:…">`). */
+interface MailAttachment {
+  filename: string;
+  content: Buffer;
+  contentType: string;
+  cid?: string;
+}
+
 interface Mail {
   to: string;
   subject: string;
@@ -8,6 +16,17 @@ interface Mail {
   html?: string;
   /** Extra headers, e.g. List-Unsubscribe. */
   headers?: Record<string, string>;
+  /**
+   * The sender's display name for this message (a workspace's, for its e-mails), in place of the
+   * configured From's; the address stays the configured one.
+   */
+  fromName?: string;
+  attachments?: MailAttachment[];
+}
+
+/** The address of a From such as `Sightline <sightline@example.com>`, or the From itself. */
+function fromAddress(from: string): string {
+  return /<([^<>]+)>\s*$/.exec(from)?.[1]?.trim() ?? from.trim();
 }
 
 /** Sends e-mail: SMTP when `SMTP_URL` is configured (nodemailer), else none at all. */
@@ -21,7 +40,12 @@ export function smtpMailer(url: string, from: string): Mailer {
   return {
     async send(mail) {
       transport ??= import("nodemailer").then(({ default: nodemailer }) => nodemailer.createTransport(url));
-      await (await transport).sendMail({ from, ...mail });
+      const { fromName, ...message } = mail;
+      await (await transport).sendMail({
+        // nodemailer quotes and encodes the name as needed.
+        from: fromName === undefined ? from : { name: fromName, address: fromAddress(from) },
+        ...message,
+      });
     },
   };
 }

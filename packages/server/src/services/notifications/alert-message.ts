@@ -1,5 +1,6 @@
 import { ownValue } from "../../lib/own-keys.ts";
 import type { AnalysisSummary } from "../analyses/types.ts";
+import type { Branding } from "../branding/types.ts";
 import type { Deps } from "../context.ts";
 import type { Summary } from "../measurement/aggregate.ts";
 import { alertColumns, runColumns } from "../monitoring/columns.ts";
@@ -17,9 +18,15 @@ function pick(summary: AnalysisSummary | null, engine: string | null): Summary |
  * What an alert says, read when it is sent (after the run that fired it has committed): the brand,
  * the rule in words, the engine, visibility with its 95% interval and n, the change against the
  * schedule's previous run and whether it is statistically real, and a signed link to the brand's
- * monitoring page. Null when the alert no longer exists (its workspace was deleted).
+ * monitoring page. "Sightline" only where the workspace's branding shows it. Null when the alert no
+ * longer exists (its workspace was deleted).
  */
-export async function alertMessage(deps: Deps, workspaceId: string, alertId: string): Promise<Message | null> {
+export async function alertMessage(
+  deps: Deps,
+  workspaceId: string,
+  alertId: string,
+  branding: Branding,
+): Promise<Message | null> {
   const alert = await deps.db
     .selectFrom("alerts")
     .selectAll()
@@ -89,10 +96,10 @@ export async function alertMessage(deps: Deps, workspaceId: string, alertId: str
     facts,
     links: [
       {
-        label: "Open in Sightline",
+        label: branding.show_sightline ? "Open in Sightline" : "Open the monitoring page",
         url: dashboardLink(deps, `/w/${workspaceId}/brands/${alert.project_id}/monitoring`),
       },
     ],
-    footer: "Sent by Sightline because this alert rule names this channel. Change it on the brand's monitoring page.",
+    footer: `${branding.show_sightline ? "Sent by Sightline" : "Sent"} because this alert rule names this channel. Change it on the brand's monitoring page.`,
   };
 }

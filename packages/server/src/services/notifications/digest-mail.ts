@@ -1,5 +1,6 @@
 import type { NotificationsTable } from "../../db/tables.ts";
 import { count } from "../../lib/plural.ts";
+import type { Branding } from "../branding/types.ts";
 import { type Deps, inTransaction } from "../context.ts";
 import { weekStart } from "../reports/generate.ts";
 import { reportById } from "../reports/reports.ts";
@@ -65,12 +66,13 @@ export async function queueDigestEmails(deps: Deps, now: Date): Promise<number> 
  * What a digest e-mail says, from the weekly digest report's own figures: visibility with its 95%
  * interval and n, the change against the week before (when there was a digest then), share of
  * voice, sentiment, the week's alerts, signed links to the brand and its reports, and a signed
- * unsubscribe link. Null when it must not be sent any more: the member left the workspace, opted
- * out since, or the report is gone.
+ * unsubscribe link; "Sightline" only where the workspace's branding shows it. Null when it must
+ * not be sent any more: the member left the workspace, opted out since, or the report is gone.
  */
 export async function digestMessage(
   deps: Deps,
   notification: Pick<NotificationsTable, "workspace_id" | "subject_id" | "user_id">,
+  branding: Branding,
 ): Promise<Message | null> {
   const workspaceId = notification.workspace_id;
   const userId = notification.user_id;
@@ -133,7 +135,10 @@ export async function digestMessage(
     headline: `${brand} in the week of ${report.period.start.slice(0, 10)}: ${visibilityFigure(overall.visibility)}.`,
     facts,
     links: [
-      { label: `Open ${brand} in Sightline`, url: dashboardLink(deps, base) },
+      {
+        label: branding.show_sightline ? `Open ${brand} in Sightline` : `Open ${brand}`,
+        url: dashboardLink(deps, base),
+      },
       { label: "This week's report", url: dashboardLink(deps, `${base}/analyses`) },
     ],
     unsubscribe: unsubscribeLink(deps, { workspaceId, projectId, userId }),

@@ -1,11 +1,14 @@
 import type { Updateable } from "kysely";
 import type { NotificationsTable } from "../../db/tables.ts";
+import { brandingOf } from "../branding/branding.ts";
+import { brandedEmail } from "../branding/email.ts";
+import type { Branding } from "../branding/types.ts";
 import type { Deps } from "../context.ts";
 import type { ClaimedJob, JobHandler, JobOutcome } from "../jobs/types.ts";
 import type { WebhookTransport } from "../webhooks/transport.ts";
 import { alertMessage } from "./alert-message.ts";
 import { digestMessage } from "./digest-mail.ts";
-import { emailBody, type Message, slackBody } from "./message.ts";
+import { type Message, slackBody } from "./message.ts";
 import { NOTIFY_RETRY_MS, notifyRetryDelayMs } from "./queue.ts";
 
 const DONE: JobOutcome = { status: "succeeded" };
@@ -16,11 +19,11 @@ const MAX_RETRY_AFTER_MS = 3_600_000;
 /** One attempt's result, as a value: whether it is worth trying again, and when. */
 type Attempt = { ok: true } | { ok: false; retryable: boolean; error: string; retryAfterMs?: number };
 
-async function sendEmail(deps: Deps, to: string, message: Message): Promise<Attempt> {
+async function sendEmail(deps: Deps, to: string, message: Message, branding: Branding): Promise<Attempt> {
   if (deps.mailer === null) {
     return { ok: false, retryable: false, error: "e-mail is not configured on this server (SMTP_URL)" };
   }
-  const body = emailBody(message);
+  const body = brandedEmail(message, branding);
   const headers =
     message.unsubscribe === undefined
       ? undefined
@@ -85,10 +88,12 @@ export function sendNotificationHandler(deps: Deps, transport: WebhookTransport)
         .where("id", "=", id)
         .execute();
 
+    // Read at send time, as the message is: a change of branding applies to what is still to go.
+    const branding = await brandingOf(deps, row.workspace_id);
     const message =
       row.kind === "alert"
-        ? await alertMessage(deps, row.workspace_id, row.subject_id)
-        : await digestMessage(deps, row);
+        ? await alertMessage(deps, row.workspace_id, row.subject_id, branding)
+        : await digestMessage(deps, row, branding);
     if (message === null) {
       await update({ status: "canceled" });
       return DONE;
@@ -105,7 +110,7 @@ export function sendNotificationHandler(deps: Deps, transport: WebhookTransport)
     }
     await update({ attempt_count: row.attempt_count + 1 });
     const attempt =
-      url === null ? await sendEmail(deps, row.recipient, message) : await postSlack(transport, url, message);
+      url === null ? await sendEmail(deps, row.recipient, message, branding) : await postSlack(transport, url, message);
     if (attempt.ok) {
       await update({ status: "sent", sent_at: deps.clock.now().toISOString(), last_error: null });
       return DONE;

@@ -8,14 +8,19 @@ import { summarizeResults } from "../analyses/summary.ts";
 import type { Deps, ServiceContext } from "../context.ts";
 import { citationCategory } from "../measurement/citations.ts";
 import { rowToFiredAlert } from "../monitoring/alert-list.ts";
+import { answerRowOf, subjectOf } from "../opportunities/answers.ts";
+import { computeOpportunities } from "../opportunities/compute.ts";
 import { liveProjectIds } from "../projects/live.ts";
 import { rowToProject } from "../projects/row.ts";
 import { resultColumns } from "../results/columns.ts";
 import { workspaceContext } from "../workspaces/workspaces.ts";
 import { citedKinds } from "./reports.ts";
+import { reportTitle, uniqueTitle } from "./titles.ts";
 import type { HistoryPoint, ReportData, ReportType, ResultRow, StoredReportData } from "./types.ts";
 
 const HISTORY_POINTS = 30;
+/** How far back a report's title is checked against the brand's others (a week and a day). */
+const TITLE_WINDOW_MS = 8 * 86_400_000;
 
 /** One answer as a report's table shows it (its CSV row). */
 export function resultRow(row: Selectable<ResultsTable>): ResultRow {
@@ -57,6 +62,31 @@ function point(analysis: Selectable<AnalysesTable>): HistoryPoint | null {
   };
 }
 
+/** The answers of some analyses, oldest first. */
+async function answersOf(ctx: ServiceContext, analyses: Selectable<AnalysesTable>[]) {
+  const ids = analyses.map((a) => a.id);
+  return ids.length === 0
+    ? []
+    : await ctx.db
+        .selectFrom("results")
+        .selectAll()
+        .where("workspace_id", "=", ctx.workspace.id)
+        .where("analysis_id", "in", ids)
+        .orderBy("created_at")
+        .orderBy("id")
+        .execute();
+}
+
+/** The period before a report's, for its period-over-period figures. */
+interface Previous {
+  analyses: Selectable<AnalysesTable>[];
+  start: string;
+  end: string;
+}
+
+/** How many opportunities a report leads with. */
+const TOP_OPPORTUNITIES = 3;
+
 async function build(
   ctx: ServiceContext,
   projectId: string,
@@ -64,6 +94,7 @@ async function build(
   history: Selectable<AnalysesTable>[],
   alertFilter: { runId?: string; from?: string; to?: string },
   source: ReportData["source"],
+  previous: Previous | null,
 ): Promise<StoredReportData> {
   const projectRow = await ctx.db
     .selectFrom("projects")
@@ -73,19 +104,31 @@ async function build(
     .executeTakeFirstOrThrow();
   const project = rowToProject(projectRow);
   const ids = analyses.map((a) => a.id);
-  const rows =
-    ids.length === 0
-      ? []
-      : await ctx.db
-          .selectFrom("results")
-          .selectAll()
-          .where("workspace_id", "=", ctx.workspace.id)
-          .where("analysis_id", "in", ids)
-          .orderBy("created_at")
-          .orderBy("id")
-          .execute();
+  const rows = await answersOf(ctx, analyses);
   const engines = [...new Set(analyses.flatMap((a) => analysisColumns.engines.read(a.engines)))];
   const prompts = [...new Set(analyses.flatMap((a) => analysisColumns.prompts.read(a.prompts)))];
+  const competitors = project.competitors.map((c) => c.name);
+  const before =
+    previous === null || previous.analyses.length === 0
+      ? null
+      : summarizeResults(
+          await answersOf(ctx, previous.analyses),
+          competitors,
+          [...new Set(previous.analyses.flatMap((a) => analysisColumns.engines.read(a.engines)))],
+          [...new Set(previous.analyses.flatMap((a) => analysisColumns.prompts.read(a.prompts)))],
+        );
+  const succeeded = rows.filter((r) => r.status === "succeeded");
+  const opportunities = computeOpportunities(succeeded.map(answerRowOf), subjectOf(project))
+    .slice(0, TOP_OPPORTUNITIES)
+    .map((o) => ({
+      kind: o.kind,
+      title: o.title,
+      explanation: o.explanation,
+      impact: o.impact,
+      answers: o.answers,
+      engines: o.engines,
+      evidence: o.evidence,
+    }));
   let alerts = ctx.db
     .selectFrom("alerts")
     .selectAll()
@@ -103,12 +146,12 @@ async function build(
     },
     source,
     // Recomputed from the stored per-answer counts, never averaged from stored percentages.
-    summary: summarizeResults(
-      rows,
-      project.competitors.map((c) => c.name),
-      engines,
-      prompts,
-    ),
+    summary: summarizeResults(rows, competitors, engines, prompts),
+    previous:
+      before === null || previous === null
+        ? null
+        : { start: previous.start, end: previous.end, overall: before.overall, by_engine: before.by_engine },
+    opportunities,
     history: history.map(point).filter((p): p is HistoryPoint => p !== null),
     alerts: (await alerts.orderBy("created_at").execute()).map(rowToFiredAlert),
     // The answers are referenced, not embedded: the report's size does not grow with them.
@@ -123,13 +166,28 @@ async function store(
   report: {
     type: ReportType;
     projectId: string;
-    title: string;
     start: string;
     end: string;
     dedupeKey: string;
     data: StoredReportData;
   },
 ): Promise<void> {
+  const title = reportTitle({
+    brand: report.data.project.name,
+    type: report.type,
+    start: report.start,
+    end: report.end,
+    engines: Object.keys(report.data.summary.by_engine),
+  });
+  // A title names its minute (or week): only the brand's recent reports can have it already, as
+  // when two analyses finish in the same minute; the second is "(2)".
+  const taken = await ctx.db
+    .selectFrom("reports")
+    .select("title")
+    .where("workspace_id", "=", ctx.workspace.id)
+    .where("project_id", "=", report.projectId)
+    .where("created_at", ">=", new Date(ctx.clock.now().getTime() - TITLE_WINDOW_MS).toISOString())
+    .execute();
   await ctx.db
     .insertInto("reports")
     .values({
@@ -143,7 +201,10 @@ async function store(
       period_start: report.start,
       period_end: report.end,
       dedupe_key: report.dedupeKey,
-      title: report.title,
+      title: uniqueTitle(
+        title,
+        taken.map((t) => t.title),
+      ),
       data: toJson(report.data),
       created_at: ctx.clock.now().toISOString(),
     })
@@ -170,6 +231,8 @@ export async function reportForAnalysis(ctx: ServiceContext, analysis: Selectabl
       ? history.where("schedule_id", "is", null)
       : history.where("schedule_id", "=", analysis.schedule_id);
   const points = (await history.orderBy("created_at", "desc").limit(HISTORY_POINTS).execute()).reverse();
+  // The analysis before this one, of the same kind: what "since last time" compares with.
+  const earlier = points.filter((p) => p.id !== analysis.id).at(-1);
   const run =
     analysis.schedule_id === null
       ? undefined
@@ -189,12 +252,14 @@ export async function reportForAnalysis(ctx: ServiceContext, analysis: Selectabl
       run_id: run?.id ?? null,
       schedule_id: analysis.schedule_id,
     },
+    earlier === undefined
+      ? null
+      : { analyses: [earlier], start: earlier.created_at, end: earlier.completed_at ?? earlier.created_at },
   );
   const type: ReportType = run === undefined ? "analysis" : "monitoring_run";
   await store(ctx, {
     type,
     projectId: analysis.project_id,
-    title: `${data.project.name}: ${type === "analysis" ? "analysis" : "monitoring run"} of ${analysis.completed_at.slice(0, 10)}`,
     start: analysis.created_at,
     end: analysis.completed_at,
     dedupeKey: `${type}:${analysis.id}`,
@@ -238,17 +303,20 @@ export async function generateWeeklyDigests(deps: Deps, now: Date): Promise<numb
       .executeTakeFirst();
     if (exists !== undefined) continue;
     const ctx = await workspaceContext(deps, workspaceId, { type: "system" });
-    const analyses = await ctx.db
-      .selectFrom("analyses")
-      .selectAll()
-      .where("workspace_id", "=", workspaceId)
-      .where("project_id", "=", projectId)
-      .where("trigger", "=", "monitoring")
-      .where("status", "=", "completed")
-      .where("created_at", ">=", start.toISOString())
-      .where("created_at", "<", end.toISOString())
-      .orderBy("created_at")
-      .execute();
+    const monitoringBetween = (from: Date, to: Date) =>
+      ctx.db
+        .selectFrom("analyses")
+        .selectAll()
+        .where("workspace_id", "=", workspaceId)
+        .where("project_id", "=", projectId)
+        .where("trigger", "=", "monitoring")
+        .where("status", "=", "completed")
+        .where("created_at", ">=", from.toISOString())
+        .where("created_at", "<", to.toISOString())
+        .orderBy("created_at")
+        .execute();
+    const analyses = await monitoringBetween(start, end);
+    const weekBefore = new Date(start.getTime() - 7 * 86_400_000);
     const data = await build(
       ctx,
       projectId,
@@ -260,11 +328,15 @@ export async function generateWeeklyDigests(deps: Deps, now: Date): Promise<numb
         run_id: null,
         schedule_id: null,
       },
+      {
+        analyses: await monitoringBetween(weekBefore, start),
+        start: weekBefore.toISOString(),
+        end: start.toISOString(),
+      },
     );
     await store(ctx, {
       type: "weekly_digest",
       projectId,
-      title: `${data.project.name}: week of ${start.toISOString().slice(0, 10)}`,
       start: start.toISOString(),
       end: end.toISOString(),
       dedupeKey,

@@ -1,6 +1,7 @@
 import Type from "typebox";
 import { component, Dictionary, ListOf, Nullable, StringEnum, Timestamp } from "../../lib/schema.ts";
 import { AnalysisSummarySchema } from "../analyses/schemas.ts";
+import { SummarySchema } from "../measurement/schemas.ts";
 import { FiredAlertSchema } from "../monitoring/schemas.ts";
 import { PageQuery } from "../schemas.ts";
 
@@ -102,6 +103,41 @@ const reportDataFields = {
     description: "Earlier analyses of the same kind, oldest first, this one last.",
   }),
   alerts: Type.Array(FiredAlertSchema),
+  // Optional: reports generated before 2026-11-26 have no comparison and no opportunities.
+  previous: Type.Optional(
+    Nullable(
+      Type.Object(
+        {
+          start: Timestamp,
+          end: Timestamp,
+          overall: SummarySchema,
+          by_engine: Dictionary(SummarySchema),
+        },
+        {
+          additionalProperties: false,
+          description:
+            "The period before, for period-over-period figures: the previous analysis of the same kind (run, schedule), or the week before a weekly digest. Null when there was none.",
+        },
+      ),
+    ),
+  ),
+  opportunities: Type.Optional(
+    Type.Array(
+      Type.Object(
+        {
+          kind: Type.String(),
+          title: Type.String(),
+          explanation: Type.String(),
+          impact: Type.Number({ minimum: 0, maximum: 1 }),
+          answers: Type.Integer({ minimum: 1 }),
+          engines: Type.Array(Type.String()),
+          evidence: Type.Array(Type.String(), { description: "Ids of the answers it rests on, most recent first." }),
+        },
+        { additionalProperties: false },
+      ),
+      { description: "The three biggest opportunities the report's answers support, by impact." },
+    ),
+  ),
   // Reports generated before 2026-11-24 embedded every answer; newer ones reference their analyses,
   // so that a report's size does not grow with its answers (a weekly digest of many runs).
   results: Type.Optional(

@@ -1,4 +1,5 @@
 import { Readable } from "node:stream";
+import { brandingOf } from "../../../services/branding/branding.ts";
 import { reportCsvChunks } from "../../../services/reports/answers.ts";
 import { reportHtml } from "../../../services/reports/render/html.ts";
 import { reportPdf } from "../../../services/reports/render/pdf.ts";
@@ -14,6 +15,7 @@ import {
   ReportShareSchema,
 } from "../../../services/reports/schemas.ts";
 import { createReportShare, listReportShares, revokeReportShare } from "../../../services/reports/shares.ts";
+import { reportFileName } from "../../../services/reports/titles.ts";
 import { defineRoute, RawResponse } from "../../route.ts";
 import { IdParams } from "../../schema.ts";
 
@@ -61,13 +63,18 @@ export const getReportRoute = defineRoute({
       return new RawResponse(
         "text/csv; charset=utf-8",
         Readable.from(reportCsvChunks(ctx, report)),
-        `${report.id}.csv`,
+        reportFileName(report.title, "csv"),
       );
     }
-    if (query.format === "pdf") return new RawResponse("application/pdf", await reportPdf(report), `${report.id}.pdf`);
+    if (query.format === "pdf") {
+      const branding = await brandingOf(ctx, ctx.workspace.id);
+      return new RawResponse("application/pdf", await reportPdf(report, branding), reportFileName(report.title, "pdf"));
+    }
     if (query.format === "html") {
+      // The workspace's name, logo and colours, as a client it sends the report to sees them.
+      const branding = await brandingOf(ctx, ctx.workspace.id);
       // The page is self-contained: no script and nothing fetched, whatever an answer's text holds.
-      return new RawResponse("text/html; charset=utf-8", reportHtml(report), undefined, {
+      return new RawResponse("text/html; charset=utf-8", reportHtml(report, branding), undefined, {
         "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; img-src data:",
       });
     }

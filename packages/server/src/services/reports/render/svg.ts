@@ -1,22 +1,10 @@
 import { escapeHtml } from "../../../lib/html.ts";
 import type { Series } from "./view.ts";
 
-const PALETTE = [
-  "#2456d6",
-  "#d2691e",
-  "#2e7d4f",
-  "#9b30b0",
-  "#b3261e",
-  "#00838f",
-  "#6d4c41",
-  "#5c6bc0",
-  "#c0a000",
-  "#455a64",
-];
+const DEFAULT_PALETTE = ["#2456d6", "#d2691e", "#2e7d4f", "#9b30b0", "#b3261e", "#00838f", "#6d4c41", "#5c6bc0"];
 
-function color(index: number): string {
-  return PALETTE[index % PALETTE.length] as string;
-}
+const pick = (palette: readonly string[], index: number) =>
+  (palette[index % palette.length] ?? "#2456d6").replace(/[^#0-9a-fA-F]/g, "");
 
 /** A line chart of values in [0, max] over labelled points, one line per series, with a legend. */
 export function lineChart(
@@ -24,7 +12,9 @@ export function lineChart(
   series: Series[],
   max = 1,
   format = (v: number) => `${Math.round(v * 100)}%`,
+  palette: readonly string[] = DEFAULT_PALETTE,
 ): string {
+  const color = (index: number) => pick(palette, index);
   const width = 640;
   const height = 260;
   const left = 48;
@@ -72,7 +62,9 @@ export function barChart(
   bars: { label: string; value: number | null; highlight?: boolean }[],
   max: number,
   format: (v: number) => string,
+  palette: readonly string[] = DEFAULT_PALETTE,
 ): string {
+  const color = (index: number) => pick(palette, index);
   const width = 640;
   const row = 26;
   const left = 170;
