@@ -1516,7 +1516,7 @@ export interface Report {
         [key: string]: Summary;
       };
     } | null;
-    /** The three biggest opportunities the report's answers support, by impact. */
+    /** The three biggest opportunities the report's answers support, by impact, with the figures they rest on (a report stores figures, not answers: their ids are in `GET /v1/projects/:id/opportunities`). */
     opportunities?: Array<{
       kind: string;
       title: string;
@@ -1524,8 +1524,6 @@ export interface Report {
       impact: number;
       answers: number;
       engines: string[];
-      /** Ids of the answers it rests on, most recent first. */
-      evidence: string[];
     }>;
     /** Only on reports generated before 2026-11-24, which embedded every answer. Newer reports do not: read their answers with `format=csv` (streamed, every answer) or `GET /v1/results?analysis_id=…`. */
     results?: Array<{

@@ -354,7 +354,7 @@ describeEachDialect(
       expect(csv.headers["content-type"]).toContain("text/csv");
       const lines = csv.body.trim().split("\r\n");
       expect(lines[0]).toBe(
-        "result_id,created_at,engine,model,prompt,sample,status,mentioned,position,sentiment,brand_cited,score,cited_domains,competitors_mentioned,cited_domain_categories,surface,searches",
+        "result_id,created_at,engine,model,prompt,sample,status,mentioned,position,sentiment,brand_cited,score,cited_domains,competitors_mentioned,cited_domain_categories,surface,searches,sentiment_score,stance,citations,brand_citations,text,error,cost_usd,input_tokens,output_tokens,search_calls,attempts,latency_ms,score_version",
       );
       expect(lines).toHaveLength(3);
       // Each answer's cited domains once, by kind: the report's tally is the CSV's.

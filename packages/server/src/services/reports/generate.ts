@@ -127,7 +127,6 @@ async function build(
       impact: o.impact,
       answers: o.answers,
       engines: o.engines,
-      evidence: o.evidence,
     }));
   let alerts = ctx.db
     .selectFrom("alerts")

@@ -131,11 +131,13 @@ const reportDataFields = {
           impact: Type.Number({ minimum: 0, maximum: 1 }),
           answers: Type.Integer({ minimum: 1 }),
           engines: Type.Array(Type.String()),
-          evidence: Type.Array(Type.String(), { description: "Ids of the answers it rests on, most recent first." }),
         },
         { additionalProperties: false },
       ),
-      { description: "The three biggest opportunities the report's answers support, by impact." },
+      {
+        description:
+          "The three biggest opportunities the report's answers support, by impact, with the figures they rest on (a report stores figures, not answers: their ids are in `GET /v1/projects/:id/opportunities`).",
+      },
     ),
   ),
   // Reports generated before 2026-11-24 embedded every answer; newer ones reference their analyses,
