@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { points as formatPoints } from "../../src/services/glossary/format.ts";
 import { proportion, testDifference } from "../../src/services/measurement/aggregate.ts";
 import { describeEachDialect, type Tenant } from "../helpers/harness.ts";
 
@@ -137,25 +138,26 @@ describeEachDialect("an analysis on both surfaces (sandbox and sandbox_web)", (h
     expect(full.data.summary.surfaces).toEqual(analysis.summary.surfaces);
 
     const html = (await h.call("getReport", { key: t.key, params: { id: report.id }, query: { format: "html" } })).body;
-    expect(html).toContain("<h2>API vs web</h2>");
+    expect(html).toContain("<h2>API and as people see it</h2>");
     const pair = analysis.summary.surfaces[0];
-    const points = `${((pair?.difference ?? 0) * 100).toFixed(1)} pts`;
-    expect(html).toContain(points);
-    expect(html).toMatch(/<td>sandbox<\/td><td>sandbox_web<\/td>.*<td>Yes<\/td><\/tr>/);
+    // In the glossary's format, as the dashboard prints it.
+    expect(html).toContain(formatPoints(pair?.difference));
+    expect(html).toMatch(/<td>Sandbox \(offline\) and Sandbox web \(offline\)<\/td>.*<td>Yes<\/td><\/tr>/);
     // Cited sites by kind: the sandbox cites review sites in every answer.
-    expect(html).toContain("Cited sites by kind (once per answer)");
+    expect(html).toContain("Cited sites by kind (answers citing each kind)");
     expect(html).toContain("Reviews &amp; marketplaces");
 
     const csv = (await h.call("getReport", { key: t.key, params: { id: report.id }, query: { format: "csv" } })).body;
     const [header, ...lines] = csv.trim().split("\r\n");
     const columns = header?.split(",") ?? [];
-    expect(columns.slice(-2)).toEqual(["surface", "searches"]);
+    expect(columns.slice(15, 17)).toEqual(["surface", "searches"]);
     expect(lines).toHaveLength(200);
     const engineAt = columns.indexOf("engine");
     for (const line of lines) {
-      // The prompts hold no commas or quotes, so the surface is the second field from the end.
+      // Nothing before it holds a comma (prompts have none, lists are joined by ";"): the answer's
+      // text, which may, comes after.
       const fields = line.split(",");
-      const surface = fields.at(-2);
+      const surface = fields[columns.indexOf("surface")];
       expect(surface).toBe(fields[engineAt] === "sandbox_web" ? "web" : "api");
     }
   });

@@ -881,7 +881,8 @@ describe.each(DIALECTS)("brand dashboards in a browser [%s]", (dialect) => {
     await visitor.close();
     await page.keyboard.press("Escape");
     const pdf = await download(page, () => page.getByRole("link", { name: /^Download report .* as PDF$/ }).click());
-    expect(pdf.name).toMatch(/^rpt_.*\.pdf$/);
+    // Named by its title in words, never by an id.
+    expect(pdf.name).toMatch(/^Northwind CRM - AI visibility on .* UTC - .*\.pdf$/);
     expect(pdf.bytes.subarray(0, 5).toString("latin1")).toBe("%PDF-");
     expect(problems, "console errors during the flow").toEqual([]);
   }, 90_000);
