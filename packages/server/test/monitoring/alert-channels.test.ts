@@ -198,11 +198,11 @@ describeEachDialect(
         "Acme CRM: Visibility drops by 30 points or more, when statistically real: from 100.0% to 0.0% across engines (100.0 points).",
       );
       expect(text).toContain("Engine: All engines together");
-      expect(text).toContain("Figure: Visibility 0.0% (95% CI 0.0–27.8%, n = 10)");
+      expect(text).toContain("Figure: Visibility 0% (0–28%, n = 10)");
       expect(text).toContain(
-        "Change: \u2212100.0 points since the previous run (from 100.0%): statistically real, the two 95% intervals do not overlap.",
+        "Change: \u2212100 pts since the previous run (from 100%): statistically real, the two 95% intervals do not overlap.",
       );
-      expect(mail?.html).toContain("Visibility 0.0% (95% CI 0.0–27.8%, n = 10)");
+      expect(mail?.html).toContain("Visibility 0% (0–28%, n = 10)");
       const path = linkPath(text);
       expect(mail?.html).toContain(`http://localhost:8080${path}`);
 
@@ -235,10 +235,8 @@ describeEachDialect(
         expect(f.type).toBe("mrkdwn");
         return f.text;
       });
-      expect(fields).toContain("*Figure*\nVisibility 0.0% (95% CI 0.0–27.8%, n = 10)");
-      expect(fields.join("\n")).toContain(
-        "\u2212100.0 points since the previous run (from 100.0%): statistically real",
-      );
+      expect(fields).toContain("*Figure*\nVisibility 0% (0–28%, n = 10)");
+      expect(fields.join("\n")).toContain("\u2212100 pts since the previous run (from 100%): statistically real");
       const button = body.blocks[3].elements[0];
       expect(button).toMatchObject({ type: "button", text: { type: "plain_text", text: "Open in Sightline" } });
       expect(linkPath(button.url)).toBe(path);

@@ -121,7 +121,7 @@ describeEachDialect(
       const start = week.toISOString().slice(0, 10);
       expect(mail?.subject).toBe(`Weekly digest: Acme CRM, week of ${start}`);
       const text = mail?.text ?? "";
-      expect(text).toMatch(/Figure: Visibility \d+\.\d% \(95% CI \d+\.\d–\d+\.\d%, n = \d+\)/);
+      expect(text).toMatch(/Figure: Visibility \d+(\.\d)?% \(\d+(\.\d)?–\d+(\.\d)?%, n = \d+\)/);
       expect(text).toContain("Change: No week before to compare with.");
       expect(mail?.html).toContain("Unsubscribe");
       const header = (name: string) =>

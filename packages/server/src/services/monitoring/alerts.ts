@@ -39,7 +39,7 @@ export function checkRules(
     };
     if (input.type === "visibility_below") inRange("threshold", "a visibility", 0, 1);
     if (input.type === "visibility_drop") inRange("points", "percentage points", 0, 100, true);
-    if (input.type === "sentiment_below") inRange("threshold", "a sentiment score", 0, 100);
+    if (input.type === "sentiment_below") inRange("threshold", "a sentiment (0 to 100)", 0, 100);
     const allowed: Record<string, string[]> = {
       visibility_below: ["threshold"],
       visibility_drop: ["points", "require_significance"],

@@ -2,10 +2,13 @@ import { ownValue } from "../../lib/own-keys.ts";
 import type { AnalysisSummary } from "../analyses/types.ts";
 import type { Branding } from "../branding/types.ts";
 import type { Deps } from "../context.ts";
+import { percent, sentiment } from "../glossary/format.ts";
+import { GLOSSARY } from "../glossary/metrics.ts";
+import { engineTitle } from "../labels.ts";
 import type { Summary } from "../measurement/aggregate.ts";
 import { alertColumns, runColumns } from "../monitoring/columns.ts";
 import { ruleInWords } from "../monitoring/rule-words.ts";
-import { pct, visibilityChange, visibilityFigure } from "./figures.ts";
+import { visibilityChange, visibilityFigure } from "./figures.ts";
 import { dashboardLink } from "./links.ts";
 import type { Message } from "./message.ts";
 
@@ -65,7 +68,7 @@ export async function alertMessage(
   const facts: Message["facts"] = [
     { label: "Brand", value: brand },
     { label: "Rule", value: ruleInWords(rule) },
-    { label: "Engine", value: alert.engine ?? "All engines together" },
+    { label: "Engine", value: alert.engine === null ? "All engines together" : engineTitle(alert.engine) },
   ];
   if (now !== null) {
     facts.push({ label: "Figure", value: visibilityFigure(now.visibility) });
@@ -76,11 +79,11 @@ export async function alertMessage(
     if (rule.type === "competitor_overtakes") {
       facts.push({
         label: "Share of voice",
-        value: `${rule.competitor} ${pct(alert.observed)}, the brand ${pct(alert.previous)}`,
+        value: `${rule.competitor} ${percent(alert.observed)}, the brand ${percent(alert.previous)}`,
       });
     }
     if (rule.type === "sentiment_below") {
-      facts.push({ label: "Sentiment score", value: `${alert.observed?.toFixed(1) ?? "n/a"} / 100` });
+      facts.push({ label: GLOSSARY.sentiment.name, value: sentiment(alert.observed) });
     }
     if (rule.type === "domain_not_cited") {
       facts.push({

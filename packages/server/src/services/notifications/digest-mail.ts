@@ -2,10 +2,12 @@ import type { NotificationsTable } from "../../db/tables.ts";
 import { count } from "../../lib/plural.ts";
 import type { Branding } from "../branding/types.ts";
 import { type Deps, inTransaction } from "../context.ts";
+import { percent, sentiment } from "../glossary/format.ts";
+import { GLOSSARY } from "../glossary/metrics.ts";
 import { weekStart } from "../reports/generate.ts";
 import { reportById } from "../reports/reports.ts";
 import { workspaceContext } from "../workspaces/workspaces.ts";
-import { pct, visibilityChange, visibilityFigure } from "./figures.ts";
+import { visibilityChange, visibilityFigure } from "./figures.ts";
 import { dashboardLink, unsubscribeLink } from "./links.ts";
 import type { Message } from "./message.ts";
 import { queueNotification } from "./queue.ts";
@@ -113,11 +115,8 @@ export async function digestMessage(
       label: "Change",
       value: visibilityChange(overall.visibility, before?.data.summary.overall.visibility ?? null, "the week before"),
     },
-    { label: "Share of voice", value: pct(overall.share_of_voice) },
-    {
-      label: "Sentiment score",
-      value: overall.sentiment_score === null ? "n/a" : `${overall.sentiment_score.toFixed(1)} / 100`,
-    },
+    { label: GLOSSARY.share_of_voice.name, value: percent(overall.share_of_voice) },
+    { label: GLOSSARY.sentiment.name, value: sentiment(overall.sentiment_score) },
     {
       label: "Alerts",
       value:

@@ -29,7 +29,7 @@ export const projectMetricsRoute = defineRoute({
   path: "/projects/:id/metrics",
   tag,
   summary: "A brand's figures over time",
-  description: `Visibility (with its 95% interval and n), share of voice, average position, sentiment score, citation rate and visibility score, overall and per engine, for the period and per \`interval\`, with the period of the same length before and whether each change is statistically real. ${counts}`,
+  description: `Visibility (with its 95% interval and n), share of voice, average position, sentiment (\`sentiment_score\`, 0 to 100), citation rate and visibility score, overall and per engine, for the period and per \`interval\`, with the period of the same length before and whether each change is statistically real. ${counts}`,
   scope: "results",
   extension: true,
   params: IdParams,

@@ -74,9 +74,9 @@ function room(doc: Doc, height: number): void {
   if (doc.y + height > bottom(doc)) doc.addPage();
 }
 
-function heading(doc: Doc, text: string): void {
-  // A heading keeps its note and the start of what follows with it.
-  room(doc, 120);
+function heading(doc: Doc, text: string, keep = 120): void {
+  // A heading keeps its note and the start of what follows with it (`keep` points: a chart whole).
+  room(doc, keep);
   doc.moveDown(1);
   doc.font(BOLD).fontSize(13).fillColor(color(doc, 0)).text(doc.printable(text), MARGIN, doc.y);
   const y = doc.y + 2;
@@ -332,7 +332,7 @@ export async function reportPdf(report: Report, brand: Branding): Promise<Buffer
   heading(doc, "By prompt");
   note(doc, view.prompts.note);
   table(doc, view.prompts.table);
-  heading(doc, "Over time");
+  heading(doc, "Over time", 260);
   lineChart(doc, view.overTime);
   heading(doc, "Against competitors");
   barChart(doc, view.share);
@@ -343,7 +343,7 @@ export async function reportPdf(report: Report, brand: Branding): Promise<Buffer
     paragraph(doc, `${i + 1}. ${o.title}`, true);
     note(doc, o.detail);
   });
-  heading(doc, "Sources");
+  heading(doc, "Sources", Math.min(view.domains.bars.length, 12) * 16 + 80);
   barChart(doc, view.domains);
   if (view.kinds !== null) barChart(doc, view.kinds);
   heading(doc, "Alerts");

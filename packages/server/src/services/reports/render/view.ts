@@ -82,7 +82,8 @@ export interface ReportView {
 /** The prompts a report lists; the rest are counted in a note. */
 const PROMPT_ROWS = 50;
 
-const OTHER_COLOURS = ["#2e7d4f", "#9b30b0", "#b3261e", "#00838f", "#6d4c41", "#5c6bc0", "#c0a000", "#455a64"];
+/** After the brand's two: hues far from each other, none a pure green or blue a brand often is. */
+const OTHER_COLOURS = ["#7e57c2", "#c0a000", "#00838f", "#b3261e", "#6d4c41", "#ec407a", "#455a64", "#8d6e63"];
 
 const G = GLOSSARY;
 const day = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" });
