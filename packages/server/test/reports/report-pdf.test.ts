@@ -137,7 +137,9 @@ describeEachDialect("a report as a PDF", (h) => {
     expect(text).toContain(
       `Citation share ${percent(overall.brand_citations / overall.citations)} ${overall.brand_citations} of ${overall.citations} citations point at the brand's site`,
     );
-    expect(text).not.toMatch(/\bsandbox(_web)?\b|\brpt_[A-Za-z0-9]{6,}/);
+    // People read names: no engine id, surface id or object id in the page's text.
+    expect(text).not.toMatch(/\bsandbox(_web)?\b|\b(rpt|ana|res|prj|ws)_[A-Za-z0-9]{6,}|\b(api|web) \d/);
+    expect(text).toContain("Sandbox web (offline)");
   });
 
   it("gives two reports of one brand and day different titles", async () => {

@@ -27,6 +27,16 @@ function changesOf(
   return body;
 }
 
+/** The two colours, as the form asks for them. */
+const COLOURS = [
+  {
+    field: "primary",
+    label: "Main colour",
+    hint: "Headings, the top rule, buttons and your brand's bars and lines in charts.",
+  },
+  { field: "accent", label: "Highlight colour", hint: "Highlights and links." },
+] as const;
+
 /**
  * Settings → Branding, for admins and owners: the name, logo and colours clients see, with a
  * preview of them, and whether "Made with Sightline" appears. Saved all at once.
@@ -100,22 +110,17 @@ export function BrandingForm({
             disabled={readOnly}
           />
           <div className="grid gap-5 sm:grid-cols-2">
-            <ColorField
-              label="Main colour"
-              hint="Headings, the top rule, buttons and your brand's bars and lines in charts."
-              value={draft.primary}
-              onChange={(value) => set("primary", value)}
-              error={errors.primary}
-              disabled={readOnly}
-            />
-            <ColorField
-              label="Highlight colour"
-              hint="Highlights and links."
-              value={draft.accent}
-              onChange={(value) => set("accent", value)}
-              error={errors.accent}
-              disabled={readOnly}
-            />
+            {COLOURS.map(({ field, label, hint }) => (
+              <ColorField
+                key={field}
+                label={label}
+                hint={hint}
+                value={draft[field]}
+                onChange={(value) => set(field, value)}
+                error={errors[field]}
+                disabled={readOnly}
+              />
+            ))}
           </div>
           {readOnly ? (
             <p className="text-sm">

@@ -39,7 +39,7 @@ export function LogoField({
       <div className="flex flex-col gap-3 sm:flex-row sm:items-center">
         <div className="flex h-16 w-full items-center justify-center rounded-md border bg-white px-3 sm:w-56">
           {value === null ? (
-            <span className="flex items-center gap-1.5 text-xs text-muted-foreground">
+            <span className="flex items-center gap-1.5 text-xs text-neutral-600">
               <ImageIcon className="size-4" aria-hidden="true" />
               No logo yet
             </span>
