@@ -95,7 +95,7 @@ describeEachDialect(
       const [alert] = await list();
       expect(alert).toMatchObject({ status: "open", acknowledged_at: null, acknowledged_by: null });
       // The message starts with the words the rule is described with in the dashboard.
-      expect(alert?.message).toBe("Visibility falls below 50%: 0.0% across engines.");
+      expect(alert?.message).toBe("Visibility falls below 50%: 0% across engines.");
       const id = alert?.id ?? "";
 
       const acknowledged = await h.call("acknowledgeAlert", { key: t.key, params: { id } });

@@ -195,7 +195,7 @@ describeEachDialect(
       expect(mail?.subject).toBe("Alert: Acme CRM — Visibility drops by 30 points or more, when statistically real");
       const text = mail?.text ?? "";
       expect(text).toContain(
-        "Acme CRM: Visibility drops by 30 points or more, when statistically real: from 100.0% to 0.0% across engines (100.0 points).",
+        "Acme CRM: Visibility drops by 30 points or more, when statistically real: from 100% to 0% across engines (\u2212100 pts).",
       );
       expect(text).toContain("Engine: All engines together");
       expect(text).toContain("Figure: Visibility 0% (0–28%, n = 10)");
@@ -221,7 +221,7 @@ describeEachDialect(
       expect(post.headers["content-type"]).toBe("application/json");
       const body = JSON.parse(post.body);
       expect(body.text).toContain(
-        "Acme CRM: Visibility drops by 30 points or more, when statistically real: from 100.0% to 0.0%",
+        "Acme CRM: Visibility drops by 30 points or more, when statistically real: from 100% to 0%",
       );
       expect(body.blocks.map((b: { type: string }) => b.type)).toEqual([
         "header",

@@ -2,6 +2,7 @@ import type { ErrorDetail } from "../../errors/api-error.ts";
 import { ownValue } from "../../lib/own-keys.ts";
 import { count } from "../../lib/plural.ts";
 import type { AnalysisSummary } from "../analyses/types.ts";
+import { percent, points, sentiment } from "../glossary/format.ts";
 import { engineTitle } from "../labels.ts";
 import { MAX_ALERT_RULES } from "../limits.ts";
 import { compareIntervals, type Summary } from "../measurement/aggregate.ts";
@@ -92,7 +93,8 @@ export interface Evaluation {
   message: string;
 }
 
-const pct = (value: number | null) => (value === null ? "n/a" : `${(value * 100).toFixed(1)}%`);
+/** A share in the glossary's format ("73%", "4.5%"), as every screen prints it. */
+const pct = (value: number | null) => (value === null ? "n/a" : percent(value));
 
 function scopes(rule: AlertRule, current: AnalysisSummary): string[] {
   if (rule.engines !== undefined && rule.engines.length > 0)
@@ -149,7 +151,7 @@ export function evaluateRules(
             holds: drop !== null && drop >= rule.points && significant,
             observed: value,
             previous: prior,
-            message: `${ruleCondition(rule)}: from ${pct(prior)} to ${pct(value)} ${where} (${drop?.toFixed(1) ?? "?"} points).`,
+            message: `${ruleCondition(rule)}: from ${pct(prior)} to ${pct(value)} ${where} (${value === null || prior === null ? "?" : points(value - prior)}).`,
           });
           break;
         }
@@ -187,7 +189,7 @@ export function evaluateRules(
             holds: value !== null && value < rule.threshold,
             observed: value,
             previous: before?.sentiment_score ?? null,
-            message: `${ruleCondition(rule)}: ${value?.toFixed(1) ?? "n/a"} ${where}.`,
+            message: `${ruleCondition(rule)}: ${value === null ? "n/a" : sentiment(value)} ${where}.`,
           });
           break;
         }
