@@ -82,9 +82,6 @@ describeEachDialect("a report as a PDF", (h) => {
     expect(pdf.title).toBe(report.title);
     expect(pdf.pages).toBeGreaterThanOrEqual(1);
     const text = pdf.text.replace(/\s+/g, " ");
-    if (process.env.DUMP_PDF)
-      (await import("node:fs")).writeFileSync(process.env.DUMP_PDF, Buffer.from(res.rawPayload));
-    if (process.env.DUMP_PDF) (await import("node:fs")).writeFileSync(`${process.env.DUMP_PDF}.txt`, text);
     const overall = report.data.summary.overall;
     expect(text).toContain(report.title);
     expect(text).toContain(percent(overall.visibility.value));
