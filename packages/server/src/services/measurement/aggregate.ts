@@ -97,7 +97,7 @@ export function summarize(answers: AnswerCounts[], competitorNames: string[]): S
     answers: n,
     visibility: proportion(mentioning.length, n),
     share_of_voice: allMentions === 0 ? null : round(mentioning.length / allMentions),
-    average_position: averagePosition === null ? null : round(averagePosition, 2),
+    average_position: averagePosition === null ? null : round(averagePosition),
     sentiment_score: averageSentiment === null ? null : round((averageSentiment / 2 + 0.5) * 100, 2),
     citation_rate: withCitations.length === 0 ? null : round(citing.length / withCitations.length),
     citation_share: citations.length === 0 ? null : round(brandCitations / citations.length),
@@ -115,7 +115,7 @@ export function summarize(answers: AnswerCounts[], competitorNames: string[]): S
         visibility: n === 0 ? null : round(c.mentioned / n),
         mentioned: c.mentioned,
         share_of_voice: allMentions === 0 ? null : round(c.mentioned / allMentions),
-        average_position: avg === null ? null : round(avg, 2),
+        average_position: avg === null ? null : round(avg),
       };
     }),
   };
