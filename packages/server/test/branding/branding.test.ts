@@ -1,12 +1,10 @@
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
-import { getDocument } from "pdfjs-dist/legacy/build/pdf.mjs";
 import { expect, it } from "vitest";
 import { brandingOf, updateBranding } from "../../src/services/branding/branding.ts";
 import { DEFAULT_BRANDING } from "../../src/services/branding/types.ts";
 import { workspaceContext } from "../../src/services/workspaces/workspaces.ts";
 import { dashboard, invite, type Session, signUp, uniqueEmail } from "../helpers/dashboard.ts";
 import { describeEachDialect, type Harness } from "../helpers/harness.ts";
+import { readPdf } from "../helpers/pdf.ts";
 import { dataUrl, GIF, JPEG, png } from "./png.ts";
 
 function brandingUrl(session: Session): string {
@@ -253,20 +251,6 @@ describeEachDialect(
   },
   { config: { accounts: { openSignup: true } } },
 );
-
-/** A PDF's text, and what its document information says made it. */
-async function readPdf(bytes: Uint8Array): Promise<{ text: string; info: string }> {
-  const fonts = `${join(dirname(createRequire(import.meta.url).resolve("pdfjs-dist/package.json")), "standard_fonts")}/`;
-  const pdf = await getDocument({ data: bytes, isEvalSupported: false, standardFontDataUrl: fonts }).promise;
-  let text = "";
-  for (let n = 1; n <= pdf.numPages; n++) {
-    const content = await (await pdf.getPage(n)).getTextContent();
-    text += `${content.items.map((item) => ("str" in item ? item.str : "")).join(" ")}\n`;
-  }
-  const { info } = await pdf.getMetadata();
-  await pdf.destroy();
-  return { text, info: JSON.stringify(info) };
-}
 
 describeEachDialect("reports in the workspace's branding", (h) => {
   it("the report page, its shared link and its PDF carry the name, logo and colours, and Sightline only when shown", async () => {

@@ -1,9 +1,7 @@
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
-import { getDocument, OPS } from "pdfjs-dist/legacy/build/pdf.mjs";
 import { beforeAll, expect, it } from "vitest";
 import { percent as formatPercent } from "../../src/services/glossary/format.ts";
 import { describeEachDialect, type Tenant } from "../helpers/harness.ts";
+import { readPdf } from "../helpers/pdf.ts";
 
 const brand = {
   name: "Acme CRM",
@@ -20,25 +18,6 @@ const brand = {
     "小規模な代理店に最適なCRMは？",
   ],
 };
-
-/** Every page's text, and how many filled or stroked paths its drawing has (the charts' bars and lines). */
-async function readPdf(bytes: Uint8Array): Promise<{ pages: number; text: string; paths: number; title: unknown }> {
-  const fonts = `${join(dirname(createRequire(import.meta.url).resolve("pdfjs-dist/package.json")), "standard_fonts")}/`;
-  const pdf = await getDocument({ data: bytes, isEvalSupported: false, standardFontDataUrl: fonts }).promise;
-  let text = "";
-  let paths = 0;
-  for (let n = 1; n <= pdf.numPages; n++) {
-    const page = await pdf.getPage(n);
-    const content = await page.getTextContent();
-    text += `${content.items.map((item) => ("str" in item ? item.str : "")).join(" ")}\n`;
-    const ops = await page.getOperatorList();
-    paths += ops.fnArray.filter((op) => op === OPS.fill || op === OPS.stroke || op === OPS.eoFill).length;
-  }
-  const { info } = await pdf.getMetadata();
-  const pages = pdf.numPages;
-  await pdf.destroy();
-  return { pages, text, paths, title: (info as { Title?: unknown }).Title };
-}
 
 /** The glossary's formatter: the report prints shares as the dashboard does. */
 const percent = (v: number) => formatPercent(v);

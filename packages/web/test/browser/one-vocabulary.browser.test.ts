@@ -1,15 +1,13 @@
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { getDocument } from "pdfjs-dist/legacy/build/pdf.mjs";
 import type { Browser, Locator } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as f from "../../../server/src/services/glossary/format.ts";
 import { GLOSSARY, type MetricId } from "../../../server/src/services/glossary/metrics.ts";
 import { launchChromium, SCREENSHOTS, screenshot } from "../../../server/test/helpers/browser.ts";
 import { DIALECTS } from "../../../server/test/helpers/databases.ts";
+import { readPdf } from "../../../server/test/helpers/pdf.ts";
 import { type SeededBrand, seedBrands } from "./brand-seed.ts";
 import { appCall, type Installation, sessionPage, startInstallation } from "./installation.ts";
 
@@ -70,18 +68,6 @@ function parseCsv(text: string): Record<string, string>[] {
   }
   const [head, ...body] = rows;
   return body.map((cells) => Object.fromEntries((head ?? []).map((name, i) => [name, cells[i] ?? ""])));
-}
-
-async function pdfText(bytes: Uint8Array): Promise<string> {
-  const fonts = `${join(dirname(createRequire(import.meta.url).resolve("pdfjs-dist/package.json")), "standard_fonts")}/`;
-  const pdf = await getDocument({ data: bytes, isEvalSupported: false, standardFontDataUrl: fonts }).promise;
-  let text = "";
-  for (let n = 1; n <= pdf.numPages; n++) {
-    const content = await (await pdf.getPage(n)).getTextContent();
-    text += `${content.items.map((item) => ("str" in item ? item.str : "")).join(" ")}\n`;
-  }
-  await pdf.destroy();
-  return text.replace(/\s+/g, " ");
 }
 
 /** The text a person sees (a figure's hint, hidden for screen readers only, left out). */
@@ -165,7 +151,9 @@ describe.each(DIALECTS)("one vocabulary [%s]", (dialect) => {
     expect(html).toContain(`was named in ${expected.visibility} of ${s.visibility.n} answers`);
 
     // The PDF: the same tiles, name then number, in its extracted text.
-    const pdf = await pdfText(new Uint8Array(await (await raw(`/reports/${listed.id}?format=pdf`)).arrayBuffer()));
+    const pdf = (
+      await readPdf(new Uint8Array(await (await raw(`/reports/${listed.id}?format=pdf`)).arrayBuffer()))
+    ).text.replace(/\s+/g, " ");
     for (const [id, value] of Object.entries(expected)) expect(pdf, id).toContain(`${named(id as MetricId)} ${value}`);
     expect(pdf).toContain(`${s.visibility.count} of ${s.visibility.n} answers name the brand`);
 

@@ -2,9 +2,9 @@ import type { Static } from "typebox";
 import { toJson } from "../../lib/json.ts";
 import type { ServiceContext } from "../context.ts";
 import { getProject } from "../projects/projects.ts";
-import { resultColumns } from "../results/columns.ts";
 import { storedAs } from "../validate.ts";
-import { type AnswerRow, computeOpportunities } from "./compute.ts";
+import { answerRowOf, subjectOf } from "./answers.ts";
+import { computeOpportunities } from "./compute.ts";
 import {
   OPPORTUNITY_SCAN_LIMIT,
   OPPORTUNITY_WINDOW_DAYS,
@@ -82,40 +82,7 @@ export async function listOpportunities(
       .orderBy("id", "desc")
       .limit(OPPORTUNITY_SCAN_LIMIT)
       .execute();
-    const answers: AnswerRow[] = rows.map((r) => {
-      const measure = resultColumns.measure.readNullable(r.measure);
-      return {
-        id: r.id,
-        analysis_id: r.analysis_id,
-        engine: r.engine,
-        prompt: r.prompt,
-        created_at: r.created_at,
-        mentioned: r.mentioned,
-        stance: measure?.brand.stance ?? null,
-        text: r.text ?? "",
-        citations: (measure?.citations ?? []).map((c) => ({
-          url: c.url,
-          domain: c.domain,
-          brand: c.brand,
-          competitor: c.competitor,
-        })),
-        competitorsNamed: (measure?.competitors ?? []).filter((c) => c.mentioned).map((c) => c.name),
-        searches: resultColumns.searches.read(r.searches),
-      };
-    });
-    return {
-      from,
-      to,
-      scanned: answers.length,
-      data: computeOpportunities(answers, {
-        brandNames: [project.name, ...project.aliases, ...(project.case_sensitive_aliases ?? [])],
-        competitorNames: project.competitors.flatMap((c) => [
-          c.name,
-          ...c.aliases,
-          ...(c.case_sensitive_aliases ?? []),
-        ]),
-        facts: project.facts ?? {},
-      }),
-    };
+    const answers = rows.map(answerRowOf);
+    return { from, to, scanned: answers.length, data: computeOpportunities(answers, subjectOf(project)) };
   }
 }
