@@ -113,7 +113,7 @@ describeEachDialect(
     it("ignores a reply it cannot read, or a failing judge: the rules stand and nothing is charged", async () => {
       const before = await usage();
       const stored = await h.deps.db.selectFrom("judge_verdicts").select("key").execute();
-      answers.setAnswer({ text: "Notion keeps your notes tidy, and many people like it.", citations: [] });
+      answers.setAnswer({ text: "Notion, for many people, is where the notes end up.", citations: [] });
       judge.setAnswer({ text: "It is the brand, I think.", citations: [] });
       const unreadable = await analyse(h);
       expect(unreadable.brand.mentioned).toBe(false);

@@ -31,6 +31,11 @@ export interface LanguageRules {
   warn: string;
   /** A clear recommendation of the brand. */
   recommend: string;
+  /**
+   * Labels that open a line and give a verdict on the brand named after them ("**Recommendation:**
+   * choose X", "Fazit: X", "結論：X"): `recommend` for a pick, `warn` for a warning.
+   */
+  labels: { recommend: string; warn: string };
 }
 
 const EN: LanguageRules = {
@@ -75,6 +80,11 @@ const EN: LanguageRules = {
   warn: "avoid(?:ing)?|steer clear|stay away|wouldn't recommend|would not recommend|don't recommend|do not recommend|can't recommend|cannot recommend|not recommend|think twice|look elsewhere|not the right fit|not a good fit|skip it|be wary|be careful|beware|red flags?",
   recommend:
     "recommend(?:ed)?|my (?:top )?pick|top pick|best (?:choice|option|overall|bet|pick|fit)|the best|go-to|first choice|our pick|winner|go with|start with|worth (?:it|considering|a look|trying)|standout|stands out|ideal (?:for|choice)|excellent choice|great choice|strong choice|solid choice|safe bet|hard to beat|tough to beat|the leader|market leader|leading|is excellent|is great|shines|excels|#1|number one|first place",
+  labels: {
+    recommend:
+      "recommendation|recommended|our recommendation|my recommendation|verdict|the verdict|bottom line|our pick|my pick|top pick|best pick|best overall|best choice|best option|winner|overall winner|editor's choice|go with|choose|pick",
+    warn: "avoid|not recommended|skip|steer clear|warning|red flag",
+  },
 };
 
 const FR: LanguageRules = {
@@ -108,6 +118,11 @@ const FR: LanguageRules = {
   warn: "evitez|a eviter|eviter|je deconseille|deconseille|ne recommande pas|ne le recommande pas|ne la recommande pas|a fuir|mefiez-vous|passez votre chemin",
   recommend:
     "je recommande|recommande|recommandee|meilleur choix|le meilleur|la meilleure|premier choix|ideal pour|ideale pour|notre choix|se distingue|incontournable|vaut le coup|leader|excellent choix|le choix ideal",
+  labels: {
+    recommend:
+      "recommandation|notre recommandation|ma recommandation|verdict|notre choix|mon choix|meilleur choix|le gagnant|gagnant|choix de la redaction|a privilegier|choisissez",
+    warn: "a eviter|evitez|deconseille|attention",
+  },
 };
 
 const DE: LanguageRules = {
@@ -144,6 +159,11 @@ const DE: LanguageRules = {
   warn: "raten von|nicht die erste wahl|vermeiden|meiden sie|finger weg|nicht empfehlen|nicht empfehlenswert|rate (?:ich )?ab|abraten|abzuraten|vorsicht",
   recommend:
     "empfehle|empfehlen|empfehlenswert|empfohlen|beste wahl|die beste|der beste|das beste|erste wahl|testsieger|ideal fur|spitzenreiter|marktfuhrer|punktet|uberzeugt",
+  labels: {
+    recommend:
+      "empfehlung|unsere empfehlung|meine empfehlung|fazit|urteil|unser tipp|mein tipp|testsieger|sieger|beste wahl|preis-leistungs-sieger|unsere wahl",
+    warn: "vermeiden|finger weg|nicht empfohlen|warnung|vorsicht",
+  },
 };
 
 const ES: LanguageRules = {
@@ -178,6 +198,11 @@ const ES: LanguageRules = {
   warn: "evite|evitar|evitalo|evitala|no recomiendo|no lo recomiendo|no la recomendaria|no recomendaria|desaconsejo|mejor alejarse|cuidado con",
   recommend:
     "recomiendo|recomendad[oa]|recomendable|la mejor opcion|el mejor|la mejor|mejor eleccion|primera opcion|ideal para|destaca|vale la pena|lider|opcion ideal|excelente opcion",
+  labels: {
+    recommend:
+      "recomendacion|nuestra recomendacion|mi recomendacion|veredicto|nuestra eleccion|mi eleccion|mejor opcion|ganador|ganadora|la mejor eleccion|elige",
+    warn: "evitar|evita|no recomendado|cuidado|advertencia",
+  },
 };
 
 const JA: LanguageRules = {
@@ -208,6 +233,10 @@ const JA: LanguageRules = {
   both: "両方|両社|いずれも|どちらも",
   warn: "避け|避けた方|おすすめしません|お勧めしません|おすすめできません|おすすめはできません|お勧めはできません|おすすめしない|推奨しません|控えた方|注意が必要",
   recommend: "おすすめ|オススメ|お勧め|推奨|最適|一押し|ベストバイ|最有力|第一候補|ぴったり|イチオシ",
+  labels: {
+    recommend: "おすすめ|オススメ|お勧め|結論|推奨|一押し|イチオシ|ベストバイ|総合1位|選ぶなら",
+    warn: "避けるべき|非推奨|注意",
+  },
 };
 
 const ZH: LanguageRules = {
@@ -235,6 +264,7 @@ const ZH: LanguageRules = {
   both: "两者|二者|两家|都",
   warn: "避免|避开|不推荐|不建议|千万别|慎用|谨慎选择",
   recommend: "推荐|首选|最佳选择|最好的选择|值得一试|强烈推荐|最适合",
+  labels: { recommend: "推荐|建议|结论|首选|最佳选择|总结|优选", warn: "避免|不推荐|慎选|注意" },
 };
 
 export const RULES: Record<Language, LanguageRules> = { en: EN, fr: FR, de: DE, es: ES, ja: JA, zh: ZH };

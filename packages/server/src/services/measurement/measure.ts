@@ -61,11 +61,11 @@ export function measureAnswer(
   const { project, matcher } = compiled;
   const brands = [project.brand, ...project.competitors];
   const prepared = matcher.prepare(answer.text);
-  const { found, idiomatic } = matcher.occurrences(prepared);
-  const lines = splitLines(prepared.text);
   const language = detectLanguage(prepared.folded, project.language ?? null);
+  const { found, idiomatic } = matcher.occurrences(prepared, language);
+  const lines = splitLines(prepared.text);
   const confidence = confidences(prepared, found, lines, {
-    ...promptEvidence(matcher, answer.prompt),
+    ...promptEvidence(matcher, answer.prompt, language),
     idiomatic,
     language,
   });

@@ -1,4 +1,5 @@
 import { IDIOMS } from "./idioms.ts";
+import type { Language } from "./lexicon.ts";
 import {
   fold,
   foldSameLength,
@@ -8,7 +9,7 @@ import {
   namesPattern,
   normalizeTypography,
 } from "./normalize.ts";
-import { isOrdinaryWord } from "./ordinary-words.ts";
+import { type Lexeme, lexeme } from "./ordinary-words.ts";
 import type { BrandSpec } from "./types.ts";
 
 /** One place where a tracked name appears. `brand` indexes the brands given to the matcher. */
@@ -18,6 +19,10 @@ export interface Occurrence {
   end: number;
   /** Whether the name matched is an ordinary word, so that it counts only with evidence. */
   ordinary: boolean;
+  /** The word is a common one (not a rare word such as "loom"), so it needs more evidence. */
+  common: boolean;
+  /** The word is capitalised as a word too (a German noun, "Monday"): its capital is no evidence. */
+  capitalised: boolean;
   /** The name as the project spells it (its case is evidence for ordinary words). */
   spelling: string;
   /** A name of several words that are all ordinary ("New Balance"): in lower case it is the phrase. */
@@ -34,8 +39,26 @@ interface Name {
   key: string;
   brand: number;
   spelling: string;
-  ordinary: boolean;
-  phrase: boolean;
+  /** Matched with its exact case only: never an ordinary word. */
+  exact: boolean;
+  /** What the name is as a word, by language (worked out the first time it is needed). */
+  words: Map<Language, { word: Lexeme | null; phrase: boolean }>;
+}
+
+/** What a name is as a word of the language: a single word, a phrase of ordinary words, or neither. */
+function wordOf(name: Name, language: Language): { word: Lexeme | null; phrase: boolean } {
+  let known = name.words.get(language);
+  if (known === undefined) {
+    const word = !name.exact && /^\p{L}+$/u.test(name.key) ? lexeme(name.key, language) : null;
+    const phrase =
+      !name.exact &&
+      word === null &&
+      /^[\p{L} ]+$/u.test(name.key) &&
+      name.key.split(" ").every((part) => lexeme(part, language) !== null);
+    known = { word, phrase };
+    name.words.set(language, known);
+  }
+  return known;
 }
 
 function alternation(patterns: string[]): RegExp | null {
@@ -62,22 +85,20 @@ export class BrandMatcher {
     this.brands = brands;
     const folded: { key: string; pattern: string }[] = [];
     const exact: { key: string; pattern: string }[] = [];
-    const ordinary = new Set<string>();
+    const single = new Set<string>();
     brands.forEach((brand, index) => {
       for (const name of [brand.name, ...brand.aliases]) {
         const key = fold(name);
         if (key === "" || this.#names.has(key)) continue;
-        const isOrdinary = /^\p{L}+$/u.test(key) && isOrdinaryWord(key);
-        const phrase = !isOrdinary && /^[\p{L} ]+$/u.test(key) && key.split(" ").every(isOrdinaryWord);
-        if (isOrdinary) ordinary.add(key);
+        if (/^\p{L}+$/u.test(key)) single.add(key);
         const spelling = normalizeTypography(name).trim();
-        this.#names.set(key, { key, brand: index, spelling, ordinary: isOrdinary, phrase });
+        this.#names.set(key, { key, brand: index, spelling, exact: false, words: new Map() });
         folded.push({ key, pattern: name });
       }
       for (const name of brand.case_sensitive_aliases ?? []) {
         const key = normalizeTypography(name).trim().replace(/\s+/g, " ");
         if (key === "" || this.#names.has(`=${key}`)) continue;
-        this.#names.set(`=${key}`, { key, brand: index, spelling: key, ordinary: false, phrase: false });
+        this.#names.set(`=${key}`, { key, brand: index, spelling: key, exact: true, words: new Map() });
         exact.push({ key, pattern: name });
       }
     });
@@ -94,7 +115,7 @@ export class BrandMatcher {
         .filter((p) => p !== "")
         .map((p) => namePattern(p)),
     );
-    const idioms = IDIOMS.filter((idiom) => [...ordinary].some((word) => idiom.includes(word)));
+    const idioms = IDIOMS.filter((idiom) => [...single].some((word) => idiom.includes(word)));
     this.#idioms = idioms.length === 0 ? null : new RegExp(idioms.map((p) => `(?:${p})`).join("|"), "gu");
   }
 
@@ -103,8 +124,11 @@ export class BrandMatcher {
     return { text, folded: foldSameLength(text) };
   }
 
-  /** The names that count (`found`), and the brands whose ordinary-word name appeared inside a collocation. */
-  occurrences(prepared: Prepared): { found: Occurrence[]; idiomatic: Set<number> } {
+  /**
+   * The names that count (`found`), and the brands whose ordinary-word name appeared inside a
+   * collocation. `language` says which language's words are ordinary (English unless given).
+   */
+  occurrences(prepared: Prepared, language: Language = "en"): { found: Occurrence[]; idiomatic: Set<number> } {
     const out: Occurrence[] = [];
     const push = (regex: RegExp | null, source: string, prefix: string) => {
       if (regex === null) return;
@@ -113,13 +137,16 @@ export class BrandMatcher {
         if (name === undefined) continue;
         const start = match.index;
         const end = start + match[0].length;
+        const { word, phrase } = wordOf(name, language);
         out.push({
           brand: name.brand,
           start,
           end,
-          ordinary: name.ordinary,
+          ordinary: word !== null,
+          common: word?.common === true,
+          capitalised: word?.capitalised === true,
           spelling: name.spelling,
-          phrase: name.phrase,
+          phrase,
         });
       }
     };
@@ -142,9 +169,9 @@ export class BrandMatcher {
     return { found, idiomatic };
   }
 
-  /** The folded ordinary-word names, by brand (for evidence in the prompt). */
-  ordinaryNames(): { key: string; brand: number; spelling: string }[] {
-    return [...this.#names.values()].filter((n) => n.ordinary);
+  /** The folded ordinary-word names of the language, by brand (for evidence in the prompt). */
+  ordinaryNames(language: Language = "en"): { key: string; brand: number; spelling: string }[] {
+    return [...this.#names.values()].filter((n) => wordOf(n, language).word !== null);
   }
 }
 

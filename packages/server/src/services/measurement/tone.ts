@@ -36,6 +36,9 @@ interface Compiled {
   both: RegExp;
   warn: RegExp;
   recommend: RegExp;
+  /** A line that opens with a verdict's label ("**Recommendation:**"), up to the end of the label. */
+  recommendLabel: RegExp;
+  warnLabel: RegExp;
 }
 
 /** Splits a pattern at its top-level "|" (fragments keep their own groups). */
@@ -117,7 +120,17 @@ function compile(language: Language): Compiled {
     both: new RegExp(`^[\\s*_"'(\\-]*(?:${alternatives(folded(rules.both, cjk)).join("|")})${after}`, "u"),
     warn: bounded(rules.warn, "u"),
     recommend: bounded(rules.recommend, "u"),
+    recommendLabel: label(rules.labels.recommend, cjk),
+    warnLabel: label(rules.labels.warn, cjk),
   };
+}
+
+/** A label at the start of a line: list marks and emphasis around it, then ":" (or a dash). */
+function label(pattern: string, cjk: boolean): RegExp {
+  return new RegExp(
+    `^[\\s>#*_\\-+•\\d.)]*(?:${alternatives(folded(pattern, cjk)).join("|")})[\\s*_]*(?:[:：]|\\s-\\s)[\\s*_]*`,
+    "u",
+  );
 }
 
 const compiled = new Map<Language, Compiled>();
@@ -263,8 +276,8 @@ function scoreClause(text: string, clause: Span, rules: Compiled, inverted: numb
       : rules.cjk
         ? part.slice(Math.max(0, index - 3), index)
         : lastWords(before, 4);
-    // "not the best" is a mild complaint, "not bad" mild praise; "not only" negates nothing.
-    if (rules.negator.test(window) && !NOT_ONLY.test(window)) weight = -weight * 0.5;
+    // "not the best" is a mild complaint; "not bad", "no complaints" are praise; "not only" negates nothing.
+    if (rules.negator.test(window) && !NOT_ONLY.test(window)) weight = weight < 0 ? -weight : -weight * 0.5;
     if (rules.intensifier.test(rules.cjk ? part.slice(Math.max(0, index - 4), index) : lastWords(before, 2))) {
       weight *= 1.5;
     }
@@ -334,6 +347,27 @@ export function brandTone(
     recommended ||= score.recommend;
   };
   const lines = splitLines(text);
+  // "**Recommendation:** choose Acme": a verdict's label, then the brand it is about.
+  for (const line of lines) {
+    const body = text.slice(line.start, line.end);
+    const pick = rules.recommendLabel.exec(body);
+    const warning = pick === null ? rules.warnLabel.exec(body) : null;
+    const found = pick ?? warning;
+    if (found === null) continue;
+    const from = line.start + found[0].length;
+    const first = [
+      ...within(own, { start: from, end: line.end }),
+      ...within(others, { start: from, end: line.end }),
+    ].sort((a, b) => a.start - b.start)[0];
+    if (first === undefined || !own.includes(first)) continue;
+    if (pick !== null) {
+      recommended = true;
+      positive += 2;
+    } else {
+      warned = true;
+      negative += 2;
+    }
+  }
   const sections = ownSections(text, lines, own, others);
   const ownItems = new Set<number>();
   lines.forEach((line, index) => {
@@ -401,6 +435,9 @@ export function brandTone(
       (seen && rules.both.test(body))
     ) {
       for (const clause of clauses(text, sentence, rules)) add(clause, 0.8, null);
+    } else if (owner === "own" && sentence.line === ownerLine && REPORTED[language].test(body)) {
+      // What people report, in the paragraph about the brand, is about it ("Users report outages.").
+      for (const clause of clauses(text, sentence, rules)) add(clause, 0.8, null);
     } else if (sentence.line !== ownerLine || body.trim() === "") {
       owner = null;
     }
@@ -429,6 +466,16 @@ export function brandTone(
 function paragraphBreak(text: string, sentence: Span): boolean {
   return /\n\s*\n\s*$/.test(text.slice(Math.max(0, sentence.start - 8), sentence.start + 1));
 }
+
+/** Reported speech: what users, customers or reviewers say, complain of or praise. */
+const REPORTED: Record<Language, RegExp> = {
+  en: /(?<![\p{L}])(?:users?|customers?|clients?|reviewers?|critics?|owners?|buyers?|shoppers?|members?|people|diners|guests|travell?ers|residents|homeowners|parents|readers|testers|subscribers|complaints?|reviews?|feedback|ratings?)(?![\p{L}])[^.!?]*(?<![\p{L}])(?:report\w*|say|says|said|complain\w*|note\w*|mention\w*|prais\w*|describ\w*|rave\w*|warn\w*|criticis\w*|criticiz\w*|call\w*|found|find|love\w*|hate\w*|rate\w*|point\w*|flag\w*|highlight\w*|cite\w*|received?|mention|about|over)(?![\p{L}])/u,
+  fr: /(?<![\p{L}])(?:utilisateurs?|clients?|clientes?|avis|critiques?|testeurs?|acheteurs?|internautes|abonnes|plaintes?|retours?|notes?)(?![\p{L}])/u,
+  de: /(?<![\p{L}])(?:nutzer(?:innen)?|kunden|kundinnen|tester|bewertungen|rezensionen|kritiker|kaufer|beschwerden|erfahrungsberichte|berichten|klagen|loben|bemangeln|kritisieren)(?![\p{L}])/u,
+  es: /(?<![\p{L}])(?:usuarios?|clientes?|resenas?|opiniones|criticos?|compradores?|quejas?|valoraciones|comentarios|reportan|se quejan|elogian|critican|destacan)(?![\p{L}])/u,
+  ja: /ユーザー|利用者|口コミ|レビュー|評判|評価|苦情|不満の声|声が/u,
+  zh: /用户|消费者|顾客|评价|口碑|投诉|反馈|评论|网友/u,
+};
 
 /** Only "and", "or", "&" or a comma between two names: they share what is said next. */
 const JOINED = /^[\s*_\])]*(?:,|&|and|or|et|ou|und|oder|y|o|e|、|と|や|及び|和)?[\s*_[(]*$/u;
