@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import type { RunningWorker } from "../../src/app/worker.ts";
 import { createAnalysis } from "../../src/services/analyses/create.ts";
 import { runAnalysisHandler } from "../../src/services/analyses/run.ts";
+import { SCORE_VERSION } from "../../src/services/measurement/score.ts";
 import { DEFAULT_PLANS } from "../../src/services/plans/catalog.ts";
 import { workspaceContext } from "../../src/services/workspaces/workspaces.ts";
 import { describeEachDialect, type Harness, type Tenant } from "../helpers/harness.ts";
@@ -92,7 +93,7 @@ describeEachDialect(
           status: "succeeded",
           engine: "sandbox",
           model: "sandbox-1",
-          score_version: "2",
+          score_version: SCORE_VERSION,
         });
         expect(result.text.length).toBeGreaterThan(0);
         expect(result.competitors.map((c: { name: string }) => c.name)).toEqual(["HubSpot", "Salesforce", "Pipedrive"]);

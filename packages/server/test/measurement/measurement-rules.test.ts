@@ -232,7 +232,14 @@ describe("tone and stance", () => {
   it("follows a pronoun that refers back to the brand", () => {
     expect(tone("Acme launched in 2015. It is reliable and intuitive.").sentiment).toBeGreaterThan(0.1);
     expect(tone("Acme a été lancé en 2015. Il est fiable et rapide.").sentiment).toBeGreaterThan(0.1);
-    expect(tone("Acme launched in 2015. Founders come and go. Reliable tools are rare.").sentiment).toBe(0);
+    // With another brand in the answer, a sentence that does not refer back is not about Acme…
+    expect(tone("Acme launched in 2015, after HubSpot. Founders come and go. Reliable tools are rare.").sentiment).toBe(
+      0,
+    );
+    // …but an answer that names no other tracked brand is about Acme throughout (issue 25).
+    expect(tone("Acme launched in 2015. Users say support is slow and billing is confusing.").sentiment).toBeLessThan(
+      -0.1,
+    );
     expect(tone("Acme launched in 2015. Critics say the company is unreliable and overpriced.").sentiment).toBeLessThan(
       -0.1,
     );

@@ -19,6 +19,10 @@ const BASE = { common: 0.3, rare: 0.4 } as const;
 const CATEGORY =
   /\b(?:apps?|tools?|software|platforms?|services?|brands?|compan(?:y|ies)|providers?|vendors?|products?|alternatives?|competitors?|vs|versus|compare|crm|saas|banks?|airlines?|carriers?|retailers?|stores?|shops?|chains?|suppliers?|solutions?|systems?|suites?|manufacturers?|makers?|outils?|logiciels?|applications?|marques?|entreprises?|soci[eé]t[eé]s?|banques?|compagnies?|anbieter|marken?|unternehmen|firmen?|banken|fluggesellschaften|herramientas?|aplicaci[oó]n(?:es)?|marcas?|empresas?|bancos?|aerol[ií]neas?|proveedores?)\b|ツール|アプリ|サービス|ブランド|会社|企業|メーカー|銀行|航空|ソフト|工具|品牌|公司|软件|服务/iu;
 
+/** Words next to a name in a prompt that make it a product: "notion app", "hopper refund", "brave vs chrome". */
+const PRODUCT_NEAR =
+  /(?<![\p{L}])(?:app|apps|reviews?|refunds?|login|sign in|account|pricing|prices?|cost|costs|plans?|subscriptions?|vs|versus|or|worth|legit|safe|scam|customer service|support|download|install|flavou?rs?|menu|stores?|shops?|near me|opening hours|delivery|#\d|\d+|aplicacion|app|opiniones|precio|resenas|avis|prix|tarifs?|abonnement|erfahrungen|preise?|kosten|test|oder|ou|o)(?![\p{L}])/u;
+
 /** What the prompt tells about the names: whether it asks about a kind of product, and how it writes them. */
 export function promptEvidence(
   matcher: BrandMatcher,
@@ -29,15 +33,21 @@ export function promptEvidence(
   const promptWords = new Set<number>();
   if (prompt === undefined || prompt === "") return { category: false, promptNames, promptWords };
   const prepared = matcher.prepare(prompt);
+  // Many people type questions without a single capital ("hopper refund problems"): there, lower
+  // case says nothing, and a product word next to the name says it is the brand.
+  const caseless = prepared.text === prepared.text.toLowerCase();
   for (const o of matcher.occurrences(prepared, language).found) {
     if (!o.ordinary) continue;
-    if (lowerAgainstSpelling(prepared.text, o)) promptWords.add(o.brand);
-    else promptNames.add(o.brand);
+    if (caseless) {
+      const near = prepared.folded.slice(Math.max(0, o.start - 24), o.end + 24);
+      if (PRODUCT_NEAR.test(near) || CATEGORY.test(near)) promptNames.add(o.brand);
+    } else if (lowerAgainstSpelling(prepared.text, o)) promptWords.add(o.brand);
+    else if (language === "de" ? !germanArticle(prepared.folded, o) : !o.capitalised) promptNames.add(o.brand);
   }
   for (const name of matcher.ordinaryNames(language)) {
     if (promptNames.has(name.brand)) continue;
-    // "delta hedging", "zoomer", "zooming": the word, not the brand.
-    const at = prepared.folded.search(new RegExp(`(?<![\\p{L}])${name.key}`, "u"));
+    // "delta hedging", "zoomer", "zooming": the word, not the brand (without capitals, only as part of a longer word).
+    const at = prepared.folded.search(new RegExp(`(?<![\\p{L}])${name.key}${caseless ? "(?=\\p{L})" : ""}`, "u"));
     if (at >= 0 && !capitalised(prepared.text, { start: at } as Occurrence)) promptWords.add(name.brand);
   }
   return { category: CATEGORY.test(prepared.folded), promptNames, promptWords };
@@ -124,6 +134,10 @@ const SUBJECT: Record<Language, RegExp> = {
 const GERMAN_ARTICLE =
   /(?:^|\s)(?:der|die|das|den|dem|des|ein|eine|einen|einem|einer|eines|kein|keine|keinen|mein|meine|dein|sein|seine|ihr|ihre|unser|unsere|jeder|jede|jedes|dieser|diese|dieses)\s+(?:\p{L}+e[nmrs]?\s+)?$/u;
 
+function germanArticle(folded: string, o: Occurrence): boolean {
+  return GERMAN_ARTICLE.test(folded.slice(Math.max(0, o.start - 30), o.start));
+}
+
 function ordinaryScore(prepared: Prepared, o: Occurrence, line: Line | undefined, context: Context): number {
   const { text, folded } = prepared;
   let score = o.common ? BASE.common : BASE.rare;
@@ -136,7 +150,7 @@ function ordinaryScore(prepared: Prepared, o: Occurrence, line: Line | undefined
     // A word that is capitalised as a word ("Monday", a German noun) gains nothing from it.
     // In German a noun after an article is the noun ("die klassische Shell"); one without is a name.
     const start = opensSentence(text, o.start);
-    const article = context.language === "de" && GERMAN_ARTICLE.test(folded.slice(Math.max(0, o.start - 30), o.start));
+    const article = context.language === "de" && germanArticle(folded, o);
     if (article) score -= 0.15;
     else if (o.capitalised) score += context.language === "de" ? 0.1 : 0;
     else score += start ? 0.05 : 0.45;

@@ -77,9 +77,9 @@ const EN: LanguageRules = {
   nouns:
     "the company|the firm|the bank|the brand|the group|the airline|the chain|the retailer|the carrier|the insurer|the automaker|the platform|the app|its shares|the stock",
   both: "both|all three|all of them|either",
-  warn: "avoid(?:ing)?|steer clear|stay away|wouldn't recommend|would not recommend|don't recommend|do not recommend|can't recommend|cannot recommend|not recommend|think twice|look elsewhere|not the right fit|not a good fit|skip it|be wary|be careful|beware|red flags?",
+  warn: "avoid(?:ing)?|steer clear|stay away|wouldn't recommend|would not recommend|don't recommend|do not recommend|can't recommend|cannot recommend|not recommend|think twice|look elsewhere|not the right fit|not a good fit|skip it|be wary|be careful|beware|red flags?|wouldn't pay|would not pay|wouldn't bother|don't bother|not worth (?:it|paying|the money|the price)|hard to justify|pass on it|i'd avoid|i would avoid|i'd skip|i would skip|don't waste your (?:time|money)|waste of (?:time|money)|skip|hard pass|i wouldn't|i would not|wouldn't rely|would not rely|not rely on|looking elsewhere|shop elsewhere|go elsewhere|don't go back|stop using|stay clear|give it a miss",
   recommend:
-    "recommend(?:ed)?|my (?:top )?pick|top pick|best (?:choice|option|overall|bet|pick|fit)|the best|go-to|first choice|our pick|winner|go with|start with|worth (?:it|considering|a look|trying)|standout|stands out|ideal (?:for|choice)|excellent choice|great choice|strong choice|solid choice|safe bet|hard to beat|tough to beat|the leader|market leader|leading|is excellent|is great|shines|excels|#1|number one|first place",
+    "recommend(?:ed)?|my (?:top )?pick|top pick|best (?:choice|option|overall|bet|pick|fit)|the best (?:choice|option|pick|bet|fit|overall|for)|go-to|first choice|our pick|winner|go with|start with|worth (?:it|considering|a look|trying)|standout|stands out|ideal (?:for|choice)|excellent choice|great choice|strong choice|solid choice|safe bet|hard to beat|tough to beat|the leader|market leader|leading|is excellent|is great|shines|excels|#1|number one|first place",
   labels: {
     recommend:
       "recommendation|recommended|our recommendation|my recommendation|verdict|the verdict|bottom line|our pick|my pick|top pick|best pick|best overall|best choice|best option|winner|overall winner|editor's choice|go with|choose|pick",
@@ -115,7 +115,7 @@ const FR: LanguageRules = {
   nouns:
     "la societe|l'entreprise|le groupe|la chaine|la banque|la marque|l'action|l'enseigne|la compagnie|l'application|la plateforme",
   both: "les deux|tous les deux|toutes les deux|les trois",
-  warn: "evitez|a eviter|eviter|je deconseille|deconseille|ne recommande pas|ne le recommande pas|ne la recommande pas|a fuir|mefiez-vous|passez votre chemin",
+  warn: "evitez|a eviter|eviter|je deconseille|deconseille|ne recommande pas|ne le recommande pas|ne la recommande pas|a fuir|mefiez-vous|passez votre chemin|ne vaut pas (?:le coup|la peine)|je ne paierais pas|je ne prendrais pas|je passerais mon chemin|n'acheterais pas|ne perdez pas votre temps|evite|evite-le|evite-la|fuis|laisse tomber|passe ton chemin|allez voir ailleurs|va voir ailleurs|regardez ailleurs|je n'y retournerais pas",
   recommend:
     "je recommande|recommande|recommandee|meilleur choix|le meilleur|la meilleure|premier choix|ideal pour|ideale pour|notre choix|se distingue|incontournable|vaut le coup|leader|excellent choix|le choix ideal",
   labels: {
@@ -156,7 +156,7 @@ const DE: LanguageRules = {
   nouns:
     "das unternehmen|dem unternehmen|des unternehmens|der konzern|dem konzern|des konzerns|die aktie|die marke|die bank|der bank|die airline|die app|die plattform",
   both: "beide|alle drei|beide anbieter",
-  warn: "raten von|nicht die erste wahl|vermeiden|meiden sie|finger weg|nicht empfehlen|nicht empfehlenswert|rate (?:ich )?ab|abraten|abzuraten|vorsicht",
+  warn: "raten von|nicht die erste wahl|vermeiden|meiden sie|finger weg|nicht empfehlen|nicht empfehlenswert|rate (?:ich )?ab|abraten|abzuraten|vorsicht|lohnt sich nicht|nicht lohnenswert|wurde ich nicht|wurde ich die finger|lieber nicht|spar(?:en sie)? sich|wurde ich nicht kaufen|verschwenden sie keine zeit|zeitverschwendung|die finger lassen|finger davon|nicht (?:nochmal |wieder |mehr )?kaufen|jedenfalls nicht|lass es|lassen sie es|sparen sie sich|spar dir|lieber woanders|schauen sie sich woanders",
   recommend:
     "empfehle|empfehlen|empfehlenswert|empfohlen|beste wahl|die beste|der beste|das beste|erste wahl|testsieger|ideal fur|spitzenreiter|marktfuhrer|punktet|uberzeugt",
   labels: {
@@ -168,17 +168,20 @@ const DE: LanguageRules = {
 
 const ES: LanguageRules = {
   words: [
-    ["mejor(?:es)?|excelentes?|excepcionales?|extraordinari[oa]s?|sobresalientes?|perfect[oa]s?|magnific[oa]s?", 3],
+    [
+      "la mejor|el mejor|los mejores|las mejores|excelentes?|excepcionales?|extraordinari[oa]s?|sobresalientes?|perfect[oa]s?|magnific[oa]s?",
+      3,
+    ],
     [
       "muy buen[oa]s?|fiables?|confiables?|potentes?|robust[oa]s?|intuitiv[oa]s?|solid[oa]s?|impresionantes?|generos[oa]s?",
       2,
     ],
     [
-      "buen[oa]?s?|utiles?|practic[oa]s?|sencill[oa]s?|facil(?:es)?|rapid[oa]s?|economic[oa]s?|asequibles?|baratos?|barata|mas barat[oa]|flexibles?|eficaz|eficaces|eficientes?|segur[oa]s?|popular(?:es)?|lider(?:es)?|ideal(?:es)?|comod[oa]s?|delicios[oa]s?|complet[oa]s?|competitiv[oa]s?|ventajas?|fortalezas?|destaca|sobresale|brilla|crecimiento|crece|recomendad[oa]s?|recomiendo|vale la pena|calidad-precio|valorad[oa]s?|apreciad[oa]s?|dificil de superar|reduce el riesgo|cuesta menos|estables?|imprescindibles?|gana|referente|mas grande|numero uno",
+      "buen[oa]?s?|utiles?|practic[oa]s?|sencill[oa]s?|facil(?:es)?|rapid[oa]s?|economic[oa]s?|asequibles?|baratos?|barata|mas barat[oa]|flexibles?|eficaz|eficaces|eficientes?|segur[oa]s?|popular(?:es)?|lider(?:es)?|ideal(?:es)?|comod[oa]s?|delicios[oa]s?|complet[oa]s?|competitiv[oa]s?|ventajas?|fortalezas?|destaca|sobresale|brilla|crecimiento|crece|recomendad[oa]s?|recomiendo|vale la pena|calidad-precio|valorad[oa]s?|apreciad[oa]s?|dificil de superar|reduce el riesgo|cuesta menos|estables?|imprescindibles?|gana|referente|mas grande|numero uno|mejor(?:es)?|cargos? inesperados?",
       1,
     ],
     [
-      "car[oa]s?|mas car[oa]s?|costos[oa]s?|lent[oa]s?|complicad[oa]s?|complej[oa]s?|dificil(?:es)?|limitad[oa]s?|carece|falta|faltan|debil(?:es)?|mediocres?|decepcionantes?|anticuad[oa]s?|obsolet[oa]s?|inestables?|problemas?|desventajas?|inconvenientes?|quejas?|critica(?:s|do|da)?|fallos?|fallas?|caidas?|retrasos?|perdidas?|descenso|multas?|escandalos?|fraude|riesgos?|comisiones|evitar|evite|evitalo|cuesta mas|peor(?:es)?|mal[oa]s?|multad[oa]s?|negativ[oa]s?|desconfian|desconfianza|polemica|sancionad[oa]s?|escasa?s?|critican",
+      "car[oa]s?|mas car[oa]s?|costos[oa]s?|lent[oa]s?|complicad[oa]s?|complej[oa]s?|dificil(?:es)?|limitad[oa]s?|carece|falta|faltan|debil(?:es)?|mediocres?|decepcionantes?|anticuad[oa]s?|obsolet[oa]s?|inestables?|problemas?|desventajas?|inconvenientes?|quejas?|recargos?|cargos inesperados|critica(?:s|do|da)?|fallos?|fallas?|caidas?|retrasos?|perdidas?|descenso|multas?|escandalos?|fraude|riesgos?|comisiones|evitar|evite|evitalo|cuesta mas|peor(?:es)?|mal[oa]s?|multad[oa]s?|negativ[oa]s?|desconfian|desconfianza|polemica|sancionad[oa]s?|escasa?s?|critican",
       -1,
     ],
     ["pesim[oa]s?|horribles?|desastros[oa]s?|estafa|terribles?|el peor|la peor", -2],
@@ -195,7 +198,7 @@ const ES: LanguageRules = {
   nouns:
     "la empresa|la compania|la marca|el banco|el grupo|la cadena|la aerolinea|la aplicacion|la plataforma|sus acciones",
   both: "ambos|ambas|los dos|las dos|los tres",
-  warn: "evite|evitar|evitalo|evitala|no recomiendo|no lo recomiendo|no la recomendaria|no recomendaria|desaconsejo|mejor alejarse|cuidado con",
+  warn: "evite|evitar|evitalo|evitala|no recomiendo|no lo recomiendo|no la recomendaria|no recomendaria|desaconsejo|mejor alejarse|cuidado con|no vale la pena|no merece la pena|no pagaria|no compraria|no lo compraria|no te compensa|no compensa|no pierdas el tiempo|perdida de tiempo|no (?:te |le |les )?conviene|pasaria de|no vale el|mejor busca|busca otra|yo no lo usaria|no lo usaria|olvidate de",
   recommend:
     "recomiendo|recomendad[oa]|recomendable|la mejor opcion|el mejor|la mejor|mejor eleccion|primera opcion|ideal para|destaca|vale la pena|lider|opcion ideal|excelente opcion",
   labels: {
@@ -231,7 +234,7 @@ const JA: LanguageRules = {
   referents: "同社|それ|こちら|この|その|同ブランド|同行|同アプリ",
   nouns: "同社|同グループ|同行|同ブランド|同アプリ",
   both: "両方|両社|いずれも|どちらも",
-  warn: "避け|避けた方|おすすめしません|お勧めしません|おすすめできません|おすすめはできません|お勧めはできません|おすすめしない|推奨しません|控えた方|注意が必要",
+  warn: "避け|避けた方|おすすめしません|お勧めしません|おすすめできません|おすすめはできません|お勧めはできません|おすすめしない|推奨しません|控えた方|注意が必要|やめとけ|やめておけ|やめた方|使う理由はない|選ぶ理由はない|買う理由はない|価値はない|買わない方|手を出さない",
   recommend: "おすすめ|オススメ|お勧め|推奨|最適|一押し|ベストバイ|最有力|第一候補|ぴったり|イチオシ",
   labels: {
     recommend: "おすすめ|オススメ|お勧め|結論|推奨|一押し|イチオシ|ベストバイ|総合1位|選ぶなら",
@@ -262,7 +265,7 @@ const ZH: LanguageRules = {
   referents: "它|它们|其|该公司|该品牌|该行|这家",
   nouns: "该公司|该品牌|该行|该集团|这家公司",
   both: "两者|二者|两家|都",
-  warn: "避免|避开|不推荐|不建议|千万别|慎用|谨慎选择",
+  warn: "避免|避开|不推荐|不建议|千万别|慎用|谨慎选择|别买|不要买|离远点|劝你别|我不会推荐|慎重|不值得|别选|别用",
   recommend: "推荐|首选|最佳选择|最好的选择|值得一试|强烈推荐|最适合",
   labels: { recommend: "推荐|建议|结论|首选|最佳选择|总结|优选", warn: "避免|不推荐|慎选|注意" },
 };

@@ -124,6 +124,8 @@ export function measureAnswer(
         others,
         language,
         asksForAdvice(answer.prompt === undefined ? undefined : fold(answer.prompt)),
+        answer.prompt !== undefined &&
+          matcher.occurrences(matcher.prepare(answer.prompt), language).found.some((o) => o.brand === 0),
       )
     : null;
   const sentiment = tone === null ? null : (options.tone ?? tone.sentiment);

@@ -160,6 +160,7 @@ export class BrandMatcher {
     const excluded = spans(this.#exclusions, prepared.folded);
     const idioms = out.some((o) => o.ordinary) ? spans(this.#idioms, prepared.folded) : [];
     const found = out.filter((o) => {
+      if (inLongerWord(prepared.text, o.start, o.end)) return false;
       if (o.ordinary && (inside(excluded, o) || inside(idioms, o))) {
         idiomatic.add(o.brand);
         return false;
@@ -173,6 +174,36 @@ export class BrandMatcher {
   ordinaryNames(language: Language = "en"): { key: string; brand: number; spelling: string }[] {
     return [...this.#names.values()].filter((n) => wordOf(n, language).word !== null);
   }
+}
+
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
+const KANA = /[\p{Script=Hiragana}\p{Script=Katakana}]/u;
+const segmenters = {
+  ja: new Intl.Segmenter("ja", { granularity: "word" }),
+  zh: new Intl.Segmenter("zh", { granularity: "word" }),
+};
+/** After a Japanese name: used as an adjective or in a simile ("シャープに写る", "キリンのように"), so the word. */
+const USED_AS_WORD = /^(?:な(?!ど)|のよう|みたい|っぽ|に(?=\p{Script=Han}))/u;
+
+/**
+ * Whether a name with a CJK edge is only part of a longer word ("小米粥", "平安夜", "海底捞针"):
+ * Chinese and Japanese write no spaces, so the words around the name come from the dictionary
+ * segmentation ICU ships with Node (`Intl.Segmenter`): a word that holds the whole name and more
+ * swallows it. A word that only overlaps an edge does not: the segmentation does not know most
+ * brands and cuts them anywhere ("伊|利和|蒙|牛").
+ */
+function inLongerWord(text: string, start: number, end: number): boolean {
+  if (!CJK.test(text[start] ?? "") && !CJK.test(text[end - 1] ?? "")) return false;
+  if (USED_AS_WORD.test(text.slice(end, end + 4))) return true;
+  const from = Math.max(0, start - 6);
+  const window = text.slice(from, Math.min(text.length, end + 6));
+  const segmenter = KANA.test(window) ? segmenters.ja : segmenters.zh;
+  for (const segment of segmenter.segment(window)) {
+    const s = from + segment.index;
+    const e = s + segment.segment.length;
+    if (s <= start && e >= end && e - s > end - start) return true;
+  }
+  return false;
 }
 
 function spans(regex: RegExp | null, text: string): [number, number][] {

@@ -110,13 +110,16 @@ function german(): Source {
 
 /**
  * Japanese and Chinese: the frequent words of two characters or more written with Han characters
- * (小米, 花王). A name in katakana alone (アップル, ライオン) is how a foreign brand is written far more
+ * or in hiragana alone (小米, 花王, ひととき). A name in katakana alone (アップル, ライオン) is how a foreign brand is written far more
  * often than it is a word, so it is a name.
  */
 function cjk(top: string): Source {
   const words = new Set(
     frequent(top).filter(
-      (word) => [...word].length >= 2 && /\p{Script=Han}/u.test(word) && !/[\p{Script=Latin}\d]/u.test(word),
+      (word) =>
+        [...word].length >= 2 &&
+        (/\p{Script=Han}/u.test(word) || /^\p{Script=Hiragana}+$/u.test(word)) &&
+        !/[\p{Script=Latin}\d]/u.test(word),
     ),
   );
   return { words, common: words, capitalised: new Set() };

@@ -11,9 +11,12 @@
  *
  * Versions: 1, the first rules; 2 (issue 13), the same formula over measurement that needs
  * evidence for ordinary-word names, normalises typography, reads CJK, and scores tone and stance
- * per language (DESIGN.md §7).
+ * per language (DESIGN.md §7); 3 (issue 25), ordinary words from full dictionaries with
+ * frequencies per language, names inside longer CJK words dropped, subject, comparison and German
+ * article cues, and tone from verdict labels, warnings, reported complaints and whole answers
+ * about one brand (docs/adr/0034-held-out-measurement.md).
  */
-export const SCORE_VERSION = "2";
+export const SCORE_VERSION = "3";
 
 export function visibilityScore(input: {
   mentioned: boolean;

@@ -133,6 +133,9 @@ function label(pattern: string, cjk: boolean): RegExp {
   );
 }
 
+/** A pick in a list the prompt asked for counts this much praise. */
+const PICK_BONUS = 0.9;
+
 const compiled = new Map<Language, Compiled>();
 
 function rulesFor(language: Language): Compiled {
@@ -266,13 +269,11 @@ function scoreClause(text: string, clause: Span, rules: Compiled, inverted: numb
   const part = text.slice(clause.start, clause.end);
   let positive = 0;
   let negative = 0;
-  for (const match of matches(rules.words, part)) {
-    let weight = rules.weights.find((w) => w.pattern.test(match[0]))?.weight ?? 0;
-    if (weight === 0) continue;
-    const index = match.index;
+  const count = (index: number, length: number, found: number) => {
+    let weight = found;
     const before = part.slice(Math.max(0, index - 40), index);
     const window = rules.negatesAfter
-      ? part.slice(index + match[0].length, index + match[0].length + 8)
+      ? part.slice(index + length, index + length + 8)
       : rules.cjk
         ? part.slice(Math.max(0, index - 3), index)
         : lastWords(before, 4);
@@ -282,7 +283,7 @@ function scoreClause(text: string, clause: Span, rules: Compiled, inverted: numb
       weight *= 1.5;
     }
     // "too expensive", "too simple", "高すぎ": always against, and strongly.
-    const tooWindow = rules.negatesAfter ? part.slice(index + match[0].length, index + match[0].length + 3) : before;
+    const tooWindow = rules.negatesAfter ? part.slice(index + length, index + length + 3) : before;
     if (rules.too.test(tooWindow)) weight = -Math.abs(weight) * 1.5;
     // The evaluation before "than <brand>" is about the other brand, so the other way for this one.
     // (In Japanese the evaluation follows "ブランドより".)
@@ -291,6 +292,10 @@ function scoreClause(text: string, clause: Span, rules: Compiled, inverted: numb
     }
     if (weight > 0) positive += weight;
     else negative -= weight;
+  };
+  for (const match of matches(rules.words, part)) {
+    const weight = rules.weights.find((w) => w.pattern.test(match[0]))?.weight ?? 0;
+    if (weight !== 0) count(match.index, match[0].length, weight);
   }
   const warnAt = part.search(rules.warn);
   const warn = warnAt >= 0 && (rules.cjk || !rules.negator.test(lastWords(part.slice(0, warnAt), 2)));
@@ -329,6 +334,7 @@ export function brandTone(
   others: Occurrence[],
   language: Language,
   advice: boolean,
+  askedAbout: boolean,
 ): Tone | null {
   if (own.length === 0) return null;
   const rules = rulesFor(language);
@@ -338,6 +344,7 @@ export function brandTone(
   let recommended = false;
   let owner: "own" | "other" | null = null;
   let ownerLine = -1;
+  const lines = splitLines(text);
   const add = (clause: Clause, weight: number, inverted: number | null) => {
     const score = scoreClause(text, clause, rules, inverted);
     const w = weight * (clause.contrast ? 1.6 : 1) * (clause.conceded === true ? 0.6 : 1);
@@ -346,7 +353,6 @@ export function brandTone(
     warned ||= score.warn;
     recommended ||= score.recommend;
   };
-  const lines = splitLines(text);
   // "**Recommendation:** choose Acme": a verdict's label, then the brand it is about.
   for (const line of lines) {
     const body = text.slice(line.start, line.end);
@@ -366,6 +372,14 @@ export function brandTone(
     } else {
       warned = true;
       negative += 2;
+    }
+  }
+  // "I'd go with Kwik Fit rather than Halfords": the brand is what is passed over.
+  for (const o of own) {
+    const before = text.slice(Math.max(0, o.start - 30), o.start);
+    if (PASSED_OVER[language].test(before)) {
+      negative += 1.5;
+      break;
     }
   }
   const sections = ownSections(text, lines, own, others);
@@ -403,8 +417,12 @@ export function brandTone(
         const mineHere = within(mine, clause);
         const theirsHere = within(theirs, clause);
         const thanAt = thanBrand(text, clause, mineHere, rules);
-        if (thanAt !== null) add(clause, 1, thanAt);
-        else if (mineHere.length > 0 && theirsHere.length === 0) add(clause, 1, null);
+        if (thanAt !== null) {
+          add(clause, 1, thanAt);
+          // "Lidl is cheaper than Dia, and its bread is better": what follows is about the other.
+          current = "other";
+          continue;
+        } else if (mineHere.length > 0 && theirsHere.length === 0) add(clause, 1, null);
         else if (mineHere.length > 0) {
           const from = mineHere[0]?.start ?? clause.start;
           let end = from;
@@ -435,6 +453,9 @@ export function brandTone(
       (seen && rules.both.test(body))
     ) {
       for (const clause of clauses(text, sentence, rules)) add(clause, 0.8, null);
+    } else if ((others.length === 0 || askedAbout) && theirs.length === 0 && body.trim() !== "") {
+      // An answer that names no other tracked brand is about this one throughout.
+      for (const clause of clauses(text, sentence, rules)) add(clause, 0.7, null);
     } else if (owner === "own" && sentence.line === ownerLine && REPORTED[language].test(body)) {
       // What people report, in the paragraph about the brand, is about it ("Users report outages.").
       for (const clause of clauses(text, sentence, rules)) add(clause, 0.8, null);
@@ -443,10 +464,16 @@ export function brandTone(
     }
     seen ||= mine.length > 0;
   }
+  // A warning in words is a verdict against the brand, whatever the praise around it.
+  if (warned) negative += 2;
+  // A place among the picks of a list the prompt asked for ("best", "which") is praise, unless it is criticised.
+  if (advice && ownItems.size > 0 && positive >= negative) positive += PICK_BONUS;
   const mass = positive + negative;
   // One mild word either way is not a tone: it stays inside the neutral band.
   const balance = positive - negative;
-  const sentiment = mass === 0 ? 0 : (balance / (mass + 1)) * (Math.abs(balance) < 1 ? 0.1 : 1);
+  // Strengths and weaknesses near even are a balanced answer, not a verdict.
+  const even = Math.min(positive, negative) >= 0.5 * Math.max(positive, negative);
+  const sentiment = mass === 0 ? 0 : (balance / (mass + 1)) * (Math.abs(balance) < 1 || even ? 0.1 : 1);
   const rounded = Math.round(sentiment * 1000) / 1000;
   // A warning is said in words. A recommendation is said in words, or is a favourable verdict, or
   // a place in a list of picks the prompt asked for ("best", "which", "alternatives") that is not
@@ -466,6 +493,16 @@ export function brandTone(
 function paragraphBreak(text: string, sentence: Span): boolean {
   return /\n\s*\n\s*$/.test(text.slice(Math.max(0, sentence.start - 8), sentence.start + 1));
 }
+
+/** Words right before a brand that make it the alternative passed over. */
+const PASSED_OVER: Record<Language, RegExp> = {
+  en: /(?<![\p{L}])(?:rather than|instead of|over|in place of|not)\s+(?:the\s+)?[*_"']*$/u,
+  fr: /(?<![\p{L}])(?:plutot que|plutot qu'|au lieu de|au lieu d'|pas)\s*(?:chez\s+)?[*_"']*$/u,
+  de: /(?<![\p{L}])(?:statt|anstatt|anstelle von|lieber als|eher als|nicht)\s+(?:bei\s+|zu\s+)?[*_"']*$/u,
+  es: /(?<![\p{L}])(?:en lugar de|en vez de|antes que|no)\s+(?:en\s+)?[*_"']*$/u,
+  ja: /(?:ではなく|じゃなくて)[\s、,]*$/u,
+  zh: /(?:而不是|不要选|别选|与其选)\s*$/u,
+};
 
 /** Reported speech: what users, customers or reviewers say, complain of or praise. */
 const REPORTED: Record<Language, RegExp> = {
