@@ -17,6 +17,7 @@ import { createScratchDatabase } from "./postgres.ts";
 import { type Child, freePort, SIGHTLINE_ENTRY, spawnServer } from "./processes.ts";
 import { type ScaleOutRun, scaleOutRun } from "./scale-out.ts";
 import { startupBenchmark } from "./startup.ts";
+import { logImportBenchmark } from "./traffic.ts";
 import { webhookBenchmarks } from "./webhooks.ts";
 
 /**
@@ -28,7 +29,7 @@ import { webhookBenchmarks } from "./webhooks.ts";
  * Then the analytics endpoints at 10,000 and 1,000,000 stored results (`--analytics-sizes`).
  * Then 2 API and 2 worker processes against 1 + 1 on PostgreSQL and Redis.
  * Then `npm start`'s start-up time and idle memory.
- * `--only http|webhooks|analyses|analytics|scale-out|startup` runs one part.
+ * `--only http|webhooks|analyses|analytics|scale-out|startup|traffic` runs one part.
  */
 const { values } = parseArgs({
   options: {
@@ -332,6 +333,10 @@ try {
   if (values.only === undefined || values.only === "startup") {
     console.log("\nStart-up:");
     for (const line of await startupBenchmark()) console.log(`  ${line}`);
+  }
+  if (values.only === undefined || values.only === "traffic") {
+    console.log("\nAccess-log import:");
+    for (const line of await logImportBenchmark(dir)) console.log(`  ${line}`);
   }
   if (values.only === undefined || values.only === "analyses") {
     console.log("\nAnalyses:");

@@ -169,6 +169,19 @@ export interface ListOpportunitiesQuery {
   limit?: number;
 }
 
+export interface GetProjectTrafficQuery {
+  /** First UTC day included (YYYY-MM-DD). */
+  from?: string;
+  /** First UTC day no longer included (YYYY-MM-DD). */
+  to?: string;
+  /** Only this engine: the visits it referred, and the hits of the bots that feed it. */
+  engine?: string;
+  /** Only this bot's hits. */
+  bot?: "OAI-SearchBot" | "ChatGPT-User" | "GPTBot" | "Claude-SearchBot" | "Claude-User" | "ClaudeBot" | "Perplexity-User" | "PerplexityBot" | "Googlebot" | "Bingbot" | "Applebot" | "Amazonbot" | "Meta-ExternalAgent" | "Meta-ExternalFetcher" | "Bytespider" | "CCBot" | "DuckAssistBot" | "MistralAI-User";
+  /** true: only verified hits; false: only spoofed and unverifiable ones. */
+  verified?: boolean;
+}
+
 export interface ListReportsQuery {
   /** Page size, 1 to 100. */
   limit?: number;
@@ -425,6 +438,12 @@ export interface Operations {
     body: undefined;
     response: S.Opportunities;
   };
+  getProjectTraffic: {
+    params: { id: string };
+    query: GetProjectTrafficQuery;
+    body: undefined;
+    response: S.Traffic;
+  };
   listReports: {
     params: undefined;
     query: ListReportsQuery;
@@ -543,6 +562,7 @@ export const OPERATIONS = {
   acknowledgeAlert: { method: "POST", path: "/alerts/{id}/acknowledge" },
   reopenAlert: { method: "POST", path: "/alerts/{id}/reopen" },
   listOpportunities: { method: "GET", path: "/projects/{id}/opportunities" },
+  getProjectTraffic: { method: "GET", path: "/projects/{id}/traffic" },
   listReports: { method: "GET", path: "/reports" },
   getReport: { method: "GET", path: "/reports/{id}" },
   createReportShare: { method: "POST", path: "/reports/{id}/shares" },

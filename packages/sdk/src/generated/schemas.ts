@@ -1428,6 +1428,46 @@ export interface Opportunities {
   }>;
 }
 
+/** A brand's AI traffic from its own access logs: AI bot hits (verified against the bots' published ranges) and visits referred by AI engines. No visitor's address or user agent is kept. */
+export interface Traffic {
+  object: "traffic";
+  project_id: string;
+  /** A UTC day, YYYY-MM-DD. */
+  from: string | null;
+  /** A UTC day, YYYY-MM-DD. */
+  to: string | null;
+  totals: {
+    bot_hits: number;
+    verified: number;
+    spoofed: number;
+    unverifiable: number;
+    /** Visits referred by AI engines. */
+    referrals: number;
+  };
+  /** Hits per bot and verification, most first. */
+  bots: Array<{
+    bot: string;
+    operator: string;
+    /** verified: the address is in the bot's published ranges; spoofed: it claims the bot from outside them; unverifiable: the bot's operator publishes no ranges (or none are loaded). */
+    verification: "verified" | "spoofed" | "unverifiable";
+    hits: number;
+    /** ISO 8601 UTC timestamp. */
+    last_at: string;
+  }>;
+  /** Visits referred per engine, most first. */
+  engines: Array<{
+    engine: string;
+    visits: number;
+  }>;
+  /** Per UTC day with any traffic, oldest first. */
+  days: Array<{
+    /** A UTC day, YYYY-MM-DD. */
+    day: string;
+    bot_hits: number;
+    referrals: number;
+  }>;
+}
+
 export interface ReportList {
   data: ReportListItem[];
   /** Whether another page follows this one. */

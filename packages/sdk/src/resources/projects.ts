@@ -5,6 +5,7 @@ import type {
   GetProjectMetricsQuery,
   GetProjectSearchesQuery,
   GetProjectSourcesQuery,
+  GetProjectTrafficQuery,
   GetPromptMetricsQuery,
   ListOpportunitiesQuery,
   ListProjectsQuery,
@@ -33,6 +34,7 @@ import type {
   Remeasure,
   RemeasureCreate,
   RemeasureList,
+  Traffic,
 } from "../generated/schemas.ts";
 import { paginate } from "../pagination.ts";
 
@@ -150,6 +152,15 @@ export class Projects {
    */
   opportunities(id: string, query: ListOpportunitiesQuery = {}): Promise<Opportunities> {
     return this.client.request("listOpportunities", { params: { id }, query });
+  }
+
+  /**
+   * What the brand's own access logs say: AI bot hits per bot and verification, visits referred per
+   * engine, and both per day (imported with `sightline traffic import`).
+   * @example const { totals, bots } = await sightline.projects.traffic("prj_…", { engine: "chatgpt", verified: true });
+   */
+  traffic(id: string, query: GetProjectTrafficQuery = {}): Promise<Traffic> {
+    return this.client.request("getProjectTraffic", { params: { id }, query });
   }
 
   /**

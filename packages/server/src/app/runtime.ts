@@ -25,6 +25,7 @@ import { DEFAULT_PLANS, type PlanCatalog } from "../services/plans/catalog.ts";
 import { RateLimits } from "../services/rate-limits/rate-limits.ts";
 import { CounterStore } from "../services/rate-limits/store.ts";
 import { ReadCache } from "../services/read-cache.ts";
+import { BotRanges } from "../services/traffic/ranges.ts";
 import { RequestMeter } from "../services/usage/request-meter.ts";
 import { systemResolver } from "../services/webhooks/addresses.ts";
 import { engineOutbound } from "../services/webhooks/engine-outbound.ts";
@@ -59,6 +60,8 @@ export interface RuntimeConfig {
   engines?: EngineConfig;
   /** The engine that settles ambiguous mentions and tone; none by default. */
   judge?: { engine: string } | null;
+  /** SIGHTLINE_BOT_RANGES_FILE: the bots' ranges in place of the shipped file. */
+  botRangesFile?: string | null;
   /** Dashboard accounts; by default http://localhost:8080, sign-up plan agency, closed sign-up, no e-mail. */
   accounts?: Partial<AccountsConfig>;
 }
@@ -132,6 +135,7 @@ export async function createRuntime(
     engineOutbound: engineOutbound(webhookTargets),
     engines: new EngineRegistry(config.engines ?? defaultEngineConfig(), logger, redactor),
     judge: config.judge ?? null,
+    botRanges: BotRanges.load(config.botRangesFile ?? undefined),
     db: database.db,
     sql: dialectSql(database.dialect),
     clock,

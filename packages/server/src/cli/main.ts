@@ -9,6 +9,7 @@ import { KEY_USAGE, keyCommand } from "./commands/key.ts";
 import { MCP_USAGE, mcpCommand } from "./commands/mcp.ts";
 import { REMEASURE_USAGE, remeasureCommand } from "./commands/remeasure.ts";
 import { SETUP_CODE_USAGE, setupCodeCommand } from "./commands/setup-code.ts";
+import { TRAFFIC_USAGE, trafficCommand } from "./commands/traffic.ts";
 import { USAGE_USAGE, usageCommand } from "./commands/usage.ts";
 import { USER_USAGE, userCommand } from "./commands/user.ts";
 import { WORKSPACE_USAGE, workspaceCommand } from "./commands/workspace.ts";
@@ -32,6 +33,7 @@ ${KEY_USAGE.replace("Usage:\n", "")}
 ${USAGE_USAGE.replace("Usage:\n", "")}
 ${ANALYZE_USAGE.replace("Usage:\n", "")}
 ${REMEASURE_USAGE.replace("Usage:\n", "")}
+${TRAFFIC_USAGE.replace("Usage:\n", "")}
 ${USER_USAGE.replace("Usage:\n", "")}
 ${SETUP_CODE_USAGE.replace("Usage:\n", "")}
 
@@ -51,6 +53,7 @@ const COMMAND_USAGE: Record<string, string> = {
   usage: USAGE_USAGE,
   analyze: ANALYZE_USAGE,
   remeasure: REMEASURE_USAGE,
+  traffic: TRAFFIC_USAGE,
   user: USER_USAGE,
   "setup-code": SETUP_CODE_USAGE,
   mcp: MCP_USAGE,
@@ -97,7 +100,18 @@ export async function main(argv: string[], io: Io): Promise<number> {
     const config = loadConfig(io.env, io.cwd);
     if (command === "serve" || command === "all" || command === "worker") return await runProcess(config, command);
     if (
-      !["workspace", "key", "usage", "analyze", "remeasure", "user", "setup-code", "migrate", "mcp"].includes(command)
+      ![
+        "workspace",
+        "key",
+        "usage",
+        "analyze",
+        "remeasure",
+        "traffic",
+        "user",
+        "setup-code",
+        "migrate",
+        "mcp",
+      ].includes(command)
     ) {
       throw new UsageError(`unknown command "${command}"`);
     }
@@ -117,6 +131,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
       if (command === "usage") return await usageCommand(runtime.deps, args, io);
       if (command === "analyze") return await analyzeCommand(runtime, args, io, logger);
       if (command === "remeasure") return await remeasureCommand(runtime, args, io, logger);
+      if (command === "traffic") return await trafficCommand(runtime.deps, args, io);
       if (command === "user") return await userCommand(runtime.deps, args, io);
       if (command === "setup-code") return await setupCodeCommand(runtime.deps, args, io);
       return await keyCommand(runtime.deps, args, io);

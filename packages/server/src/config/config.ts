@@ -8,6 +8,7 @@ import { PLAN_NAMES, type PlanName } from "../services/plan-names.ts";
 import { DEFAULT_PLANS, type PlanCatalog } from "../services/plans/catalog.ts";
 import { loadPlanCatalog } from "../services/plans/load.ts";
 import { DEFAULT_RETENTION, type RetentionConfig } from "../services/retention/prune.ts";
+import { BotRanges } from "../services/traffic/ranges.ts";
 import { type DatabaseConfig, parseDatabaseUrl } from "./database-url.ts";
 import { parseConcurrencyByEngine, parseCustomEngines, parseEnginePrices, parseJudgeEngine } from "./engines.ts";
 import {
@@ -50,6 +51,8 @@ export interface Config {
   engines: EngineConfig;
   /** The engine that settles ambiguous mentions and tone; null: the rules alone. */
   judge: { engine: string } | null;
+  /** SIGHTLINE_BOT_RANGES_FILE; null: the ranges shipped with Sightline. */
+  botRangesFile: string | null;
   dataDir: string;
   logLevel: LogLevel;
   shutdownTimeoutMs: number;
@@ -256,6 +259,12 @@ export const CONFIG_VARIABLES: ConfigVariable[] = [
       "A configured engine (e.g. `chatgpt`) asked, with a fixed prompt, to settle mentions the rules are unsure of and the brand's tone; one credit per call, cached per answer. Without it the rules decide alone.",
   },
   {
+    name: "SIGHTLINE_BOT_RANGES_FILE",
+    default: "(shipped)",
+    description:
+      'A JSON file of the AI bots\' published address ranges, `{"GPTBot": ["cidr", …], …}`, replacing the dated list shipped with Sightline (traffic, docs/traffic.md).',
+  },
+  {
     name: "SIGHTLINE_SANDBOX_LATENCY_MS",
     default: "0",
     description: "Simulated latency of the offline sandbox engine.",
@@ -361,6 +370,15 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     workspaceKeys: read("SIGHTLINE_WORKSPACE_ENGINE_KEYS", true, parseBoolean),
   };
   const judgeEngine = read<string | null>("SIGHTLINE_JUDGE_ENGINE", null, (raw) => parseJudgeEngine(raw, engines));
+  const botRangesFile = read<string | null>("SIGHTLINE_BOT_RANGES_FILE", null, (raw) => {
+    const path = resolve(cwd, raw.trim());
+    try {
+      BotRanges.load(path);
+    } catch (error) {
+      throw new ConfigValueError(`(${raw.trim()}) ${(error as Error).message.replace(/^ENOENT: /, "")}`);
+    }
+    return path;
+  });
   const plans = read<PlanCatalog>("SIGHTLINE_PLANS", DEFAULT_PLANS, (raw) => {
     try {
       return loadPlanCatalog(
@@ -395,6 +413,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     retention,
     engines,
     judge: judgeEngine === null ? null : { engine: judgeEngine },
+    botRangesFile,
     dataDir,
     logLevel,
     shutdownTimeoutMs: shutdownSeconds * 1000,

@@ -15,6 +15,9 @@ export interface Tables {
   projects: ProjectsTable;
   workspace_engines: WorkspaceEnginesTable;
   workspace_branding: WorkspaceBrandingTable;
+  traffic_imports: TrafficImportsTable;
+  traffic_bot_hits: TrafficBotHitsTable;
+  traffic_referrals: TrafficReferralsTable;
   events: EventsTable;
   usage_requests: UsageRequestsTable;
   credit_usage: CreditUsageTable;
@@ -664,4 +667,51 @@ interface JudgeVerdictsTable {
   engine: string;
   prompt_version: string;
   created_at: string;
+}
+
+/** A batch of access-log lines imported for a project (issue 26); `digest` recognises it again. */
+interface TrafficImportsTable {
+  id: string;
+  workspace_id: string;
+  project_id: string;
+  /** SHA-256 of the batch's decompressed bytes. */
+  digest: string;
+  /** cli | api | upload | drain */
+  source: string;
+  format: string;
+  lines: number;
+  bot_hits: number;
+  referrals: number;
+  ignored: number;
+  rejected: number;
+  created_at: string;
+}
+
+/** AI bot hits per day, host, page, bot, verification and status. No address, no user agent. */
+interface TrafficBotHitsTable {
+  workspace_id: string;
+  project_id: string;
+  /** YYYY-MM-DD, UTC. */
+  day: string;
+  /** The host asked for, lower case; "" when the log does not say. */
+  host: string;
+  path: string;
+  bot: string;
+  /** verified | spoofed | unverifiable */
+  verification: string;
+  /** The status served; 0 when the log does not say. */
+  status: number;
+  hits: number;
+  last_at: string;
+}
+
+/** Visits referred by an AI engine per day, host, page and engine. */
+interface TrafficReferralsTable {
+  workspace_id: string;
+  project_id: string;
+  day: string;
+  host: string;
+  path: string;
+  engine: string;
+  visits: number;
 }

@@ -48,7 +48,8 @@ export type IdPrefix =
   | "rpt"
   | "rsh"
   | "rem"
-  | "ntf";
+  | "ntf"
+  | "tim";
 
 /** Prefixed ids, 24 random base62 characters (about 143 bits): `prj_3kTq…`. */
 export function newId(prefix: IdPrefix): string {

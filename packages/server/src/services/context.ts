@@ -21,6 +21,7 @@ import type { Plan, PlanCatalog } from "./plans/catalog.ts";
 import type { RateLimits } from "./rate-limits/rate-limits.ts";
 import type { CounterStore } from "./rate-limits/store.ts";
 import type { ReadCache } from "./read-cache.ts";
+import type { BotRanges } from "./traffic/ranges.ts";
 import type { RequestMeter } from "./usage/request-meter.ts";
 import type { SecretBox } from "./webhooks/secrets.ts";
 import type { TargetPolicy } from "./webhooks/target.ts";
@@ -63,6 +64,8 @@ export interface Deps {
   engineOutbound: EngineOutbound;
   /** The engine that settles mentions the rules are unsure of, and tone (judge/); null: the rules alone. */
   judge: { engine: string } | null;
+  /** The AI bots' published address ranges, to verify a claimed bot in access logs (traffic/). */
+  botRanges: BotRanges;
   /**
    * What else happens when an event is recorded, in the same transaction (webhooks' fan-out):
    * wired where the process is assembled, so that recording an event depends on no consumer.

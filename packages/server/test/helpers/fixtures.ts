@@ -190,6 +190,7 @@ export const ROUTE_FIXTURES: Record<string, (h: Harness, tenant: Tenant) => Prom
   getProjectSources: async (h, t) => ({ params: { id: await project(h, t) }, query: { limit: 5 } }),
   getProjectSearches: async (h, t) => ({ params: { id: await project(h, t) }, query: { limit: 5 } }),
   listOpportunities: async (h, t) => ({ params: { id: await project(h, t) }, query: { limit: 5 } }),
+  getProjectTraffic: async (h, t) => ({ params: { id: await project(h, t) }, query: { engine: "chatgpt" } }),
   getCompetitorSuggestions: async (h, t) => ({ params: { id: await project(h, t) }, query: { limit: 5 } }),
   trackCompetitor: async (h, t) => ({ params: { id: await project(h, t) }, body: { name: "Fixture Rival" } }),
   suggestPrompts: async (h, t) => {

@@ -143,6 +143,11 @@ describeEachDialect("SDK against a real server", (h) => {
       expect(opportunities.object).toBe("opportunities");
       return opportunities;
     },
+    getProjectTraffic: async (s, p) => {
+      const traffic = await s.projects.traffic(p.id, { engine: "chatgpt", verified: true });
+      expect(traffic).toMatchObject({ object: "traffic", project_id: p.id, totals: { bot_hits: 0, referrals: 0 } });
+      return traffic;
+    },
     getCompetitorSuggestions: async (s, p) => {
       const suggestions = await s.projects.competitorSuggestions(p.id, { limit: 5 });
       expect(suggestions.object).toBe("competitor_suggestions");

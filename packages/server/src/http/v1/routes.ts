@@ -43,6 +43,7 @@ import {
   revokeReportShareRoute,
 } from "./reports/routes.ts";
 import { getResultRoute, listResultsRoute } from "./results/routes.ts";
+import { getTrafficRoute } from "./traffic/routes.ts";
 import { getUsageRoute } from "./usage/routes.ts";
 import {
   createWebhookRoute,
@@ -93,6 +94,7 @@ export const V1_ROUTES: Route[] = [
   acknowledgeAlertRoute,
   reopenAlertRoute,
   opportunitiesRoute,
+  getTrafficRoute,
   listReportsRoute,
   getReportRoute,
   createReportShareRoute,

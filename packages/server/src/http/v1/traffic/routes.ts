@@ -1,0 +1,21 @@
+import { TrafficQuery, TrafficSchema } from "../../../services/traffic/schemas.ts";
+import { trafficSummary } from "../../../services/traffic/summary.ts";
+import { defineRoute } from "../../route.ts";
+import { IdParams } from "../../schema.ts";
+
+export const getTrafficRoute = defineRoute({
+  operationId: "getProjectTraffic",
+  method: "GET",
+  path: "/projects/:id/traffic",
+  tag: "Traffic",
+  summary: "A brand's AI crawler hits and AI referrals",
+  description:
+    "What the brand's own access logs (imported with `sightline traffic import`) say over a period: AI bot hits per bot and verification, visits referred per engine, and both per day. Only AI bots' hits and AI-referred visits are counted, as daily counts per page; no visitor's address or user agent is kept.",
+  scope: "projects",
+  extension: true,
+  params: IdParams,
+  query: TrafficQuery,
+  success: { status: 200, description: "The brand's AI traffic.", schema: TrafficSchema },
+  errors: ["NOT_FOUND"],
+  handler: ({ ctx, params, query }) => trafficSummary(ctx, params.id, query),
+});

@@ -1,0 +1,176 @@
+import type { Readable } from "node:stream";
+import { ApiError, notFound, validationError } from "../../errors/api-error.ts";
+import { newId } from "../../lib/ids.ts";
+import { inTransaction, type ServiceContext } from "../context.ts";
+import { projectColumns } from "../projects/columns.ts";
+import { TrafficAggregate } from "./aggregate.ts";
+import { classify } from "./classify.ts";
+import { createParser, detectFormat } from "./formats/detect.ts";
+import type { JsonLineParser } from "./formats/json-logs.ts";
+import type { LogFormat } from "./formats/types.ts";
+import { logLines } from "./read.ts";
+
+/**
+ * Imports a batch of access-log lines for a brand (issue 26): streamed, parsed in its format
+ * (detected from the first lines unless named), classified, and added up per day and page in
+ * memory, then written as counts in one transaction. The batch is recognised by the SHA-256 of its
+ * decompressed bytes: importing the same file or push again changes nothing and says so
+ * (`duplicate: true`). Human visitors' lines are counted as `ignored` and dropped here; nothing of
+ * them, nor any address or user agent, is written anywhere.
+ */
+export interface TrafficImport {
+  object: "traffic_import";
+  id: string;
+  project_id: string;
+  duplicate: boolean;
+  format: LogFormat;
+  lines: number;
+  bot_hits: number;
+  referrals: number;
+  ignored: number;
+  rejected: number;
+  /** The first distinct reasons lines were rejected for, with how many each. */
+  reasons: { reason: string; count: number }[];
+}
+
+export interface ImportInput {
+  body: Readable;
+  source: "cli" | "api" | "upload" | "drain";
+  format?: LogFormat | null;
+  fields?: Record<string, string>;
+}
+
+/** Lines read before the format is decided, when it is not named. */
+const SNIFF = 20;
+/** Rows written per statement. */
+const CHUNK = 400;
+
+async function projectDomains(ctx: ServiceContext, projectId: string): Promise<string[]> {
+  const row = await ctx.db
+    .selectFrom("projects")
+    .select(["primary_domain", "other_domains"])
+    .where("workspace_id", "=", ctx.workspace.id)
+    .where("id", "=", projectId)
+    .where("deleted_at", "is", null)
+    .executeTakeFirst();
+  if (row === undefined) throw notFound("project", projectId);
+  return [row.primary_domain, ...projectColumns.otherDomains.read(row.other_domains)].map((d) => d.toLowerCase());
+}
+
+export async function importTrafficLogs(
+  ctx: ServiceContext,
+  projectId: string,
+  input: ImportInput,
+): Promise<TrafficImport> {
+  const domains = await projectDomains(ctx, projectId);
+  const read = logLines(input.body);
+  const aggregate = new TrafficAggregate();
+  const iterator = read.lines[Symbol.asyncIterator]();
+  const head: string[] = [];
+  while (head.length < SNIFF) {
+    const next = await iterator.next();
+    if (next.done === true) break;
+    head.push(next.value);
+  }
+  const format = input.format ?? detectFormat(head);
+  if (format === null) {
+    throw validationError(
+      [{ field: "format", issue: "the log's format could not be recognised from its first lines; name it" }],
+      "The log's format could not be recognised.",
+    );
+  }
+  const parser = createParser(format, input.fields === undefined ? {} : { fields: input.fields });
+  const classifyRecord = (parsed: { record: Parameters<typeof classify>[0] }) =>
+    classify(parsed.record, ctx.botRanges, domains);
+  // A Vercel drain may put a batch of requests on one line, as a JSON array.
+  const many = "parseAll" in parser ? (parser as JsonLineParser) : null;
+  const add = (line: string) => {
+    if (many === null) aggregate.add(parser.parse(line), classifyRecord);
+    else for (const parsed of many.parseAll(line)) aggregate.add(parsed, classifyRecord);
+  };
+  for (const line of head) add(line);
+  for (let next = await iterator.next(); next.done !== true; next = await iterator.next()) add(next.value);
+  const digest = read.digest();
+  const summary = aggregate.summary();
+  const now = ctx.clock.now().toISOString();
+  const id = newId("tim");
+  const result = (duplicate: boolean, existing?: string): TrafficImport => ({
+    object: "traffic_import",
+    id: existing ?? id,
+    project_id: projectId,
+    duplicate,
+    format,
+    ...summary,
+  });
+  try {
+    return await inTransaction(ctx, async (tx) => {
+      const seen = await tx.db
+        .selectFrom("traffic_imports")
+        .select("id")
+        .where("project_id", "=", projectId)
+        .where("digest", "=", digest)
+        .executeTakeFirst();
+      if (seen !== undefined) return result(true, seen.id);
+      await tx.db
+        .insertInto("traffic_imports")
+        .values({
+          id,
+          workspace_id: tx.workspace.id,
+          project_id: projectId,
+          digest,
+          source: input.source,
+          format,
+          lines: summary.lines,
+          bot_hits: summary.bot_hits,
+          referrals: summary.referrals,
+          ignored: summary.ignored,
+          rejected: summary.rejected,
+          created_at: now,
+        })
+        .execute();
+      const owner = { workspace_id: tx.workspace.id, project_id: projectId };
+      const bots = aggregate.botRows();
+      for (let i = 0; i < bots.length; i += CHUNK) {
+        await tx.db
+          .insertInto("traffic_bot_hits")
+          .values(bots.slice(i, i + CHUNK).map((row) => ({ ...owner, ...row })))
+          .onConflict((oc) =>
+            oc.columns(["project_id", "day", "host", "path", "bot", "verification", "status"]).doUpdateSet((eb) => ({
+              hits: eb("traffic_bot_hits.hits", "+", eb.ref("excluded.hits")),
+              last_at: eb
+                .case()
+                .when("excluded.last_at", ">", eb.ref("traffic_bot_hits.last_at"))
+                .then(eb.ref("excluded.last_at"))
+                .else(eb.ref("traffic_bot_hits.last_at"))
+                .end(),
+            })),
+          )
+          .execute();
+      }
+      const visits = [...aggregate.visits.values()];
+      for (let i = 0; i < visits.length; i += CHUNK) {
+        await tx.db
+          .insertInto("traffic_referrals")
+          .values(visits.slice(i, i + CHUNK).map((row) => ({ ...owner, ...row })))
+          .onConflict((oc) =>
+            oc.columns(["project_id", "day", "host", "path", "engine"]).doUpdateSet((eb) => ({
+              visits: eb("traffic_referrals.visits", "+", eb.ref("excluded.visits")),
+            })),
+          )
+          .execute();
+      }
+      return result(false);
+    });
+  } catch (error) {
+    // The same batch imported twice at once: the other import's row won the unique digest.
+    if (error instanceof ApiError) throw error;
+    const again = await ctx.db
+      .selectFrom("traffic_imports")
+      .select("id")
+      .where("project_id", "=", projectId)
+      .where("digest", "=", digest)
+      .executeTakeFirst();
+    if (again !== undefined) return result(true, again.id);
+    throw error;
+  }
+}
