@@ -182,6 +182,16 @@ export interface GetProjectTrafficQuery {
   verified?: boolean;
 }
 
+export interface GetProjectTrafficPagesQuery {
+  /** Start (ISO 8601), its UTC day included; 30 days before `to` by default. */
+  from?: string;
+  /** End (ISO 8601), exclusive at midnight; now by default. */
+  to?: string;
+  limit?: number;
+  /** Pages to skip. */
+  offset?: number;
+}
+
 export interface ListReportsQuery {
   /** Page size, 1 to 100. */
   limit?: number;
@@ -444,6 +454,12 @@ export interface Operations {
     body: undefined;
     response: S.Traffic;
   };
+  getProjectTrafficPages: {
+    params: { id: string };
+    query: GetProjectTrafficPagesQuery;
+    body: undefined;
+    response: S.TrafficPages;
+  };
   listReports: {
     params: undefined;
     query: ListReportsQuery;
@@ -563,6 +579,7 @@ export const OPERATIONS = {
   reopenAlert: { method: "POST", path: "/alerts/{id}/reopen" },
   listOpportunities: { method: "GET", path: "/projects/{id}/opportunities" },
   getProjectTraffic: { method: "GET", path: "/projects/{id}/traffic" },
+  getProjectTrafficPages: { method: "GET", path: "/projects/{id}/traffic/pages" },
   listReports: { method: "GET", path: "/reports" },
   getReport: { method: "GET", path: "/reports/{id}" },
   createReportShare: { method: "POST", path: "/reports/{id}/shares" },

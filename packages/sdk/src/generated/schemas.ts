@@ -1468,6 +1468,51 @@ export interface Traffic {
   }>;
 }
 
+/** The brand's pages joined page by page: AI bot crawls (from its logs), citations by engine (from its measured answers) and AI-referred visits, most cited first. */
+export interface TrafficPages {
+  object: "traffic_pages";
+  project_id: string;
+  /** A UTC day, YYYY-MM-DD. */
+  from: string;
+  /** A UTC day, YYYY-MM-DD. */
+  to: string;
+  /** Pages in the join; `data` holds `limit` of them from `offset`. */
+  total: number;
+  data: Array<{
+    /** The page's path, without its query; the same on every brand domain. */
+    path: string;
+    crawls: {
+      total: number;
+      verified: number;
+      /** Hits answered with a 4xx or 5xx status. */
+      errors: number;
+      /** ISO 8601 UTC timestamp. */
+      last_at: string | null;
+      by_bot: Array<{
+        bot: string;
+        hits: number;
+      }>;
+    };
+    citations: {
+      total: number;
+      by_engine: Array<{
+        engine: string;
+        citations: number;
+      }>;
+    };
+    referrals: {
+      total: number;
+      by_engine: Array<{
+        engine: string;
+        visits: number;
+      }>;
+    };
+    crawled_not_cited: boolean;
+    cited_not_crawled: boolean;
+    cited_and_visited: boolean;
+  }>;
+}
+
 export interface ReportList {
   data: ReportListItem[];
   /** Whether another page follows this one. */

@@ -5,6 +5,7 @@ import type {
   GetProjectMetricsQuery,
   GetProjectSearchesQuery,
   GetProjectSourcesQuery,
+  GetProjectTrafficPagesQuery,
   GetProjectTrafficQuery,
   GetPromptMetricsQuery,
   ListOpportunitiesQuery,
@@ -35,6 +36,7 @@ import type {
   RemeasureCreate,
   RemeasureList,
   Traffic,
+  TrafficPages,
 } from "../generated/schemas.ts";
 import { paginate } from "../pagination.ts";
 
@@ -161,6 +163,14 @@ export class Projects {
    */
   traffic(id: string, query: GetProjectTrafficQuery = {}): Promise<Traffic> {
     return this.client.request("getProjectTraffic", { params: { id }, query });
+  }
+
+  /**
+   * The brand's pages joined page by page: AI bot crawls, citations by engine and AI-referred visits.
+   * @example const { data } = await sightline.projects.trafficPages("prj_…", { limit: 20 });
+   */
+  trafficPages(id: string, query: GetProjectTrafficPagesQuery = {}): Promise<TrafficPages> {
+    return this.client.request("getProjectTrafficPages", { params: { id }, query });
   }
 
   /**

@@ -191,6 +191,7 @@ export const ROUTE_FIXTURES: Record<string, (h: Harness, tenant: Tenant) => Prom
   getProjectSearches: async (h, t) => ({ params: { id: await project(h, t) }, query: { limit: 5 } }),
   listOpportunities: async (h, t) => ({ params: { id: await project(h, t) }, query: { limit: 5 } }),
   getProjectTraffic: async (h, t) => ({ params: { id: await project(h, t) }, query: { engine: "chatgpt" } }),
+  getProjectTrafficPages: async (h, t) => ({ params: { id: await project(h, t) }, query: { limit: 5 } }),
   getCompetitorSuggestions: async (h, t) => ({ params: { id: await project(h, t) }, query: { limit: 5 } }),
   trackCompetitor: async (h, t) => ({ params: { id: await project(h, t) }, body: { name: "Fixture Rival" } }),
   suggestPrompts: async (h, t) => {

@@ -148,6 +148,11 @@ describeEachDialect("SDK against a real server", (h) => {
       expect(traffic).toMatchObject({ object: "traffic", project_id: p.id, totals: { bot_hits: 0, referrals: 0 } });
       return traffic;
     },
+    getProjectTrafficPages: async (s, p) => {
+      const pages = await s.projects.trafficPages(p.id, { limit: 5 });
+      expect(pages).toMatchObject({ object: "traffic_pages", project_id: p.id, total: 0, data: [] });
+      return pages;
+    },
     getCompetitorSuggestions: async (s, p) => {
       const suggestions = await s.projects.competitorSuggestions(p.id, { limit: 5 });
       expect(suggestions.object).toBe("competitor_suggestions");

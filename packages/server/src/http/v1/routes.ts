@@ -43,7 +43,7 @@ import {
   revokeReportShareRoute,
 } from "./reports/routes.ts";
 import { getResultRoute, listResultsRoute } from "./results/routes.ts";
-import { getTrafficRoute } from "./traffic/routes.ts";
+import { getTrafficPagesRoute, getTrafficRoute } from "./traffic/routes.ts";
 import { getUsageRoute } from "./usage/routes.ts";
 import {
   createWebhookRoute,
@@ -95,6 +95,7 @@ export const V1_ROUTES: Route[] = [
   reopenAlertRoute,
   opportunitiesRoute,
   getTrafficRoute,
+  getTrafficPagesRoute,
   listReportsRoute,
   getReportRoute,
   createReportShareRoute,

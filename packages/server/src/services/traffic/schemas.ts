@@ -82,3 +82,82 @@ export const TrafficSchema = component(
     },
   ),
 );
+
+export const TrafficPagesQuery = Type.Object(
+  {
+    from: Type.Optional(
+      Type.String({
+        maxLength: 40,
+        description: "Start (ISO 8601), its UTC day included; 30 days before `to` by default.",
+      }),
+    ),
+    to: Type.Optional(
+      Type.String({ maxLength: 40, description: "End (ISO 8601), exclusive at midnight; now by default." }),
+    ),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
+    offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000, default: 0, description: "Pages to skip." })),
+  },
+  { additionalProperties: false },
+);
+
+const Count = Type.Integer({ minimum: 0 });
+
+export const TrafficPagesSchema = component(
+  "TrafficPages",
+  Type.Object(
+    {
+      object: Type.Literal("traffic_pages"),
+      project_id: Type.String(),
+      from: Day,
+      to: Day,
+      total: Type.Integer({
+        minimum: 0,
+        description: "Pages in the join; `data` holds `limit` of them from `offset`.",
+      }),
+      data: Type.Array(
+        Type.Object(
+          {
+            path: Type.String({ description: "The page's path, without its query; the same on every brand domain." }),
+            crawls: Type.Object(
+              {
+                total: Count,
+                verified: Count,
+                errors: Type.Integer({ minimum: 0, description: "Hits answered with a 4xx or 5xx status." }),
+                last_at: Nullable(Timestamp),
+                by_bot: Type.Array(Type.Object({ bot: Type.String(), hits: Count }, { additionalProperties: false })),
+              },
+              { additionalProperties: false },
+            ),
+            citations: Type.Object(
+              {
+                total: Count,
+                by_engine: Type.Array(
+                  Type.Object({ engine: Type.String(), citations: Count }, { additionalProperties: false }),
+                ),
+              },
+              { additionalProperties: false },
+            ),
+            referrals: Type.Object(
+              {
+                total: Count,
+                by_engine: Type.Array(
+                  Type.Object({ engine: Type.String(), visits: Count }, { additionalProperties: false }),
+                ),
+              },
+              { additionalProperties: false },
+            ),
+            crawled_not_cited: Type.Boolean(),
+            cited_not_crawled: Type.Boolean(),
+            cited_and_visited: Type.Boolean(),
+          },
+          { additionalProperties: false },
+        ),
+      ),
+    },
+    {
+      additionalProperties: false,
+      description:
+        "The brand's pages joined page by page: AI bot crawls (from its logs), citations by engine (from its measured answers) and AI-referred visits, most cited first.",
+    },
+  ),
+);

@@ -1,4 +1,10 @@
-import { TrafficQuery, TrafficSchema } from "../../../services/traffic/schemas.ts";
+import { trafficPages } from "../../../services/traffic/pages.ts";
+import {
+  TrafficPagesQuery,
+  TrafficPagesSchema,
+  TrafficQuery,
+  TrafficSchema,
+} from "../../../services/traffic/schemas.ts";
 import { trafficSummary } from "../../../services/traffic/summary.ts";
 import { defineRoute } from "../../route.ts";
 import { IdParams } from "../../schema.ts";
@@ -18,4 +24,21 @@ export const getTrafficRoute = defineRoute({
   success: { status: 200, description: "The brand's AI traffic.", schema: TrafficSchema },
   errors: ["NOT_FOUND"],
   handler: ({ ctx, params, query }) => trafficSummary(ctx, params.id, query),
+});
+
+export const getTrafficPagesRoute = defineRoute({
+  operationId: "getProjectTrafficPages",
+  method: "GET",
+  path: "/projects/:id/traffic/pages",
+  tag: "Traffic",
+  summary: "The brand's pages: crawled, cited and visited",
+  description:
+    "Every page of the brand's domains that AI bots crawled, engines cited or engines sent visitors to in the period, joined by path: crawls by bot (verified, errors served, last crawl), citations by engine from the measured answers, visits referred by engine, and whether it was crawled but never cited, cited but not crawled, or cited and visited. Most cited first; `limit` and `offset` page through them.",
+  scope: "projects",
+  extension: true,
+  params: IdParams,
+  query: TrafficPagesQuery,
+  success: { status: 200, description: "The brand's pages.", schema: TrafficPagesSchema },
+  errors: ["NOT_FOUND"],
+  handler: ({ ctx, params, query }) => trafficPages(ctx, params.id, query),
 });
