@@ -188,8 +188,8 @@ export interface GetProjectTrafficPagesQuery {
   /** End (ISO 8601), exclusive at midnight; now by default. */
   to?: string;
   limit?: number;
-  /** Pages to skip. */
-  offset?: number;
+  /** Which page of `limit` pages, from 1. */
+  page?: number;
 }
 
 export interface ListReportsQuery {

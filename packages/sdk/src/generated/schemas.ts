@@ -1476,7 +1476,7 @@ export interface TrafficPages {
   from: string;
   /** A UTC day, YYYY-MM-DD. */
   to: string;
-  /** Pages in the join; `data` holds `limit` of them from `offset`. */
+  /** Pages in the join; `data` holds page `page` of them, `limit` at a time. */
   total: number;
   data: Array<{
     /** The page's path, without its query; the same on every brand domain. */

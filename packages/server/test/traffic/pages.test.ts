@@ -114,7 +114,7 @@ describe.each(DIALECTS)("the page join [%s] (issue 26)", (dialect) => {
       // Most cited first, then paged.
       const citationsInOrder = join.data.map((page) => page.citations.total);
       expect(citationsInOrder).toEqual([...citationsInOrder].sort((a, b) => b - a));
-      const second = await trafficPages(ctx, projectId, { limit: 1, offset: 1 });
+      const second = await trafficPages(ctx, projectId, { limit: 1, page: 2 });
       expect(second.data).toEqual(join.data.slice(1, 2));
     } finally {
       await runtime.close();

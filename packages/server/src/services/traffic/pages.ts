@@ -14,7 +14,7 @@ export interface TrafficPagesQuery {
   from?: string;
   to?: string;
   limit?: number;
-  offset?: number;
+  page?: number;
 }
 
 interface Page {
@@ -78,7 +78,7 @@ export async function trafficPages(
   if (project === undefined) throw notFound("project", projectId);
   const period = periodOf(query, ctx.clock);
   const limit = query.limit ?? 50;
-  const offset = query.offset ?? 0;
+  const offset = ((query.page ?? 1) - 1) * limit;
 
   const hits = await ctx.db
     .selectFrom("traffic_bot_hits")

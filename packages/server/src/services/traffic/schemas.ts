@@ -94,8 +94,10 @@ export const TrafficPagesQuery = Type.Object(
     to: Type.Optional(
       Type.String({ maxLength: 40, description: "End (ISO 8601), exclusive at midnight; now by default." }),
     ),
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
-    offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000, default: 0, description: "Pages to skip." })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
+    page: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 100, default: 1, description: "Which page of `limit` pages, from 1." }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -112,7 +114,7 @@ export const TrafficPagesSchema = component(
       to: Day,
       total: Type.Integer({
         minimum: 0,
-        description: "Pages in the join; `data` holds `limit` of them from `offset`.",
+        description: "Pages in the join; `data` holds page `page` of them, `limit` at a time.",
       }),
       data: Type.Array(
         Type.Object(

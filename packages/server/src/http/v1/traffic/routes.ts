@@ -33,7 +33,7 @@ export const getTrafficPagesRoute = defineRoute({
   tag: "Traffic",
   summary: "The brand's pages: crawled, cited and visited",
   description:
-    "Every page of the brand's domains that AI bots crawled, engines cited or engines sent visitors to in the period, joined by path: crawls by bot (verified, errors served, last crawl), citations by engine from the measured answers, visits referred by engine, and whether it was crawled but never cited, cited but not crawled, or cited and visited. Most cited first; `limit` and `offset` page through them.",
+    "Every page of the brand's domains that AI bots crawled, engines cited or engines sent visitors to in the period, joined by path: crawls by bot (verified, errors served, last crawl), citations by engine from the measured answers, visits referred by engine, and whether it was crawled but never cited, cited but not crawled, or cited and visited. Most cited first; `limit` (≤ 100) and `page` page through them.",
   scope: "projects",
   extension: true,
   params: IdParams,
