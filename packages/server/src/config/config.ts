@@ -204,6 +204,11 @@ export const CONFIG_VARIABLES: ConfigVariable[] = [
       "Webhook deliveries and alert notifications that are done (sent, failed or canceled) older than this are deleted.",
   },
   {
+    name: "SIGHTLINE_RETENTION_TRAFFIC_DAYS",
+    default: "400",
+    description: "Daily counts of AI bot hits and AI referrals (traffic) older than this many days are deleted.",
+  },
+  {
     name: "SIGHTLINE_RETENTION_ANSWER_TEXT_DAYS",
     default: "(keep)",
     description:
@@ -338,6 +343,9 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
       parseInteger(raw, 1, 36_500),
     ),
     answerTextDays: read<number | null>("SIGHTLINE_RETENTION_ANSWER_TEXT_DAYS", null, (raw) =>
+      parseInteger(raw, 1, 36_500),
+    ),
+    trafficDays: read("SIGHTLINE_RETENTION_TRAFFIC_DAYS", DEFAULT_RETENTION.trafficDays ?? 400, (raw) =>
       parseInteger(raw, 1, 36_500),
     ),
   };

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRuntime, type Runtime } from "../../src/app/runtime.ts";
 import type { ServiceContext } from "../../src/services/context.ts";
 import { createProject } from "../../src/services/projects/projects.ts";
+import { prune } from "../../src/services/retention/prune.ts";
 import { importTrafficLogs } from "../../src/services/traffic/import.ts";
 import { trafficSummary } from "../../src/services/traffic/summary.ts";
 import { createWorkspace, workspaceContext } from "../../src/services/workspaces/workspaces.ts";
@@ -197,6 +198,31 @@ describe.each(DIALECTS)("importing access logs [%s] (issue 26)", (dialect) => {
     await expect(
       importTrafficLogs(ctx, projectId, { body: Readable.from(["?? ?? ??\n!! !!\n"]), source: "api" }),
     ).rejects.toMatchObject({ code: "VALIDATION_ERROR" });
+  });
+
+  it("keeps the daily counts for their retention, then deletes the days that fell out of it", async () => {
+    const days = async () =>
+      (await runtime.deps.db.selectFrom("traffic_bot_hits").select("day").where("project_id", "=", projectId).execute())
+        .map((row) => row.day)
+        .sort();
+    expect(await days()).toContain("2026-11-20");
+    // 30 days before 2026-12-21T12:00Z is 2026-11-21T12:00Z: the days before the 21st go.
+    const counts = await prune(runtime.deps, new Date("2026-12-21T12:00:00Z"), {
+      jobsDays: 7,
+      deliveriesDays: 30,
+      answerTextDays: null,
+      trafficDays: 30,
+    });
+    expect(counts.traffic).toBeGreaterThan(0);
+    const left = await days();
+    expect(left.length).toBeGreaterThan(0);
+    expect(left.every((day) => day >= "2026-11-21")).toBe(true);
+    const visits = await runtime.deps.db
+      .selectFrom("traffic_referrals")
+      .select("day")
+      .where("project_id", "=", projectId)
+      .execute();
+    expect(visits.every((row) => row.day >= "2026-11-21")).toBe(true);
   });
 
   it("imports files from the command line, gzip too", async () => {

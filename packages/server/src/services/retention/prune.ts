@@ -7,9 +7,16 @@ export interface RetentionConfig {
   jobsDays: number;
   deliveriesDays: number;
   answerTextDays: number | null;
+  /** AI traffic counts (traffic/) older than this many days; 400 unless said (a year and its month before). */
+  trafficDays?: number;
 }
 
-export const DEFAULT_RETENTION: RetentionConfig = { jobsDays: 7, deliveriesDays: 30, answerTextDays: null };
+export const DEFAULT_RETENTION: RetentionConfig = {
+  jobsDays: 7,
+  deliveriesDays: 30,
+  answerTextDays: null,
+  trafficDays: 400,
+};
 
 /** Rows per statement, and statements per table per pass: small, so no pass holds a lock for long. */
 const BATCH = 500;
@@ -21,6 +28,8 @@ export interface PruneCounts {
   deliveries: number;
   notifications: number;
   answerTexts: number;
+  /** Daily AI traffic counts and import records past their retention. */
+  traffic: number;
   /** Deleted brands purged with all their data, past their 30 days of being restorable. */
   projects: number;
 }
@@ -107,6 +116,16 @@ export async function prune(deps: Deps, now: Date, retention: RetentionConfig): 
     const textCutoff = before(now, retention.answerTextDays);
     answerTexts = await inBatches(() => removeAnswerTexts(deps, textCutoff, BATCH));
   }
+  // Daily counts: each pass removes the days that fell out of the window since the last one.
+  const trafficCutoff = before(now, retention.trafficDays ?? DEFAULT_RETENTION.trafficDays ?? 400);
+  const trafficDay = trafficCutoff.slice(0, 10);
+  let traffic = 0;
+  for (const table of ["traffic_bot_hits", "traffic_referrals"] as const) {
+    traffic += Number((await db.deleteFrom(table).where("day", "<", trafficDay).executeTakeFirst()).numDeletedRows);
+  }
+  traffic += Number(
+    (await db.deleteFrom("traffic_imports").where("created_at", "<", trafficCutoff).executeTakeFirst()).numDeletedRows,
+  );
   const projects = await purgeDeletedProjects(deps, now);
-  return { jobs, deliveries, notifications, answerTexts, projects };
+  return { jobs, deliveries, notifications, answerTexts, traffic, projects };
 }

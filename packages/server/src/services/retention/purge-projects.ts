@@ -60,6 +60,9 @@ export async function purgeDeletedProjects(deps: Deps, now: Date): Promise<numbe
         "digest_subscriptions",
         "analyses",
         "monitoring_schedules",
+        "traffic_bot_hits",
+        "traffic_referrals",
+        "traffic_imports",
       ] as const) {
         await tx.deleteFrom(table).where("project_id", "=", id).execute();
       }
