@@ -5,6 +5,7 @@ import { opportunitiesRoute } from "../http/v1/opportunities/routes.ts";
 import { getProjectRoute, listProjectsRoute } from "../http/v1/projects/routes.ts";
 import { getReportRoute, listReportsRoute } from "../http/v1/reports/routes.ts";
 import { getResultRoute, listResultsRoute } from "../http/v1/results/routes.ts";
+import { getTrafficRoute } from "../http/v1/traffic/routes.ts";
 import { AnalyzeSchema } from "../services/analyses/schemas.ts";
 import type { ProjectMetrics } from "../services/analytics/metrics.ts";
 import { MetricsQuery } from "../services/analytics/schemas.ts";
@@ -14,6 +15,7 @@ import { OpportunitiesQuery } from "../services/opportunities/schemas.ts";
 import { ProjectListQuery } from "../services/projects/schemas.ts";
 import { ReportListQuery } from "../services/reports/schemas.ts";
 import { ResultListQuery } from "../services/results/schemas.ts";
+import { TrafficQuery } from "../services/traffic/schemas.ts";
 import { METRICS_FIGURES, metricsText } from "./metrics-text.ts";
 import { defineTool, type Tool } from "./tool.ts";
 
@@ -88,6 +90,16 @@ export const MCP_TOOLS: readonly Tool[] = [
     route: opportunitiesRoute,
     params: IdParams,
     query: OpportunitiesQuery,
+    rename: brandId,
+  }),
+  defineTool({
+    name: "get_traffic",
+    title: "A brand's AI crawler hits and AI referrals",
+    description:
+      "What the brand's own access logs say over a period (UTC days `from`, `to` excluded): hits by the AI engines' crawlers per bot, verified against the bots' published addresses (or spoofed, or unverifiable), visits referred by each AI engine, and both per day. Filter by `engine` (its referrals and the bots that feed it), `bot` or `verified`. Empty until logs are imported.",
+    route: getTrafficRoute,
+    params: IdParams,
+    query: TrafficQuery,
     rename: brandId,
   }),
   defineTool({

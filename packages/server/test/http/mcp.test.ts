@@ -13,6 +13,7 @@ const TOOLS = [
   "get_brand",
   "get_metrics",
   "list_opportunities",
+  "get_traffic",
   "list_results",
   "get_result",
   "list_reports",
@@ -161,6 +162,8 @@ describeEachDialect("MCP server", (h: Harness) => {
       await rest("getProjectMetrics", { params: { id: projectId }, query: { interval: "week" } }),
     );
 
+    const traffic = ok(await call(client, "get_traffic", { project_id: projectId, engine: "chatgpt" }));
+    expect(traffic).toMatchObject({ object: "traffic", project_id: projectId, totals: { bot_hits: 0, referrals: 0 } });
     const opportunities = ok(await call(client, "list_opportunities", { project_id: projectId, limit: 5 }));
     expect(opportunities).toEqual(await rest("listOpportunities", { params: { id: projectId }, query: { limit: 5 } }));
 
@@ -309,6 +312,7 @@ describeEachDialect("MCP server", (h: Harness) => {
       ["get_brand", { project_id: projectId }],
       ["get_metrics", { project_id: projectId }],
       ["list_opportunities", { project_id: projectId }],
+      ["get_traffic", { project_id: projectId }],
       ["get_result", { result_id: resultId }],
       ["get_report", { report_id: reportId }],
       ["get_analysis", { analysis_id: analysisId }],
