@@ -17,10 +17,23 @@ function storedChoice(): ThemeChoice {
   }
 }
 
+/**
+ * Switches the theme at once: colour transitions (buttons animate theirs) are held off while the
+ * class changes, so the page does not fade through half-light colours, and anything that reads
+ * the colours right after the switch (an accessibility check) reads the final ones.
+ */
 function apply(choice: ThemeChoice): void {
   const dark = choice === "dark" || (choice === "system" && darkQuery().matches);
-  document.documentElement.classList.toggle("dark", dark);
-  document.documentElement.style.colorScheme = dark ? "dark" : "light";
+  const root = document.documentElement;
+  if (root.classList.contains("dark") === dark && root.style.colorScheme !== "") return;
+  const still = document.createElement("style");
+  still.textContent = "*,*::before,*::after{transition:none!important}";
+  document.head.appendChild(still);
+  root.classList.toggle("dark", dark);
+  root.style.colorScheme = dark ? "dark" : "light";
+  // Styles are computed with transitions off before they come back.
+  void window.getComputedStyle(document.body).backgroundColor;
+  requestAnimationFrame(() => requestAnimationFrame(() => still.remove()));
 }
 
 /** The theme chosen, and a way to change it: kept in localStorage, applied at once, following the system when asked. */
