@@ -28,7 +28,8 @@ function writeLog(path: string): number {
   for (let i = 0; i < LINES; i++) {
     const agent = agents[i % agents.length] ?? "";
     const referrer = referrers[i % referrers.length] ?? "-";
-    const ip = agent.includes("GPTBot") ? `20.171.206.${i % 250}` : `198.51.${(i >> 8) % 250}.${i % 250}`;
+    // Documentation ranges: the addresses are parsed and compared, never contacted.
+    const ip = agent.includes("GPTBot") ? `192.0.2.${i % 128}` : `203.0.113.${i % 250}`;
     const minute = String(i % 60).padStart(2, "0");
     parts.push(
       `${ip} - - [2${i % 7}/Nov/2026:1${i % 10}:${minute}:00 +0000] "GET /docs/page-${i % 2000}?ref=${i % 13} HTTP/1.1" ${i % 50 === 0 ? 404 : 200} ${1000 + (i % 5000)} "${referrer}" "${agent}"`,
@@ -48,7 +49,7 @@ async function timed(run: () => Promise<number>): Promise<{ lines: number; secon
 export async function logImportBenchmark(dir: string): Promise<string[]> {
   const path = join(dir, "access.log");
   const bytes = writeLog(path);
-  const ranges = new BotRanges({ GPTBot: ["20.171.206.0/24"] });
+  const ranges = new BotRanges({ GPTBot: ["192.0.2.0/25"] });
   const read = () =>
     timed(async () => {
       let lines = 0;

@@ -8,6 +8,7 @@ import type {
   MeasureOptions,
   SourceCitation,
 } from "../../src/services/measurement/types.ts";
+import { Tally, type Tone, toneOf } from "../helpers/accuracy.ts";
 
 /**
  * The measurement's contract on answers it was never tuned on (issue 25): the held-out corpus in
@@ -36,7 +37,6 @@ const FLOOR: Record<string, Record<Metric, number>> = {
 const MIN = { answers: 600, languages: 6, perLanguage: 80 } as const;
 const KINDS = ["word-as-brand", "comparison", "neighbour", "tone-implicit"] as const;
 
-type Tone = "positive" | "neutral" | "negative";
 type Stance = "recommended" | "mentioned" | "warned";
 type Half = "tune" | "test";
 
@@ -76,58 +76,6 @@ const halfOf = new Map<string, Half>([
   ...split.tune.map((id) => [id, "tune"] as const),
   ...split.test.map((id) => [id, "test"] as const),
 ]);
-
-/** Counts behind the figures, for one language of one half, or more. */
-class Tally {
-  answers = 0;
-  tp = 0;
-  fp = 0;
-  fn = 0;
-  positionsRight = 0;
-  positionsTotal = 0;
-  toneRight = 0;
-  toneTotal = 0;
-  stanceRight = 0;
-  stanceTotal = 0;
-  citedRight = 0;
-
-  add(other: Tally): void {
-    for (const key of Object.keys(this) as (keyof Tally)[]) {
-      const value = this[key];
-      if (typeof value === "number") (this as Record<string, unknown>)[key] = value + (other[key] as number);
-    }
-  }
-
-  get precision(): number {
-    return ratio(this.tp, this.tp + this.fp);
-  }
-  get recall(): number {
-    return ratio(this.tp, this.tp + this.fn);
-  }
-  get position(): number {
-    return ratio(this.positionsRight, this.positionsTotal);
-  }
-  get sentiment(): number {
-    return ratio(this.toneRight, this.toneTotal);
-  }
-  get stance(): number {
-    return ratio(this.stanceRight, this.stanceTotal);
-  }
-  get cited(): number {
-    return ratio(this.citedRight, this.answers);
-  }
-}
-
-function ratio(count: number, n: number): number {
-  return n === 0 ? 1 : count / n;
-}
-
-function toneOf(score: number | null | undefined): Tone | "none" {
-  if (score === null || score === undefined) return "none";
-  if (score > 0.1) return "positive";
-  if (score < -0.1) return "negative";
-  return "neutral";
-}
 
 interface Loaded {
   answer: CorpusAnswer;

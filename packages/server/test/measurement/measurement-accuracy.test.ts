@@ -3,6 +3,7 @@ import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { compileProject, measureAnswer } from "../../src/services/measurement/measure.ts";
 import type { BrandSpec, MeasuredProject, SourceCitation } from "../../src/services/measurement/types.ts";
+import { Tally, type Tone, toneOf } from "../helpers/accuracy.ts";
 
 /**
  * The measurement's contract (DESIGN.md §7, issue 13): the project's own labelled answers under
@@ -32,7 +33,6 @@ const CAUSES = [
   "plain",
 ] as const;
 
-type Tone = "positive" | "neutral" | "negative";
 type Stance = "recommended" | "mentioned" | "warned";
 
 interface CorpusBrand extends BrandSpec {
@@ -74,58 +74,6 @@ const files = readdirSync(dir)
   .filter((name) => name.endsWith(".json"))
   .sort()
   .map((name) => ({ name, corpus: JSON.parse(readFileSync(resolve(dir, name), "utf8")) as CorpusFile }));
-
-/** Counts behind the figures, for one language or all of them. */
-class Tally {
-  answers = 0;
-  tp = 0;
-  fp = 0;
-  fn = 0;
-  positionsRight = 0;
-  positionsTotal = 0;
-  toneRight = 0;
-  toneTotal = 0;
-  stanceRight = 0;
-  stanceTotal = 0;
-  citedRight = 0;
-
-  add(other: Tally): void {
-    for (const key of Object.keys(this) as (keyof Tally)[]) {
-      const value = this[key];
-      if (typeof value === "number") (this as Record<string, unknown>)[key] = value + (other[key] as number);
-    }
-  }
-
-  get precision(): number {
-    return ratio(this.tp, this.tp + this.fp);
-  }
-  get recall(): number {
-    return ratio(this.tp, this.tp + this.fn);
-  }
-  get position(): number {
-    return ratio(this.positionsRight, this.positionsTotal);
-  }
-  get sentiment(): number {
-    return ratio(this.toneRight, this.toneTotal);
-  }
-  get stance(): number | null {
-    return this.stanceTotal === 0 ? null : this.stanceRight / this.stanceTotal;
-  }
-  get cited(): number {
-    return ratio(this.citedRight, this.answers);
-  }
-}
-
-function ratio(count: number, n: number): number {
-  return n === 0 ? 1 : count / n;
-}
-
-function toneOf(score: number | null | undefined): Tone | "none" {
-  if (score === null || score === undefined) return "none";
-  if (score > 0.1) return "positive";
-  if (score < -0.1) return "negative";
-  return "neutral";
-}
 
 const byLanguage = new Map<string, Tally>();
 const overall = new Tally();
@@ -199,7 +147,7 @@ for (const { name, corpus } of files) {
 for (const tally of byLanguage.values()) overall.add(tally);
 
 function row(label: string, t: Tally): string {
-  const stance = stanceMeasured && t.stance !== null ? t.stance.toFixed(3) : "n/a";
+  const stance = stanceMeasured && t.stanceTotal > 0 ? t.stance.toFixed(3) : "n/a";
   return [
     label.padEnd(8),
     String(t.answers).padStart(7),

@@ -565,7 +565,7 @@ describe("format detection", () => {
       "cloudfront",
     );
     expect(detectFormat([json({ EdgeStartTimestamp: 1, ClientRequestURI: "/" })])).toBe("cloudflare");
-    expect(detectFormat([json({ ClientIP: "1.2.3.4", ClientRequestURI: "/" })])).toBe("cloudflare");
+    expect(detectFormat([json({ ClientIP: "192.0.2.4", ClientRequestURI: "/" })])).toBe("cloudflare");
     expect(detectFormat([json({ source: "lambda", proxy: { path: "/" } })])).toBe("vercel");
     expect(detectFormat([json([{ source: "edge", proxy: { path: "/" } }])])).toBe("vercel");
     expect(detectFormat([json({ deploymentId: "dpl_1", source: "build", message: "ok" })])).toBe("vercel");

@@ -18,7 +18,7 @@ import { createTestDatabase, DIALECTS, type TestDatabase } from "../helpers/data
 // Ranges of this test's own, so that it does not move when the shipped file is refreshed.
 const dir = mkdtempSync(join(tmpdir(), "sightline-traffic-"));
 const rangesFile = join(dir, "ranges.json");
-writeFileSync(rangesFile, JSON.stringify({ GPTBot: ["20.171.206.0/24"], "OAI-SearchBot": ["74.7.228.0/23"] }));
+writeFileSync(rangesFile, JSON.stringify({ GPTBot: ["192.0.2.0/25"], "OAI-SearchBot": ["192.0.2.128/25"] }));
 
 const HUMAN_IP = "203.0.113.77";
 const HUMAN_AGENT = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) HumanBrowser/123.4";
@@ -31,25 +31,11 @@ function combined(ip: string, time: string, path: string, status: number, referr
 /** A day of the brand's log: bots verified and spoofed, AI referrals, humans, and two bad lines. */
 function dayOfLog(): string {
   return [
-    combined(
-      "20.171.206.10",
-      "20/Nov/2026:08:00:00 +0000",
-      "/pricing",
-      200,
-      "-",
-      "Mozilla/5.0; compatible; GPTBot/1.2",
-    ),
-    combined(
-      "20.171.206.11",
-      "20/Nov/2026:09:30:00 +0000",
-      "/pricing",
-      200,
-      "-",
-      "Mozilla/5.0; compatible; GPTBot/1.2",
-    ),
+    combined("192.0.2.10", "20/Nov/2026:08:00:00 +0000", "/pricing", 200, "-", "Mozilla/5.0; compatible; GPTBot/1.2"),
+    combined("192.0.2.11", "20/Nov/2026:09:30:00 +0000", "/pricing", 200, "-", "Mozilla/5.0; compatible; GPTBot/1.2"),
     combined("198.51.100.9", "20/Nov/2026:10:00:00 +0000", "/pricing", 200, "-", "Mozilla/5.0; compatible; GPTBot/1.2"),
     combined(
-      "74.7.228.20",
+      "192.0.2.140",
       "20/Nov/2026:11:00:00 +0000",
       "/docs/old",
       404,
@@ -57,7 +43,7 @@ function dayOfLog(): string {
       "Mozilla/5.0; compatible; OAI-SearchBot/1.0",
     ),
     combined(
-      "192.0.2.5",
+      "198.51.100.5",
       "21/Nov/2026:00:10:00 +0000",
       "/blog/a?x=1",
       200,
@@ -155,7 +141,7 @@ describe.each(DIALECTS)("importing access logs [%s] (issue 26)", (dialect) => {
       const rows = JSON.stringify(await runtime.deps.db.selectFrom(table).selectAll().execute());
       expect(rows).not.toContain(HUMAN_IP);
       expect(rows).not.toContain("HumanBrowser");
-      expect(rows).not.toContain("20.171.206.10");
+      expect(rows).not.toContain("192.0.2.10");
     }
     // The page's path is kept without its query.
     const pages = await runtime.deps.db.selectFrom("traffic_referrals").select("path").execute();
@@ -174,7 +160,7 @@ describe.each(DIALECTS)("importing access logs [%s] (issue 26)", (dialect) => {
   });
 
   it("adds a new batch to the same day's counts", async () => {
-    const more = combined("20.171.206.12", "20/Nov/2026:23:59:00 +0000", "/pricing", 200, "-", "GPTBot/1.2");
+    const more = combined("192.0.2.12", "20/Nov/2026:23:59:00 +0000", "/pricing", 200, "-", "GPTBot/1.2");
     const result = await importTrafficLogs(ctx, projectId, {
       body: Readable.from([`${more}\n`]),
       source: "api",
@@ -228,7 +214,7 @@ describe.each(DIALECTS)("importing access logs [%s] (issue 26)", (dialect) => {
   it("imports files from the command line, gzip too", async () => {
     const plain = join(dir, `${dialect}-access.log`);
     const zipped = join(dir, `${dialect}-access.log.gz`);
-    const line = combined("74.7.229.1", "22/Nov/2026:08:00:00 +0000", "/cli", 200, "-", "OAI-SearchBot/1.0");
+    const line = combined("192.0.2.141", "22/Nov/2026:08:00:00 +0000", "/cli", 200, "-", "OAI-SearchBot/1.0");
     writeFileSync(plain, `${line}\n`);
     writeFileSync(
       zipped,

@@ -71,10 +71,10 @@ describe.each(DIALECTS)("the page join [%s] (issue 26)", (dialect) => {
       const hit = (ip: string, path: string, status: number, referrer: string, agent: string) =>
         `${ip} - - [${clf(now)}] "GET ${path} HTTP/1.1" ${status} 100 "${referrer}" "${agent}"`;
       const log = [
-        hit("74.7.228.1", "/pricing", 200, "-", "OAI-SearchBot/1.0"),
-        hit("74.7.228.2", "/pricing/", 200, "-", "OAI-SearchBot/1.0"),
-        hit("74.7.228.3", "/old-page", 404, "-", "OAI-SearchBot/1.0"),
-        hit("20.171.206.1", "/about", 200, "-", "GPTBot/1.2"),
+        hit("192.0.2.1", "/pricing", 200, "-", "OAI-SearchBot/1.0"),
+        hit("192.0.2.2", "/pricing/", 200, "-", "OAI-SearchBot/1.0"),
+        hit("192.0.2.3", "/old-page", 404, "-", "OAI-SearchBot/1.0"),
+        hit("192.0.2.4", "/about", 200, "-", "GPTBot/1.2"),
         hit("203.0.113.1", "/pricing?utm_source=chatgpt.com", 200, "-", "Mozilla/5.0 Person"),
         hit("203.0.113.2", "/pricing", 200, "https://chatgpt.com/", "Mozilla/5.0 Person"),
         hit("203.0.113.3", "/about", 200, "https://www.google.com/", "Mozilla/5.0 Person"),

@@ -23,20 +23,28 @@ const CATEGORY =
 const PRODUCT_NEAR =
   /(?<![\p{L}])(?:app|apps|reviews?|refunds?|login|sign in|account|pricing|prices?|cost|costs|plans?|subscriptions?|vs|versus|or|worth|legit|safe|scam|customer service|support|download|install|flavou?rs?|menu|stores?|shops?|near me|opening hours|delivery|#\d|\d+|aplicacion|app|opiniones|precio|resenas|avis|prix|tarifs?|abonnement|erfahrungen|preise?|kosten|test|oder|ou|o)(?![\p{L}])/u;
 
+/** What the prompt says: evidence for ordinary-word names, and which brands it names at all. */
+export type PromptEvidence = Pick<Context, "category" | "promptNames" | "promptWords"> & {
+  /** Every brand the prompt names, by any of its names ("Is Acme worth it?" is about Acme). */
+  named: ReadonlySet<number>;
+};
+
 /** What the prompt tells about the names: whether it asks about a kind of product, and how it writes them. */
 export function promptEvidence(
   matcher: BrandMatcher,
   prompt: string | undefined,
   language: Language = "en",
-): Pick<Context, "category" | "promptNames" | "promptWords"> {
+): PromptEvidence {
   const promptNames = new Set<number>();
   const promptWords = new Set<number>();
-  if (prompt === undefined || prompt === "") return { category: false, promptNames, promptWords };
+  const named = new Set<number>();
+  if (prompt === undefined || prompt === "") return { category: false, promptNames, promptWords, named };
   const prepared = matcher.prepare(prompt);
   // Many people type questions without a single capital ("hopper refund problems"): there, lower
   // case says nothing, and a product word next to the name says it is the brand.
   const caseless = prepared.text === prepared.text.toLowerCase();
   for (const o of matcher.occurrences(prepared, language).found) {
+    named.add(o.brand);
     if (!o.ordinary) continue;
     if (caseless) {
       const near = prepared.folded.slice(Math.max(0, o.start - 24), o.end + 24);
@@ -50,7 +58,7 @@ export function promptEvidence(
     const at = prepared.folded.search(new RegExp(`(?<![\\p{L}])${name.key}${caseless ? "(?=\\p{L})" : ""}`, "u"));
     if (at >= 0 && !capitalised(prepared.text, { start: at } as Occurrence)) promptWords.add(name.brand);
   }
-  return { category: CATEGORY.test(prepared.folded), promptNames, promptWords };
+  return { category: CATEGORY.test(prepared.folded), promptNames, promptWords, named };
 }
 
 const OPENERS = new Set(["*", "_", "#", ">", '"', "'", "(", "[", "`", "|", "-", "+", "•"]);

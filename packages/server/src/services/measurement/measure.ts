@@ -64,8 +64,9 @@ export function measureAnswer(
   const language = detectLanguage(prepared.folded, project.language ?? null);
   const { found, idiomatic } = matcher.occurrences(prepared, language);
   const lines = splitLines(prepared.text);
+  const asked = promptEvidence(matcher, answer.prompt, language);
   const confidence = confidences(prepared, found, lines, {
-    ...promptEvidence(matcher, answer.prompt, language),
+    ...asked,
     idiomatic,
     language,
   });
@@ -124,8 +125,7 @@ export function measureAnswer(
         others,
         language,
         asksForAdvice(answer.prompt === undefined ? undefined : fold(answer.prompt)),
-        answer.prompt !== undefined &&
-          matcher.occurrences(matcher.prepare(answer.prompt), language).found.some((o) => o.brand === 0),
+        asked.named.has(0),
       )
     : null;
   const sentiment = tone === null ? null : (options.tone ?? tone.sentiment);

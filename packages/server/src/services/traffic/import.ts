@@ -1,8 +1,8 @@
 import type { Readable } from "node:stream";
-import { ApiError, notFound, validationError } from "../../errors/api-error.ts";
+import { ApiError, validationError } from "../../errors/api-error.ts";
 import { newId } from "../../lib/ids.ts";
 import { inTransaction, type ServiceContext } from "../context.ts";
-import { projectColumns } from "../projects/columns.ts";
+import { getProject } from "../projects/projects.ts";
 import { TrafficAggregate } from "./aggregate.ts";
 import { classify } from "./classify.ts";
 import { createParser, detectFormat } from "./formats/detect.ts";
@@ -45,16 +45,16 @@ const SNIFF = 20;
 /** Rows written per statement. */
 const CHUNK = 400;
 
-async function projectDomains(ctx: ServiceContext, projectId: string): Promise<string[]> {
+/** The import of this batch already counted for the brand, if any. */
+async function findImport(ctx: ServiceContext, projectId: string, digest: string): Promise<string | null> {
   const row = await ctx.db
-    .selectFrom("projects")
-    .select(["primary_domain", "other_domains"])
+    .selectFrom("traffic_imports")
+    .select("id")
     .where("workspace_id", "=", ctx.workspace.id)
-    .where("id", "=", projectId)
-    .where("deleted_at", "is", null)
+    .where("project_id", "=", projectId)
+    .where("digest", "=", digest)
     .executeTakeFirst();
-  if (row === undefined) throw notFound("project", projectId);
-  return [row.primary_domain, ...projectColumns.otherDomains.read(row.other_domains)].map((d) => d.toLowerCase());
+  return row?.id ?? null;
 }
 
 export async function importTrafficLogs(
@@ -62,7 +62,8 @@ export async function importTrafficLogs(
   projectId: string,
   input: ImportInput,
 ): Promise<TrafficImport> {
-  const domains = await projectDomains(ctx, projectId);
+  const project = await getProject(ctx, projectId);
+  const domains = [project.primary_domain, ...project.other_domains].map((domain) => domain.toLowerCase());
   const read = logLines(input.body);
   const aggregate = new TrafficAggregate();
   const iterator = read.lines[Symbol.asyncIterator]();
@@ -104,13 +105,8 @@ export async function importTrafficLogs(
   });
   try {
     return await inTransaction(ctx, async (tx) => {
-      const seen = await tx.db
-        .selectFrom("traffic_imports")
-        .select("id")
-        .where("project_id", "=", projectId)
-        .where("digest", "=", digest)
-        .executeTakeFirst();
-      if (seen !== undefined) return result(true, seen.id);
+      const seen = await findImport(tx, projectId, digest);
+      if (seen !== null) return result(true, seen);
       await tx.db
         .insertInto("traffic_imports")
         .values({
@@ -164,13 +160,8 @@ export async function importTrafficLogs(
   } catch (error) {
     // The same batch imported twice at once: the other import's row won the unique digest.
     if (error instanceof ApiError) throw error;
-    const again = await ctx.db
-      .selectFrom("traffic_imports")
-      .select("id")
-      .where("project_id", "=", projectId)
-      .where("digest", "=", digest)
-      .executeTakeFirst();
-    if (again !== undefined) return result(true, again.id);
+    const again = await findImport(ctx, projectId, digest);
+    if (again !== null) return result(true, again);
     throw error;
   }
 }

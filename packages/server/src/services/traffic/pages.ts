@@ -1,7 +1,9 @@
-import { notFound } from "../../errors/api-error.ts";
+import type { Static } from "typebox";
 import { periodOf, spansOf } from "../analytics/period.ts";
 import { inSpans } from "../analytics/tally.ts";
 import type { ServiceContext } from "../context.ts";
+import { getProject } from "../projects/projects.ts";
+import type { TrafficPagesSchema } from "./schemas.ts";
 
 /**
  * The brand's pages joined page by page (issue 26): for every page of its domains that the AI bots
@@ -17,33 +19,8 @@ export interface TrafficPagesQuery {
   page?: number;
 }
 
-interface Page {
-  path: string;
-  crawls: {
-    total: number;
-    verified: number;
-    errors: number;
-    last_at: string | null;
-    by_bot: { bot: string; hits: number }[];
-  };
-  citations: { total: number; by_engine: { engine: string; citations: number }[] };
-  referrals: { total: number; by_engine: { engine: string; visits: number }[] };
-  /** Crawled by an AI bot in the period but cited by no engine. */
-  crawled_not_cited: boolean;
-  /** Cited by an engine but not crawled by any AI bot in the period. */
-  cited_not_crawled: boolean;
-  /** Cited, and visitors came from an engine. */
-  cited_and_visited: boolean;
-}
-
-export interface TrafficPages {
-  object: "traffic_pages";
-  project_id: string;
-  from: string;
-  to: string;
-  total: number;
-  data: Page[];
-}
+export type TrafficPages = Static<typeof TrafficPagesSchema>;
+type Page = TrafficPages["data"][number];
 
 /** A page's path from a URL or a logged path: no query, no trailing slash but the root's. */
 export function pagePath(urlOrPath: string): string {
@@ -68,14 +45,7 @@ export async function trafficPages(
   projectId: string,
   query: TrafficPagesQuery,
 ): Promise<TrafficPages> {
-  const project = await ctx.db
-    .selectFrom("projects")
-    .select("id")
-    .where("workspace_id", "=", ctx.workspace.id)
-    .where("id", "=", projectId)
-    .where("deleted_at", "is", null)
-    .executeTakeFirst();
-  if (project === undefined) throw notFound("project", projectId);
+  await getProject(ctx, projectId);
   const period = periodOf(query, ctx.clock);
   const limit = query.limit ?? 50;
   const offset = ((query.page ?? 1) - 1) * limit;

@@ -1,8 +1,11 @@
 import { sql } from "kysely";
-import { notFound, validationError } from "../../errors/api-error.ts";
+import type { Static } from "typebox";
+import { validationError } from "../../errors/api-error.ts";
 import type { ServiceContext } from "../context.ts";
+import { getProject } from "../projects/projects.ts";
 import { BOTS } from "./bots.ts";
 import type { Verification } from "./ranges.ts";
+import type { TrafficSchema } from "./schemas.ts";
 
 /**
  * A brand's AI traffic over a period (issue 26): hits per bot and verification, referred visits
@@ -17,16 +20,7 @@ export interface TrafficQuery {
   verified?: boolean;
 }
 
-export interface TrafficSummary {
-  object: "traffic";
-  project_id: string;
-  from: string | null;
-  to: string | null;
-  totals: { bot_hits: number; verified: number; spoofed: number; unverifiable: number; referrals: number };
-  bots: { bot: string; operator: string; verification: Verification; hits: number; last_at: string }[];
-  engines: { engine: string; visits: number }[];
-  days: { day: string; bot_hits: number; referrals: number }[];
-}
+export type TrafficSummary = Static<typeof TrafficSchema>;
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -44,14 +38,7 @@ export async function trafficSummary(
   projectId: string,
   query: TrafficQuery,
 ): Promise<TrafficSummary> {
-  const project = await ctx.db
-    .selectFrom("projects")
-    .select("id")
-    .where("workspace_id", "=", ctx.workspace.id)
-    .where("id", "=", projectId)
-    .where("deleted_at", "is", null)
-    .executeTakeFirst();
-  if (project === undefined) throw notFound("project", projectId);
+  await getProject(ctx, projectId);
   const from = day(query.from, "from");
   const to = day(query.to, "to");
   const botsOfEngine =
