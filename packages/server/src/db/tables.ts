@@ -18,6 +18,8 @@ export interface Tables {
   traffic_imports: TrafficImportsTable;
   traffic_bot_hits: TrafficBotHitsTable;
   traffic_referrals: TrafficReferralsTable;
+  traffic_ingest_tokens: TrafficIngestTokensTable;
+  traffic_access_checks: TrafficAccessChecksTable;
   events: EventsTable;
   usage_requests: UsageRequestsTable;
   credit_usage: CreditUsageTable;
@@ -714,4 +716,34 @@ interface TrafficReferralsTable {
   path: string;
   engine: string;
   visits: number;
+}
+
+/** A token a log drain pushes a brand's access logs with (issue 26); only its hash is kept. */
+interface TrafficIngestTokensTable {
+  id: string;
+  workspace_id: string;
+  project_id: string;
+  name: string;
+  /** SHA-256 of the token, hex. */
+  token_hash: string;
+  /** The token's first characters, to recognise it in a list. */
+  start: string;
+  created_at: string;
+  revoked_at: string | null;
+  last_used_at: string | null;
+}
+
+/** The latest access audit of one brand domain: robots.txt per AI bot, llms.txt (issue 26). */
+interface TrafficAccessChecksTable {
+  workspace_id: string;
+  project_id: string;
+  domain: string;
+  checked_at: string;
+  /** The status robots.txt was served with; null when it could not be fetched. */
+  robots_status: number | null;
+  llms_status: number | null;
+  /** JSON: the verdict per AI bot, with the rule that decides it. */
+  verdicts: string;
+  /** Why the domain could not be checked, when it could not. */
+  error: string | null;
 }

@@ -22,6 +22,7 @@ import * as vendorBatches from "./2026-11-24-13-vendor-batches.ts";
 import * as firstDay from "./2026-11-26-01-first-day.ts";
 import * as branding from "./2026-11-26-02-branding.ts";
 import * as traffic from "./2026-11-26-03-traffic.ts";
+import * as trafficIngest from "./2026-11-26-04-traffic-ingest.ts";
 
 /** A migration: frozen in time, it is typed against no particular schema and imports nothing of the app. */
 export interface Migration {
@@ -55,4 +56,5 @@ export const MIGRATIONS: Migration[] = [
   { name: "2026-11-26-01-first-day", up: firstDay.up },
   { name: "2026-11-26-02-branding", up: branding.up },
   { name: "2026-11-26-03-traffic", up: traffic.up },
+  { name: "2026-11-26-04-traffic-ingest", up: trafficIngest.up },
 ];

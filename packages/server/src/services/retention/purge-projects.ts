@@ -63,6 +63,8 @@ export async function purgeDeletedProjects(deps: Deps, now: Date): Promise<numbe
         "traffic_bot_hits",
         "traffic_referrals",
         "traffic_imports",
+        "traffic_ingest_tokens",
+        "traffic_access_checks",
       ] as const) {
         await tx.deleteFrom(table).where("project_id", "=", id).execute();
       }
