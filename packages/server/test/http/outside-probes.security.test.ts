@@ -5,8 +5,8 @@ import { createRuntime, type Runtime } from "../../src/app/runtime.ts";
 import { PUBLIC_ROUTE_LIMITS } from "../../src/http/address-limits.ts";
 import { buildHttpApp } from "../../src/http/app.ts";
 import { SHARED_REPORT_LIMITS } from "../../src/http/shared-reports.ts";
+import { isPublicAddress } from "../../src/lib/addresses.ts";
 import { isSetupCode, setupCode } from "../../src/services/accounts/setup-code.ts";
-import { isPublicAddress } from "../../src/services/webhooks/addresses.ts";
 import { HttpTransport } from "../../src/services/webhooks/transport.ts";
 import {
   dashboard,

@@ -3,6 +3,7 @@ import pino from "pino";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { RunningWorker } from "../../src/app/worker.ts";
 import { defaultEngineConfig } from "../../src/config/engines.ts";
+import type { HostResolver } from "../../src/lib/addresses.ts";
 import { smtpMailer } from "../../src/services/accounts/mailer.ts";
 import { runAnalysisHandler } from "../../src/services/analyses/run.ts";
 import { RUN_ANALYSIS_JOB } from "../../src/services/analyses/types.ts";
@@ -10,7 +11,6 @@ import { ChatCompletionsAdapter } from "../../src/services/engines/adapters/chat
 import { claimJobs, completeJob } from "../../src/services/jobs/store.ts";
 import { closeMonitoringRun } from "../../src/services/monitoring/runs.ts";
 import { NOTIFY_JOB } from "../../src/services/notifications/queue.ts";
-import type { HostResolver } from "../../src/services/webhooks/addresses.ts";
 import { HttpTransport } from "../../src/services/webhooks/transport.ts";
 import { type FakeChatCompletions, startFakeChatCompletions } from "../helpers/fake-vendors/index.ts";
 import { describeEachDialect, type Harness, type Tenant } from "../helpers/harness.ts";

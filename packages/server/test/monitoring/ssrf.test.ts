@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningWorker } from "../../src/app/worker.ts";
+import { type HostResolver, isPublicAddress } from "../../src/lib/addresses.ts";
 import { createProject } from "../../src/services/projects/projects.ts";
-import { type HostResolver, isPublicAddress } from "../../src/services/webhooks/addresses.ts";
 import { listDeliveries } from "../../src/services/webhooks/deliveries.ts";
 import { HttpTransport } from "../../src/services/webhooks/transport.ts";
 import { workspaceContext } from "../../src/services/workspaces/workspaces.ts";

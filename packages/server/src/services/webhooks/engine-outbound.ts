@@ -1,8 +1,8 @@
 import { Agent as HttpAgent } from "node:http";
 import { Agent as HttpsAgent } from "node:https";
+import { isIpLiteral, isPublicAddress, publicOnlyLookup } from "../../lib/addresses.ts";
 import type { EngineOutbound } from "../engines/outbound.ts";
 import { vendorFetchVia } from "../engines/vendor-fetch.ts";
-import { isIpLiteral, isPublicAddress, publicOnlyLookup } from "./addresses.ts";
 import { checkTargetUrl, type TargetPolicy } from "./target.ts";
 
 /**

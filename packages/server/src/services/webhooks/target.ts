@@ -1,5 +1,5 @@
 import { type ErrorDetail, validationError } from "../../errors/api-error.ts";
-import { type HostResolver, isIpLiteral, isPublicAddress } from "./addresses.ts";
+import { type HostResolver, isIpLiteral, isPublicAddress } from "../../lib/addresses.ts";
 
 export interface TargetPolicy {
   /** SIGHTLINE_WEBHOOK_ALLOW_PRIVATE: local development and tests only. */

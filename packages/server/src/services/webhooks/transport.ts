@@ -1,7 +1,7 @@
 import http from "node:http";
 import https from "node:https";
 import type { LookupFunction } from "node:net";
-import { type HostResolver, isIpLiteral, isPublicAddress, publicOnlyLookup } from "./addresses.ts";
+import { type HostResolver, isIpLiteral, isPublicAddress, publicOnlyLookup } from "../../lib/addresses.ts";
 
 export interface WebhookRequest {
   url: string;

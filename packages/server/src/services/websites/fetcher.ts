@@ -1,7 +1,7 @@
 import http from "node:http";
 import https from "node:https";
 import type { LookupFunction } from "node:net";
-import { type HostResolver, isIpLiteral, isPublicAddress, publicOnlyLookup } from "../webhooks/addresses.ts";
+import { type HostResolver, isIpLiteral, isPublicAddress, publicOnlyLookup } from "../../lib/addresses.ts";
 
 /** What one page fetch may take: the limits hold whatever the site does. */
 export const PAGE_LIMITS = {
@@ -43,7 +43,7 @@ class Refused extends Error {}
 
 /**
  * GETs public pages: http(s) only, no credentials, port 0 refused, every address the host resolves
- * to must be public (webhooks/addresses.ts; the socket connects to the address checked, so DNS
+ * to must be public (lib/addresses.ts; the socket connects to the address checked, so DNS
  * rebinding cannot reach inside), redirects followed by hand and checked again, the body read up
  * to a size and the whole within a time, and nothing run: the text is only read.
  */
