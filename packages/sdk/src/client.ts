@@ -26,6 +26,8 @@ type Input<K extends OperationId> = {
   params?: Operations[K]["params"];
   query?: Operations[K]["query"];
   body?: Operations[K]["body"];
+  /** The media type of a body that is not JSON (log lines): `text/plain` by default. */
+  contentType?: string;
 };
 
 const RETRYABLE = new Set([408, 429, 500, 502, 503, 504]);
@@ -81,8 +83,13 @@ export class Sightline {
       if (value !== undefined) url.searchParams.set(name, String(value));
     }
     const headers: Record<string, string> = { authorization: `Bearer ${this.#apiKey}`, accept: "application/json" };
-    let body: string | undefined;
-    if (input.body !== undefined) {
+    let body: RequestInit["body"];
+    if (input.body !== undefined && "raw" in operation) {
+      // Log lines go as they are; bytes starting with gzip's magic number are read as gzip.
+      headers["content-type"] = input.contentType ?? "text/plain";
+      // Any view of bytes is sent as it is (a Node Buffer's type names a looser buffer than fetch's).
+      body = input.body as RequestInit["body"];
+    } else if (input.body !== undefined) {
       headers["content-type"] = "application/json";
       body = JSON.stringify(input.body);
     }

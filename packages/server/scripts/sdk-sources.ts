@@ -20,7 +20,7 @@ export function sdkSources(): Record<string, string> {
         {
           operationId: string;
           parameters: { name: string; in: string; required: boolean; schema: Schema; description?: string }[];
-          requestBody?: { content: { "application/json": { schema: Schema } } };
+          requestBody?: { content: Record<string, { schema: Schema } | undefined> };
           responses: Record<string, { content?: { "application/json": { schema: Schema } } }>;
         }
       >
@@ -50,17 +50,21 @@ export function sdkSources(): Record<string, string> {
         queryTypes.push(`export interface ${queryType} {\n${fields.join("\n")}\n}\n`);
       }
       const paramsType = params.length === 0 ? "undefined" : `{ ${params.map((p) => `${p.name}: string`).join("; ")} }`;
-      const body = op.requestBody?.content["application/json"].schema;
+      const body = op.requestBody?.content["application/json"]?.schema;
+      // A body that is not JSON (log lines) is sent as it is given: text, bytes or a Blob.
+      const raw = op.requestBody !== undefined && body === undefined;
       const success = Object.entries(op.responses).find(([status]) => status.startsWith("2"));
       const response = success?.[1].content?.["application/json"].schema;
       entries.push(
-        `  ${op.operationId}: {\n    params: ${paramsType};\n    query: ${queryType};\n    body: ${body === undefined ? "undefined" : typeOf(body, "    ", "S.")};\n    response: ${response === undefined ? "undefined" : typeOf(response, "    ", "S.")};\n  };`,
+        `  ${op.operationId}: {\n    params: ${paramsType};\n    query: ${queryType};\n    body: ${raw ? "string | Uint8Array | Blob" : body === undefined ? "undefined" : typeOf(body, "    ", "S.")};\n    response: ${response === undefined ? "undefined" : typeOf(response, "    ", "S.")};\n  };`,
       );
-      table.push(`  ${op.operationId}: { method: "${method.toUpperCase()}", path: "${path}" },`);
+      table.push(
+        `  ${op.operationId}: { method: "${method.toUpperCase()}", path: "${path}"${raw ? ", raw: true" : ""} },`,
+      );
     }
   }
 
-  const operations = `${HEADER}import type * as S from "./schemas.ts";\n\n${queryTypes.join("\n")}\n/** Every operation of API v1: its path parameters, query, body and success response. */\nexport interface Operations {\n${entries.join("\n")}\n}\n\nexport const OPERATIONS = {\n${table.join("\n")}\n} as const satisfies Record<keyof Operations, { method: string; path: string }>;\n\nexport type OperationId = keyof Operations;\n`;
+  const operations = `${HEADER}import type * as S from "./schemas.ts";\n\n${queryTypes.join("\n")}\n/** Every operation of API v1: its path parameters, query, body and success response. */\nexport interface Operations {\n${entries.join("\n")}\n}\n\nexport const OPERATIONS = {\n${table.join("\n")}\n} as const satisfies Record<keyof Operations, { method: string; path: string; raw?: true }>;\n\nexport type OperationId = keyof Operations;\n`;
 
   const eventNames = Object.values(
     (

@@ -63,6 +63,18 @@ interface CommonInput<P, Q, B> {
   via: Via;
   /** Aborted when the client goes away or the server starts draining: long waits end early. */
   signal: AbortSignal;
+  /** The request's body as it arrives, unread, on a route that takes a raw body (`rawBody`); else null. */
+  stream: Readable | null;
+}
+
+/**
+ * A body that is not JSON (access-log lines): handed to the route as a stream, unparsed and
+ * unbuffered, whatever its size; the route reads it, and checks its type and length itself.
+ */
+interface RawBody {
+  /** The media types it accepts, the first being the default; listed in the OpenAPI document. */
+  contentTypes: readonly string[];
+  description: string;
 }
 
 interface BaseSpec<P, Q, B, R extends TSchema> {
@@ -76,6 +88,8 @@ interface BaseSpec<P, Q, B, R extends TSchema> {
   body?: B;
   /** The body may be left out entirely (read as `{}`): every field of it is optional. */
   bodyOptional?: boolean;
+  /** The body is not JSON: the route reads it as a stream (`stream`); `body` is then left out. */
+  rawBody?: RawBody;
   success: {
     status: SuccessStatus;
     description?: string;
@@ -107,6 +121,11 @@ export interface RouteSpec<P, Q, B, R extends TSchema> extends BaseSpec<P, Q, B,
   cachedAs?: VersionedResource;
   /** Error codes this endpoint can return beyond those every authenticated endpoint can. */
   errors?: SpecErrorCode[];
+  /**
+   * The API key's door also lets in the brand's ingest token (a log drain's, services/traffic/
+   * ingest-tokens.ts) on this route, for the brand it was made for: nothing else opens with one.
+   */
+  ingestToken?: boolean;
   success: BaseSpec<P, Q, B, R>["success"] & { description: string };
   handler(
     input: CommonInput<P, Q, B> & { ctx: ServiceContext },

@@ -1,3 +1,4 @@
+import type { Readable } from "node:stream";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { TSchema } from "typebox";
 import { contentDisposition } from "../lib/content-disposition.ts";
@@ -67,6 +68,7 @@ export interface RouteCall {
   via: Via;
   signal: AbortSignal;
   caller: Record<string, unknown>;
+  stream: Readable | null;
 }
 
 type RouteInputRate = Parameters<AnyRoute["handler"]>[0]["rate"];
@@ -87,6 +89,7 @@ export function callRoute(route: AnyRoute, call: RouteCall): Promise<unknown> {
     address: call.address,
     rate: call.rate,
     via: call.via,
+    stream: call.stream,
     // Read only by the handlers that wait: made then, not for every request.
     get signal() {
       return call.signal;
@@ -107,77 +110,95 @@ export function mountRoutes<R extends AnyRoute>(
 ): void {
   if (!app.hasRequestDecorator("admitted")) app.decorateRequest("admitted", null);
   for (const route of routes) {
-    app.route({
-      method: route.method,
-      url: `${door.prefix}${route.path}`,
-      config: isApiRoute(route) ? { route } : {},
-      schema: {
-        ...(route.params === undefined ? {} : { params: route.params }),
-        ...(route.query === undefined ? {} : { querystring: route.query }),
-        ...(route.body === undefined ? {} : { body: route.body }),
-        response: responseSchemas(route),
-      },
-      onRequest: async (request, reply) => {
-        request.admitted = await door.admit(request, reply, route);
-      },
-      preValidation: async (request) => {
-        // The route's own schema knows its parameters, not the ones the door's prefix adds.
-        const params = request.params as Record<string, unknown>;
-        for (const name of door.prefixParams) delete params[name];
-        if (route.bodyOptional === true && (request.body === undefined || request.body === null)) request.body = {};
-      },
-      handler: async (request, reply) => {
-        const admitted = request.admitted;
-        if (admitted === null) throw new Error(`${route.operationId}: ran without being admitted`);
-        const run = async (): Promise<unknown> => {
-          // Made on first use only: most handlers never wait, and a signal per request is not free.
-          let gone: AbortController | null = null;
-          const abort = () => gone?.abort();
-          try {
-            return await callRoute(route, {
-              params: request.params,
-              query: request.query,
-              body: request.body,
-              headers: request.headers,
-              address: request.ip,
-              rate: request.rate,
-              via: door.via,
-              caller: admitted.caller,
-              get signal() {
-                if (gone === null) {
-                  gone = new AbortController();
-                  reply.raw.once("close", abort); // before the answer: the client went away
-                }
-                return AbortSignal.any([gone.signal, draining]);
-              },
-            });
-          } finally {
-            if (gone !== null) reply.raw.off("close", abort);
-          }
-        };
-        const cachedAs = isApiRoute(route) ? route.cachedAs : undefined;
-        if (cachedAs === undefined || admitted.workspaceId === null) return send(reply, route, await run());
-        // The answer as the route's serializer writes it, kept while the resource is unchanged; the
-        // same entry whichever door asked (the key is the route and its input, not the URL).
-        reply.code(route.success.status);
-        const query = request.url.split("?")[1] ?? "";
-        const body = await deps.readCache.read(
-          deps.db,
-          admitted.workspaceId,
-          cachedAs,
-          `${route.operationId} ${JSON.stringify(request.params)} ${query}`,
-          async () => {
-            const result = await run();
-            if (result instanceof WithStatus || result instanceof RawResponse)
-              throw new Error(`${route.operationId}: a cached route answers plain JSON`);
-            const serialized = reply.serialize(result);
-            return typeof serialized === "string"
-              ? serialized
-              : Buffer.from(serialized as ArrayBuffer).toString("utf8");
-          },
-        );
-        return reply.type("application/json; charset=utf-8").send(body);
-      },
-    });
+    if (route.rawBody === undefined) mountRoute(app, deps, route, door, draining);
+    // A raw body is the route's to read: in a context of its own, every media type is handed
+    // over as the unread stream, and the JSON routes keep their parsers and limits.
+    else
+      app.register(async (raw) => {
+        raw.removeAllContentTypeParsers();
+        raw.addContentTypeParser("*", (_request, payload, done) => done(null, payload));
+        mountRoute(raw, deps, route, door, draining);
+      });
   }
+}
+
+function mountRoute<R extends AnyRoute>(
+  app: FastifyInstance,
+  deps: Deps,
+  route: R,
+  door: Door<R>,
+  draining: AbortSignal,
+): void {
+  const raw = route.rawBody !== undefined;
+  app.route({
+    method: route.method,
+    url: `${door.prefix}${route.path}`,
+    config: isApiRoute(route) ? { route } : {},
+    schema: {
+      ...(route.params === undefined ? {} : { params: route.params }),
+      ...(route.query === undefined ? {} : { querystring: route.query }),
+      ...(route.body === undefined ? {} : { body: route.body }),
+      response: responseSchemas(route),
+    },
+    onRequest: async (request, reply) => {
+      request.admitted = await door.admit(request, reply, route);
+    },
+    preValidation: async (request) => {
+      // The route's own schema knows its parameters, not the ones the door's prefix adds.
+      const params = request.params as Record<string, unknown>;
+      for (const name of door.prefixParams) delete params[name];
+      if (route.bodyOptional === true && (request.body === undefined || request.body === null)) request.body = {};
+    },
+    handler: async (request, reply) => {
+      const admitted = request.admitted;
+      if (admitted === null) throw new Error(`${route.operationId}: ran without being admitted`);
+      const run = async (): Promise<unknown> => {
+        // Made on first use only: most handlers never wait, and a signal per request is not free.
+        let gone: AbortController | null = null;
+        const abort = () => gone?.abort();
+        try {
+          return await callRoute(route, {
+            params: request.params,
+            query: request.query,
+            body: raw ? undefined : request.body,
+            stream: raw ? ((request.body as Readable | undefined) ?? null) : null,
+            headers: request.headers,
+            address: request.ip,
+            rate: request.rate,
+            via: door.via,
+            caller: admitted.caller,
+            get signal() {
+              if (gone === null) {
+                gone = new AbortController();
+                reply.raw.once("close", abort); // before the answer: the client went away
+              }
+              return AbortSignal.any([gone.signal, draining]);
+            },
+          });
+        } finally {
+          if (gone !== null) reply.raw.off("close", abort);
+        }
+      };
+      const cachedAs = isApiRoute(route) ? route.cachedAs : undefined;
+      if (cachedAs === undefined || admitted.workspaceId === null) return send(reply, route, await run());
+      // The answer as the route's serializer writes it, kept while the resource is unchanged; the
+      // same entry whichever door asked (the key is the route and its input, not the URL).
+      reply.code(route.success.status);
+      const query = request.url.split("?")[1] ?? "";
+      const body = await deps.readCache.read(
+        deps.db,
+        admitted.workspaceId,
+        cachedAs,
+        `${route.operationId} ${JSON.stringify(request.params)} ${query}`,
+        async () => {
+          const result = await run();
+          if (result instanceof WithStatus || result instanceof RawResponse)
+            throw new Error(`${route.operationId}: a cached route answers plain JSON`);
+          const serialized = reply.serialize(result);
+          return typeof serialized === "string" ? serialized : Buffer.from(serialized as ArrayBuffer).toString("utf8");
+        },
+      );
+      return reply.type("application/json; charset=utf-8").send(body);
+    },
+  });
 }

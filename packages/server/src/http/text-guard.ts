@@ -1,3 +1,4 @@
+import { Readable } from "node:stream";
 import type { FastifyRequest } from "fastify";
 import { type ErrorDetail, validationError } from "../errors/api-error.ts";
 
@@ -114,6 +115,8 @@ export function unstorableTextIn(parts: unknown[]): ErrorDetail | null {
  * what was sent, and the client learns which character to take out.
  */
 export async function rejectUnstorableText(request: FastifyRequest): Promise<void> {
-  const bad = unstorableTextIn([request.params, request.query, request.body]);
+  // A raw body (log lines) is the route's to read, as a stream: its lines are checked as parsed.
+  const body = request.body instanceof Readable ? undefined : request.body;
+  const bad = unstorableTextIn([request.params, request.query, body]);
   if (bad !== null) throw validationError([bad]);
 }

@@ -117,6 +117,7 @@ async function callTool(
       rate: null,
       via: "api",
       signal,
+      stream: null,
       caller: { ctx: keyContext(deps, admission.auth, requestId) },
     });
     if (answer instanceof RawResponse)

@@ -9,7 +9,7 @@ interface Operation {
   description: string;
   tags: string[];
   parameters: { name: string; in: string; required: boolean; description?: string; schema: Schema }[];
-  requestBody?: { content: { "application/json": { schema: Schema } } };
+  requestBody?: { description?: string; content: Record<string, { schema: Schema } | undefined> };
   responses: Record<string, { description: string; content?: { "application/json": { schema: Schema } } }>;
 }
 
@@ -40,7 +40,12 @@ function curlExample(server: string, method: string, path: string, op: Operation
     `curl -X ${method} '${server}${path.replace(/\{(\w+)\}/g, "$1_value")}'`,
     `  -H "Authorization: Bearer $SIGHTLINE_KEY"`,
   ];
-  if (op.requestBody !== undefined) lines.push(`  -H 'Content-Type: application/json'`, `  -d '{ … }'`);
+  const raw =
+    op.requestBody === undefined
+      ? undefined
+      : Object.keys(op.requestBody.content).find((t) => t !== "application/json");
+  if (raw !== undefined) lines.push(`  -H 'Content-Type: ${raw}'`, `  --data-binary @access.log`);
+  else if (op.requestBody !== undefined) lines.push(`  -H 'Content-Type: application/json'`, `  -d '{ … }'`);
   return lines.join(" \\\n");
 }
 
@@ -62,7 +67,8 @@ function renderOperation(
       .filter(Boolean)
       .join(" "),
   }));
-  const body = op.requestBody?.content["application/json"].schema;
+  const body = op.requestBody?.content["application/json"]?.schema;
+  const rawTypes = Object.keys(op.requestBody?.content ?? {}).filter((type) => type !== "application/json");
   const responses = Object.entries(op.responses)
     .map(([status, response]) => {
       const schema = response.content?.["application/json"].schema;
@@ -76,6 +82,7 @@ function renderOperation(
 ${markdown(op.description)}
 ${params.length > 0 ? `<h3>Parameters</h3>${fieldTable(params)}` : ""}
 ${body === undefined ? "" : `<h3>Request body</h3>${fieldTable(fieldRows(body, components))}`}
+${rawTypes.length === 0 ? "" : `<h3>Request body</h3><p>${escapeHtml(op.requestBody?.description ?? "")} As ${rawTypes.map((type) => `<code>${escapeHtml(type)}</code>`).join(" or ")}.</p>`}
 <h3>Example</h3><pre><code>${escapeHtml(curlExample(server, method, path, op))}</code></pre>
 ${responses}
 </section>`;
@@ -107,7 +114,7 @@ export function renderDocsPage(doc: Record<string, unknown>): string {
       webhooks.map(([type]) => `<a href="#event-${escapeHtml(type)}">${escapeHtml(type)}</a>`),
     );
     for (const [type, { post }] of webhooks) {
-      const schema = post.requestBody?.content["application/json"].schema;
+      const schema = post.requestBody?.content["application/json"]?.schema;
       sections.push(`<section class="op" id="event-${escapeHtml(type)}">
 <h2><span class="method POST">EVENT</span><code>${escapeHtml(type)}</code></h2>
 <p><strong>${escapeHtml(post.summary)}</strong></p>${markdown(post.description)}

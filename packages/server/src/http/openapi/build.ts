@@ -135,6 +135,17 @@ function operation(route: Route, components: ComponentCollector): JsonSchema {
     "x-required-scope": route.scope,
     "x-accepted-scopes": route.method === "GET" ? [route.scope, "read"] : [route.scope],
     parameters: [...parameters(route, "path", components), ...parameters(route, "query", components)],
+    ...(route.rawBody !== undefined
+      ? {
+          requestBody: {
+            required: true,
+            description: route.rawBody.description,
+            content: Object.fromEntries(
+              route.rawBody.contentTypes.map((type) => [type, { schema: { type: "string", format: "binary" } }]),
+            ),
+          },
+        }
+      : {}),
     ...(route.body === undefined
       ? {}
       : {
