@@ -164,7 +164,7 @@ export interface ListAlertsQuery {
 
 export interface ListOpportunitiesQuery {
   /** Only opportunities of this kind. */
-  kind?: "wrong_facts" | "negative_answers" | "visibility_drop" | "competitors_preferred" | "citation_gap" | "search_gap";
+  kind?: "wrong_facts" | "negative_answers" | "visibility_drop" | "competitors_preferred" | "citation_gap" | "search_gap" | "crawler_blocked" | "crawler_errors";
   /** How many, the most valuable first. */
   limit?: number;
 }
@@ -190,6 +190,11 @@ export interface GetProjectTrafficPagesQuery {
   limit?: number;
   /** Which page of `limit` pages, from 1. */
   page?: number;
+}
+
+export interface ImportProjectTrafficLogsQuery {
+  /** The lines' format; detected from the first lines when left out. */
+  format?: "combined" | "common" | "cloudfront" | "cloudflare" | "vercel" | "fastly" | "jsonl";
 }
 
 export interface ListReportsQuery {
@@ -460,6 +465,42 @@ export interface Operations {
     body: undefined;
     response: S.TrafficPages;
   };
+  getProjectAccess: {
+    params: { id: string };
+    query: undefined;
+    body: undefined;
+    response: S.TrafficAccess;
+  };
+  importProjectTrafficLogs: {
+    params: { id: string };
+    query: ImportProjectTrafficLogsQuery;
+    body: string | Uint8Array | Blob;
+    response: S.TrafficImport;
+  };
+  connectProjectTrafficGa4: {
+    params: { id: string };
+    query: undefined;
+    body: S.TrafficGa4Connect;
+    response: S.TrafficGa4Connection;
+  };
+  getProjectTrafficGa4: {
+    params: { id: string };
+    query: undefined;
+    body: undefined;
+    response: S.TrafficGa4Connection;
+  };
+  disconnectProjectTrafficGa4: {
+    params: { id: string };
+    query: undefined;
+    body: undefined;
+    response: S.TrafficGa4ConnectionDeleted;
+  };
+  syncProjectTrafficGa4: {
+    params: { id: string };
+    query: undefined;
+    body: S.TrafficGa4SyncRequest;
+    response: S.TrafficGa4Sync;
+  };
   listReports: {
     params: undefined;
     query: ListReportsQuery;
@@ -580,6 +621,12 @@ export const OPERATIONS = {
   listOpportunities: { method: "GET", path: "/projects/{id}/opportunities" },
   getProjectTraffic: { method: "GET", path: "/projects/{id}/traffic" },
   getProjectTrafficPages: { method: "GET", path: "/projects/{id}/traffic/pages" },
+  getProjectAccess: { method: "GET", path: "/projects/{id}/access" },
+  importProjectTrafficLogs: { method: "POST", path: "/projects/{id}/traffic/logs", raw: true },
+  connectProjectTrafficGa4: { method: "POST", path: "/projects/{id}/traffic/ga4" },
+  getProjectTrafficGa4: { method: "GET", path: "/projects/{id}/traffic/ga4" },
+  disconnectProjectTrafficGa4: { method: "DELETE", path: "/projects/{id}/traffic/ga4" },
+  syncProjectTrafficGa4: { method: "POST", path: "/projects/{id}/traffic/ga4/sync" },
   listReports: { method: "GET", path: "/reports" },
   getReport: { method: "GET", path: "/reports/{id}" },
   createReportShare: { method: "POST", path: "/reports/{id}/shares" },
@@ -593,6 +640,6 @@ export const OPERATIONS = {
   deleteWebhook: { method: "DELETE", path: "/webhooks/{id}" },
   listWebhookDeliveries: { method: "GET", path: "/webhooks/{id}/deliveries" },
   redeliverWebhook: { method: "POST", path: "/webhooks/{id}/deliveries/{delivery_id}/redeliver" },
-} as const satisfies Record<keyof Operations, { method: string; path: string }>;
+} as const satisfies Record<keyof Operations, { method: string; path: string; raw?: true }>;
 
 export type OperationId = keyof Operations;

@@ -1170,8 +1170,8 @@ export interface ScheduleSpec {
 export interface AlertRule {
   /** rule_1, rule_2… */
   id: string;
-  /** `visibility_below` (threshold 0–1), `visibility_drop` (points, statistically real unless `require_significance` is false), `competitor_overtakes` (competitor), `brand_disappeared`, `sentiment_below` (threshold 0–100), `domain_not_cited`. */
-  type: "visibility_below" | "visibility_drop" | "competitor_overtakes" | "brand_disappeared" | "sentiment_below" | "domain_not_cited";
+  /** `visibility_below` (threshold 0–1), `visibility_drop` (points, statistically real unless `require_significance` is false), `competitor_overtakes` (competitor), `brand_disappeared`, `sentiment_below` (threshold 0–100), `domain_not_cited`; from the brand's traffic (extensions): `crawls_drop` and `referrals_drop` (threshold: the percent AI bots' crawls or AI-referred visits fell over the last 7 days against the 7 before, from at least 20), `crawler_blocked` (robots.txt blocks an AI bot that feeds an engine the schedule asks). */
+  type: "visibility_below" | "visibility_drop" | "competitor_overtakes" | "brand_disappeared" | "sentiment_below" | "domain_not_cited" | "crawls_drop" | "referrals_drop" | "crawler_blocked";
   threshold?: number;
   /** Percentage points of visibility. */
   points?: number;
@@ -1223,8 +1223,8 @@ export interface MonitoringScheduleCreate {
 
 /** A condition checked after each run; it fires when it starts to hold. */
 export interface AlertRuleInput {
-  /** `visibility_below` (threshold 0–1), `visibility_drop` (points, statistically real unless `require_significance` is false), `competitor_overtakes` (competitor), `brand_disappeared`, `sentiment_below` (threshold 0–100), `domain_not_cited`. */
-  type: "visibility_below" | "visibility_drop" | "competitor_overtakes" | "brand_disappeared" | "sentiment_below" | "domain_not_cited";
+  /** `visibility_below` (threshold 0–1), `visibility_drop` (points, statistically real unless `require_significance` is false), `competitor_overtakes` (competitor), `brand_disappeared`, `sentiment_below` (threshold 0–100), `domain_not_cited`; from the brand's traffic (extensions): `crawls_drop` and `referrals_drop` (threshold: the percent AI bots' crawls or AI-referred visits fell over the last 7 days against the 7 before, from at least 20), `crawler_blocked` (robots.txt blocks an AI bot that feeds an engine the schedule asks). */
+  type: "visibility_below" | "visibility_drop" | "competitor_overtakes" | "brand_disappeared" | "sentiment_below" | "domain_not_cited" | "crawls_drop" | "referrals_drop" | "crawler_blocked";
   threshold?: number;
   /** Percentage points of visibility. */
   points?: number;
@@ -1372,7 +1372,7 @@ export interface Alert {
   acknowledged_by: string | null;
 }
 
-/** What to do next, computed from the stored answers after every analysis: ranked, explained, with evidence. */
+/** What to do next, computed from the stored answers after every analysis, and from the access audit and access logs of the brand's domains: ranked, explained, with evidence. */
 export interface Opportunities {
   object: "opportunities";
   /** ISO 8601 UTC timestamp. */
@@ -1387,20 +1387,20 @@ export interface Opportunities {
   data: Array<{
     /** Stable while the same evidence stands: `opp_` and a digest of its kind and subject. */
     id: string;
-    /** `wrong_facts`: answers contradicting the fact sheet; `negative_answers`: answers warning against the brand; `visibility_drop`: a prompt and engine where visibility fell significantly; `competitors_preferred`: where competitors are named and the brand is not; `citation_gap`: a site cited where competitors are named and the brand is not; `search_gap`: searches engines ran whose answers never cite the brand's site. */
-    kind: "wrong_facts" | "negative_answers" | "visibility_drop" | "competitors_preferred" | "citation_gap" | "search_gap";
+    /** `wrong_facts`: answers contradicting the fact sheet; `negative_answers`: answers warning against the brand; `visibility_drop`: a prompt and engine where visibility fell significantly; `competitors_preferred`: where competitors are named and the brand is not; `citation_gap`: a site cited where competitors are named and the brand is not; `search_gap`: searches engines ran whose answers never cite the brand's site; `crawler_blocked`: an AI bot feeding an engine the brand tracks that a brand domain's robots.txt blocks from every page (the access audit); `crawler_errors`: such a bot served errors (4xx, 5xx) on a good share of its requests in the last 7 days (the access logs). */
+    kind: "wrong_facts" | "negative_answers" | "visibility_drop" | "competitors_preferred" | "citation_gap" | "search_gap" | "crawler_blocked" | "crawler_errors";
     /** What to do, in one line. */
     title: string;
     /** Why, with the figures. */
     explanation: string;
     /** Impact: share of the period's answers an opportunity concerns, weighted by how much it matters. The answers an opportunity rests on, out of the period's answers, weighted by its kind (wrong facts 1.5, warnings 1.25, drops by their size, the rest 1, searches 0.75), at most 100%. Carried as a fraction from 0 to 1 (0.47 is 47%). It ranks the list. */
     impact: number;
-    /** Answers the opportunity rests on. */
+    /** Answers the opportunity rests on; for the crawler kinds, the period's answers of the engines the bot feeds (0 before any). */
     answers: number;
     /** The engines' ids; the title names them as people read them. */
     engines: string[];
     prompts: string[];
-    /** The cited site (`citation_gap`). */
+    /** The cited site (`citation_gap`); the brand's domain (`crawler_blocked`). */
     domain: string | null;
     /** Its most cited pages (`citation_gap`), at most 3. */
     urls: string[];
@@ -1423,12 +1423,46 @@ export interface Opportunities {
       /** The sentence of the most recent answer saying it. */
       excerpt: string;
     } | null;
-    /** Results it rests on (`GET /v1/results/:id`), most recent first, at most 5. */
+    /** The crawler kinds' evidence: the bot, and the robots.txt rule or the errors. */
+    crawler: {
+      /** The AI bot, as its user agent names it: `OAI-SearchBot`. */
+      bot: string;
+      operator: string;
+      /** What blocks it (`crawler_blocked`). */
+      robots: {
+        /** The robots.txt read. */
+        url: string | null;
+        /** The status it answered. */
+        status: number | null;
+        /** The blocking rule's line; null when a 5xx blocks all. */
+        line: number | null;
+        /** The line as written: `Disallow: /`. */
+        rule: string | null;
+        /** The `User-agent` of the group the bot follows. */
+        user_agent: string | null;
+      } | null;
+      /** What it was served (`crawler_errors`). */
+      served: {
+        /** The first UTC day counted (YYYY-MM-DD). */
+        since: string;
+        /** Its requests (spoofed ones left out). */
+        hits: number;
+        /** Those answered with a 4xx or 5xx. */
+        errors: number;
+        /** The pages and statuses with the most errors. */
+        pages: Array<{
+          path: string;
+          status: number;
+          hits: number;
+        }>;
+      } | null;
+    } | null;
+    /** Results it rests on (`GET /v1/results/:id`), most recent first, at most 5; none for the crawler kinds, whose evidence is `crawler`. */
     evidence: string[];
   }>;
 }
 
-/** A brand's AI traffic from its own access logs: AI bot hits (verified against the bots' published ranges) and visits referred by AI engines. No visitor's address or user agent is kept. */
+/** A brand's AI traffic from its own access logs and its GA4 property: AI bot hits (verified against the bots' published ranges) and visits referred by AI engines. No visitor's address or user agent is kept. */
 export interface Traffic {
   object: "traffic";
   project_id: string;
@@ -1443,6 +1477,13 @@ export interface Traffic {
     unverifiable: number;
     /** Visits referred by AI engines. */
     referrals: number;
+  };
+  /** Referred visits as each source counted them. Where both counted a day, page and engine, `referrals` takes the larger count, not the sum: the same visit is often in both. */
+  referrals_by_source: {
+    /** Referred visits in the imported access logs. */
+    logs: number;
+    /** AI-referred sessions read from the brand's GA4 property. */
+    ga4: number;
   };
   /** Hits per bot and verification, most first. */
   bots: Array<{
@@ -1511,6 +1552,172 @@ export interface TrafficPages {
     cited_not_crawled: boolean;
     cited_and_visited: boolean;
   }>;
+}
+
+/** A brand's domains as the AI bots find them: each domain's robots.txt read per bot (allowed, blocked, partially blocked, with the rule that decides), whether it has an llms.txt, and the statuses each bot was served lately. Re-checked daily. */
+export interface TrafficAccess {
+  object: "traffic_access";
+  project_id: string;
+  /** ISO 8601 UTC timestamp. */
+  checked_at: string | null;
+  /** The first UTC day counted in each bot's `recent` (the last 7 days, today included). */
+  recent_from: string;
+  /** The primary domain first, then the others. */
+  domains: Array<{
+    domain: string;
+    /** ISO 8601 UTC timestamp. */
+    checked_at: string;
+    /** Why robots.txt could not be read; the verdicts are `unknown`. */
+    error: string | null;
+    robots_txt: {
+      /** The address read, after redirects. */
+      url: string | null;
+      /** The status it answered; null when it did not answer. */
+      status: number | null;
+      /** Whether it answered 2xx with rules (not a web page). */
+      found: boolean;
+    };
+    llms_txt: {
+      url: string | null;
+      /** Whether /llms.txt answered 2xx with text (not a web page). */
+      present: boolean;
+      /** The status it answered; null when it was not read. */
+      status: number | null;
+    };
+    bots: Array<{
+      bot: string;
+      /** What robots.txt lets the bot do: `blocked` every page, some (`partial`), or none (`allowed`); `unknown` when robots.txt could not be read (`error` says why). A robots.txt answering 404 (or another 4xx) allows everything, one answering a 5xx blocks everything (RFC 9309 §2.3.1). */
+      verdict: "allowed" | "partial" | "blocked" | "unknown";
+      /** The verdict in words, with the rule or the status that decides it. */
+      reason: string;
+      /** The `User-agent` of the group the bot follows, as written: its own, else `*`; null when robots.txt has neither. */
+      group: string | null;
+      /** The rule that decides the verdict; null when none does. */
+      rule: {
+        /** Its line in robots.txt, from 1. */
+        line: number;
+        /** The line as written, without its comment: `Disallow: /`. */
+        text: string;
+      } | null;
+      operator: string;
+      /** search: indexes for the engine's answers; fetch: reads a page a person asked for; training: model data; index: a search engine's crawler that AI answers read. */
+      purpose: "search" | "fetch" | "training" | "index";
+      /** The engines it feeds. */
+      engines: string[];
+      /** Whether it feeds an engine the brand tracks. */
+      tracked: boolean;
+      /** What the bot was served on this domain lately, from the brand's access logs; spoofed hits (from outside the bot's ranges) are not the bot and are left out. */
+      recent: {
+        hits: number;
+        /** Hits answered with a 4xx or 5xx. */
+        errors: number;
+        /** Hits per status served, most first; 0 when the log did not say. */
+        statuses: Array<{
+          status: number;
+          hits: number;
+        }>;
+        /** ISO 8601 UTC timestamp. */
+        last_at: string | null;
+      };
+    }>;
+  }>;
+}
+
+export interface TrafficImport {
+  object: "traffic_import";
+  /** The batch's id (`tim_…`); a duplicate answers the first import's. */
+  id: string;
+  project_id: string;
+  /** The same bytes were imported for this brand before (recognised by their SHA-256): nothing was counted again. */
+  duplicate: boolean;
+  /** The format the lines were read in, named or detected. */
+  format: "combined" | "common" | "cloudfront" | "cloudflare" | "vercel" | "fastly" | "jsonl";
+  /** Lines read. */
+  lines: number;
+  /** Lines that were an AI bot's request to one of the brand's domains. */
+  bot_hits: number;
+  /** Lines that were a visit referred by an AI engine. */
+  referrals: number;
+  /** Every other line: counted, then dropped (nothing of it is kept). */
+  ignored: number;
+  /** Lines that could not be read in the format. */
+  rejected: number;
+  /** The first distinct reasons lines were rejected for, with how many each. */
+  reasons: Array<{
+    reason: string;
+    count: number;
+  }>;
+}
+
+export interface TrafficGa4Connect {
+  /** The GA4 property's numeric id (`properties/123` is accepted too). */
+  property_id: string;
+  /** The service account's JSON key file, as Google gives it (its other fields are ignored). Stored encrypted; never answered back. */
+  service_account_key: {
+    /** As in the key file Google gives. */
+    type?: "service_account";
+    /** The service account's e-mail; add it as a Viewer of the property. */
+    client_email: string;
+    /** The RSA private key, PEM (`-----BEGIN PRIVATE KEY-----…`). */
+    private_key: string;
+    private_key_id?: string;
+    /** Where tokens are asked for; https://oauth2.googleapis.com/token when left out. */
+    token_uri?: string;
+    [key: string]: unknown;
+  };
+}
+
+/** A brand's GA4 property and the service account Sightline reads it with. The key is never answered. */
+export interface TrafficGa4Connection {
+  object: "traffic_ga4_connection";
+  project_id: string;
+  /** The GA4 property's numeric id. */
+  property_id: string;
+  /** The service account's e-mail: the only part of its key shown. */
+  client_email: string;
+  /** ISO 8601 UTC timestamp. */
+  created_at: string;
+  /** ISO 8601 UTC timestamp. */
+  updated_at: string;
+  /** ISO 8601 UTC timestamp. */
+  last_synced_at: string | null;
+  /** Why the last sync failed; null once one succeeds. */
+  last_error: string | null;
+}
+
+export interface TrafficGa4ConnectionDeleted {
+  object: "traffic_ga4_connection";
+  project_id: string;
+  deleted: true;
+}
+
+export interface TrafficGa4SyncRequest {
+  /** How many days, today included. */
+  days?: number;
+}
+
+/** What a GA4 sync counted: the days it read replace what earlier syncs counted for them, so syncing again never counts twice. */
+export interface TrafficGa4Sync {
+  object: "traffic_ga4_sync";
+  project_id: string;
+  property_id: string;
+  /** A day, YYYY-MM-DD. */
+  from: string;
+  /** The first day no longer synced. */
+  to: string;
+  /** Report rows Google answered. */
+  rows: number;
+  /** AI-referred sessions counted. */
+  referrals: number;
+  /** Sessions from sources that looked like an AI engine's but map to none. */
+  ignored: number;
+  /** Sessions counted per engine, most first. */
+  engines: Array<{
+    engine: string;
+    visits: number;
+  }>;
+  /** ISO 8601 UTC timestamp. */
+  synced_at: string;
 }
 
 export interface ReportList {

@@ -8,6 +8,7 @@ import type {
   GetProjectTrafficPagesQuery,
   GetProjectTrafficQuery,
   GetPromptMetricsQuery,
+  ImportProjectTrafficLogsQuery,
   ListOpportunitiesQuery,
   ListProjectsQuery,
   ListRemeasuresQuery,
@@ -36,6 +37,13 @@ import type {
   RemeasureCreate,
   RemeasureList,
   Traffic,
+  TrafficAccess,
+  TrafficGa4Connect,
+  TrafficGa4Connection,
+  TrafficGa4ConnectionDeleted,
+  TrafficGa4Sync,
+  TrafficGa4SyncRequest,
+  TrafficImport,
   TrafficPages,
 } from "../generated/schemas.ts";
 import { paginate } from "../pagination.ts";
@@ -163,6 +171,63 @@ export class Projects {
    */
   traffic(id: string, query: GetProjectTrafficQuery = {}): Promise<Traffic> {
     return this.client.request("getProjectTraffic", { params: { id }, query });
+  }
+
+  /**
+   * Pushes a batch of the brand's access-log lines (plain text, or gzipped bytes) and answers what
+   * they counted to; the same bytes pushed twice are counted once (`duplicate: true`).
+   * @example const counted = await sightline.projects.importTrafficLogs("prj_…", await readFile("access.log.gz"));
+   */
+  importTrafficLogs(
+    id: string,
+    lines: string | Uint8Array | Blob,
+    options: {
+      format?: ImportProjectTrafficLogsQuery["format"];
+      contentType?: "text/plain" | "application/x-ndjson";
+    } = {},
+  ): Promise<TrafficImport> {
+    return this.client.request("importProjectTrafficLogs", {
+      params: { id },
+      query: options.format === undefined ? {} : { format: options.format },
+      body: lines,
+      ...(options.contentType === undefined ? {} : { contentType: options.contentType }),
+    });
+  }
+
+  /**
+   * Whether AI crawlers may read the brand's domains: robots.txt per AI bot (with the line that
+   * decides), llms.txt, and the statuses each bot was served lately.
+   * @example const { domains } = await sightline.projects.access("prj_…");
+   */
+  access(id: string): Promise<TrafficAccess> {
+    return this.client.request("getProjectAccess", { params: { id } });
+  }
+
+  /**
+   * Connects (or replaces) the brand's GA4 property, read with a service account, as a second
+   * source of AI referrals; the key is stored encrypted and never answered back.
+   * @example await sightline.projects.connectGa4("prj_…", { property_id: "123456789", service_account_key: JSON.parse(keyFile) });
+   */
+  connectGa4(id: string, body: TrafficGa4Connect): Promise<TrafficGa4Connection> {
+    return this.client.request("connectProjectTrafficGa4", { params: { id }, body });
+  }
+
+  /** The brand's GA4 connection (without its key), with its last sync and last error. */
+  ga4(id: string): Promise<TrafficGa4Connection> {
+    return this.client.request("getProjectTrafficGa4", { params: { id } });
+  }
+
+  /** Disconnects GA4: the key is deleted; visits already counted stay. */
+  disconnectGa4(id: string): Promise<TrafficGa4ConnectionDeleted> {
+    return this.client.request("disconnectProjectTrafficGa4", { params: { id } });
+  }
+
+  /**
+   * Syncs AI referrals from GA4 now, for the last `days` days; syncing again never counts twice.
+   * @example const { referrals, engines } = await sightline.projects.syncGa4("prj_…", { days: 30 });
+   */
+  syncGa4(id: string, body: TrafficGa4SyncRequest = {}): Promise<TrafficGa4Sync> {
+    return this.client.request("syncProjectTrafficGa4", { params: { id }, body });
   }
 
   /**

@@ -3,18 +3,23 @@ import { runDueSchedules } from "../services/monitoring/scheduler.ts";
 import { queueDigestEmails } from "../services/notifications/digest-mail.ts";
 import { generateWeeklyDigests } from "../services/reports/generate.ts";
 import { prune, type RetentionConfig } from "../services/retention/prune.ts";
+import { queueAccessChecks } from "../services/traffic/access-recheck.ts";
+import { syncDueGa4 } from "../services/traffic/ga4-due.ts";
 
 /** Retention runs at most this often per worker (and twice at once deletes nothing more). */
 const PRUNE_EVERY_MS = 3_600_000;
 
 /**
  * One tick of a worker's clockwork: the monitoring runs that are due, then the weekly digests owed,
- * then the digest e-mails owed to the members who asked for them.
+ * then the digest e-mails owed to the members who asked for them, then the brands' daily GA4 syncs,
+ * then the daily re-checks of their access audits (queued as jobs: reading sites takes seconds).
  */
 export async function schedulerTick(deps: Deps): Promise<number> {
   const started = await runDueSchedules(deps);
   await generateWeeklyDigests(deps, deps.clock.now());
   await queueDigestEmails(deps, deps.clock.now());
+  await syncDueGa4(deps);
+  await queueAccessChecks(deps);
   return started;
 }
 

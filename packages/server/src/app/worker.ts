@@ -13,6 +13,7 @@ import { REMEASURE_JOB } from "../services/remeasure/remeasures.ts";
 import { remeasureHandler } from "../services/remeasure/run.ts";
 import { reportFinishedAnalysis } from "../services/reports/generate.ts";
 import { DEFAULT_RETENTION, type RetentionConfig } from "../services/retention/prune.ts";
+import { ACCESS_CHECK_JOB, checkAccessHandler } from "../services/traffic/access-recheck.ts";
 import { deliverWebhooks } from "../services/webhooks/deliver.ts";
 import { DELIVER_JOB } from "../services/webhooks/fanout.ts";
 import { HttpTransport, type WebhookTransport } from "../services/webhooks/transport.ts";
@@ -38,6 +39,8 @@ function jobHandlers(runtime: Runtime, transport: WebhookTransport): Record<stri
     [RUN_ANALYSIS_JOB]: runAnalysisHandler(runtime.deps, [closeMonitoringRun, reportFinishedAnalysis]),
     [REBUILD_ROLLUPS_JOB]: rebuildRollupsHandler(runtime.deps),
     [REMEASURE_JOB]: remeasureHandler(runtime.deps),
+    // The daily re-check of a brand's access audit: robots.txt and llms.txt of its domains.
+    [ACCESS_CHECK_JOB]: checkAccessHandler(runtime.deps),
   };
 }
 

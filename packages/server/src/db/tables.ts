@@ -55,6 +55,7 @@ export interface Tables {
   resource_versions: ResourceVersionsTable;
   cost_usage: CostUsageTable;
   engine_batches: EngineBatchesTable;
+  traffic_ga4_connections: TrafficGa4ConnectionsTable;
 }
 
 /** One vendor batch of an analysis's answers for one engine (ADR 0030). */
@@ -746,4 +747,25 @@ interface TrafficAccessChecksTable {
   verdicts: string;
   /** Why the domain could not be checked, when it could not. */
   error: string | null;
+}
+
+/** A brand's GA4 property and the service account that reads it (issue 26); the key only encrypted. */
+export interface TrafficGa4ConnectionsTable {
+  project_id: string;
+  workspace_id: string;
+  /** The numeric GA4 property id. */
+  property_id: string;
+  /** The service account's e-mail: the key's hint, never secret. */
+  client_email: string;
+  /** The service account's key as JSON, encrypted (SecretBox). */
+  credentials: string;
+  /** The Data API's base URL. */
+  api_url: string;
+  created_at: string;
+  updated_at: string;
+  last_synced_at: string | null;
+  /** Why the last sync failed; null after one succeeds. */
+  last_error: string | null;
+  /** When the worker's daily sync is due. */
+  next_sync_at: string;
 }

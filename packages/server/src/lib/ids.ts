@@ -49,7 +49,8 @@ export type IdPrefix =
   | "rsh"
   | "rem"
   | "ntf"
-  | "tim";
+  | "tim"
+  | "itk";
 
 /** Prefixed ids, 24 random base62 characters (about 143 bits): `prj_3kTq…`. */
 export function newId(prefix: IdPrefix): string {

@@ -5,7 +5,7 @@ import { opportunitiesRoute } from "../http/v1/opportunities/routes.ts";
 import { getProjectRoute, listProjectsRoute } from "../http/v1/projects/routes.ts";
 import { getReportRoute, listReportsRoute } from "../http/v1/reports/routes.ts";
 import { getResultRoute, listResultsRoute } from "../http/v1/results/routes.ts";
-import { getTrafficRoute } from "../http/v1/traffic/routes.ts";
+import { getAccessRoute, getTrafficRoute } from "../http/v1/traffic/routes.ts";
 import { AnalyzeSchema } from "../services/analyses/schemas.ts";
 import type { ProjectMetrics } from "../services/analytics/metrics.ts";
 import { MetricsQuery } from "../services/analytics/schemas.ts";
@@ -100,6 +100,15 @@ export const MCP_TOOLS: readonly Tool[] = [
     route: getTrafficRoute,
     params: IdParams,
     query: TrafficQuery,
+    rename: brandId,
+  }),
+  defineTool({
+    name: "get_access",
+    title: "Whether AI crawlers may read a brand's sites",
+    description:
+      "The access audit of each of the brand's domains: its robots.txt read for each AI crawler (allowed, blocked or partially blocked, with the robots.txt line and group that decide), whether it has an llms.txt, and the statuses each crawler was served in the last 7 days. A crawler that feeds an engine the brand tracks and is blocked means that engine cannot cite the brand's pages.",
+    route: getAccessRoute,
+    params: IdParams,
     rename: brandId,
   }),
   defineTool({

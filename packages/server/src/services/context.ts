@@ -107,7 +107,12 @@ export type AlertChannelCheck = (
 ) => Promise<StoredAlertChannels | undefined>;
 
 /** Who is acting, for audit and for events. */
-type Actor = { type: "api_key"; id: string } | { type: "user"; id: string } | { type: "operator" } | { type: "system" };
+type Actor =
+  | { type: "api_key"; id: string }
+  | { type: "user"; id: string }
+  | { type: "ingest_token"; id: string }
+  | { type: "operator" }
+  | { type: "system" };
 
 /** A service call on behalf of one workspace: every query it makes is scoped to `workspace.id`. */
 export interface ServiceContext extends Deps {

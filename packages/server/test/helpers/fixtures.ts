@@ -5,8 +5,11 @@ import { createProject } from "../../src/services/projects/projects.ts";
 import { startRemeasure } from "../../src/services/remeasure/remeasures.ts";
 import { reportForAnalysis } from "../../src/services/reports/generate.ts";
 import { deleteProject } from "../../src/services/retention/brand-deletion.ts";
+import { checkAccess } from "../../src/services/traffic/access.ts";
+import { connectGa4 } from "../../src/services/traffic/ga4.ts";
 import { createEndpoint } from "../../src/services/webhooks/endpoints.ts";
 import { workspaceContext } from "../../src/services/workspaces/workspaces.ts";
+import { sharedFakeGoogle } from "./fake-google-analytics.ts";
 import type { Harness, Tenant } from "./harness.ts";
 import { Site } from "./website.ts";
 
@@ -39,6 +42,25 @@ async function deletedProject(h: Harness, tenant: Tenant): Promise<string> {
 
 /** A public address (documentation would refuse it): subscriptions accept it without DNS. */
 export const PUBLIC_URL = "https://93.184.216.34/sightline-hooks";
+
+/**
+ * A brand connected to GA4: to the fake Google where the suite allows private addresses (a sync
+ * then succeeds), else to a public token address that is never called.
+ */
+async function ga4Project(h: Harness, tenant: Tenant): Promise<string> {
+  const id = await project(h, tenant);
+  const ctx = await workspaceContext(h.deps, tenant.workspace.id);
+  const google = await sharedFakeGoogle();
+  const local = h.deps.webhookTargets.allowPrivate;
+  const key = google.keyFile(local ? {} : { token_uri: "https://93.184.216.34/token" });
+  await connectGa4(
+    ctx,
+    id,
+    { property_id: [...google.properties][0] ?? "1", service_account_key: key },
+    local ? { dataApiUrl: google.url } : {},
+  );
+  return id;
+}
 
 async function analysis(h: Harness, tenant: Tenant): Promise<string> {
   const ctx = await workspaceContext(h.deps, tenant.workspace.id);
@@ -192,6 +214,32 @@ export const ROUTE_FIXTURES: Record<string, (h: Harness, tenant: Tenant) => Prom
   listOpportunities: async (h, t) => ({ params: { id: await project(h, t) }, query: { limit: 5 } }),
   getProjectTraffic: async (h, t) => ({ params: { id: await project(h, t) }, query: { engine: "chatgpt" } }),
   getProjectTrafficPages: async (h, t) => ({ params: { id: await project(h, t) }, query: { limit: 5 } }),
+  importProjectTrafficLogs: async (h, t) => ({
+    params: { id: await project(h, t) },
+    // A line of its own per call: the same bytes again would be a duplicate, counted once.
+    body: `192.0.2.1 - - [20/Nov/2026:08:00:00 +0000] "GET /p/${Math.random()} HTTP/1.1" 200 1 "-" "GPTBot/1.2"\n`,
+  }),
+  getProjectAccess: async (h, t) => {
+    const id = await project(h, t);
+    // Checked beforehand, against a web that answers 404 to everything: the route then reads the
+    // stored audit, and the suite reads no site.
+    await checkAccess(await workspaceContext(h.deps, t.workspace.id), id, {
+      fetcher: {
+        get: async (url) => ({ ok: true, url, status: 404, contentType: "text/html", body: "", truncated: false }),
+      },
+    });
+    return { params: { id } };
+  },
+  connectProjectTrafficGa4: async (h, t) => ({
+    params: { id: await project(h, t) },
+    body: {
+      property_id: "123456789",
+      service_account_key: (await sharedFakeGoogle()).keyFile({ token_uri: "https://93.184.216.34/token" }),
+    },
+  }),
+  getProjectTrafficGa4: async (h, t) => ({ params: { id: await ga4Project(h, t) } }),
+  disconnectProjectTrafficGa4: async (h, t) => ({ params: { id: await ga4Project(h, t) } }),
+  syncProjectTrafficGa4: async (h, t) => ({ params: { id: await ga4Project(h, t) }, body: { days: 7 } }),
   getCompetitorSuggestions: async (h, t) => ({ params: { id: await project(h, t) }, query: { limit: 5 } }),
   trackCompetitor: async (h, t) => ({ params: { id: await project(h, t) }, body: { name: "Fixture Rival" } }),
   suggestPrompts: async (h, t) => {

@@ -1,5 +1,7 @@
+import { generateKeyPairSync } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
+import { gzipSync } from "node:zlib";
 import { type Project, Sightline, SightlineConnectionError, SightlineError } from "@sightline/sdk";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { sdkSources } from "../../scripts/sdk-sources.ts";
@@ -152,6 +154,56 @@ describeEachDialect("SDK against a real server", (h) => {
       const pages = await s.projects.trafficPages(p.id, { limit: 5 });
       expect(pages).toMatchObject({ object: "traffic_pages", project_id: p.id, total: 0, data: [] });
       return pages;
+    },
+    importProjectTrafficLogs: async (s, p) => {
+      const line = '192.0.2.1 - - [20/Nov/2026:08:00:00 +0000] "GET /sdk HTTP/1.1" 200 1 "-" "GPTBot/1.2"\n';
+      const counted = await s.projects.importTrafficLogs(p.id, gzipSync(line));
+      expect(counted).toMatchObject({ object: "traffic_import", project_id: p.id, lines: 1, bot_hits: 1 });
+      expect(await s.projects.importTrafficLogs(p.id, line, { format: "combined" })).toMatchObject({
+        id: counted.id,
+        duplicate: true,
+      });
+      return counted;
+    },
+    getProjectAccess: async (s) => {
+      // Of a brand already checked: reading a never-checked one would fetch its site.
+      await expect(s.projects.access("prj_missing")).rejects.toMatchObject({ code: "NOT_FOUND" });
+      return null;
+    },
+    connectProjectTrafficGa4: async (s, p) => {
+      // Connecting contacts nobody: the first sync checks the key.
+      const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
+      const connection = await s.projects.connectGa4(p.id, {
+        property_id: "123456789",
+        service_account_key: {
+          type: "service_account",
+          client_email: "reader@project.iam.gserviceaccount.com",
+          private_key: privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
+          // A public address written out: checked against the outbound rules without a DNS lookup.
+          token_uri: `${new URL(PUBLIC_URL).origin}/token`,
+        },
+      });
+      expect(connection).toMatchObject({ object: "traffic_ga4_connection", property_id: "123456789" });
+      expect(JSON.stringify(connection)).not.toContain("PRIVATE KEY");
+      return connection;
+    },
+    getProjectTrafficGa4: async (s, p) => {
+      const connection = await s.projects.ga4(p.id);
+      expect(connection).toMatchObject({
+        client_email: "reader@project.iam.gserviceaccount.com",
+        last_synced_at: null,
+      });
+      return connection;
+    },
+    disconnectProjectTrafficGa4: async (s, p) => {
+      const gone = await s.projects.disconnectGa4(p.id);
+      expect(gone).toEqual({ object: "traffic_ga4_connection", project_id: p.id, deleted: true });
+      return gone;
+    },
+    syncProjectTrafficGa4: async (s, p) => {
+      // Without a connection: refused before Google would be asked.
+      await expect(s.projects.syncGa4(p.id, { days: 7 })).rejects.toMatchObject({ code: "NOT_FOUND" });
+      return null;
     },
     getCompetitorSuggestions: async (s, p) => {
       const suggestions = await s.projects.competitorSuggestions(p.id, { limit: 5 });

@@ -197,6 +197,38 @@ export interface BrandingSettings {
   updated_at: string | null;
 }
 
+export interface IngestToken {
+  id: string;
+  project_id: string;
+  name: string;
+  /** The token's first characters, to recognise it. */
+  start: string;
+  status: "active" | "revoked";
+  /** ISO 8601 UTC timestamp. */
+  created_at: string;
+  /** ISO 8601 UTC timestamp. */
+  last_used_at: string | null;
+  /** ISO 8601 UTC timestamp. */
+  revoked_at: string | null;
+}
+
+export interface CreatedIngestToken {
+  id: string;
+  project_id: string;
+  name: string;
+  /** The token's first characters, to recognise it. */
+  start: string;
+  status: "active" | "revoked";
+  /** ISO 8601 UTC timestamp. */
+  created_at: string;
+  /** ISO 8601 UTC timestamp. */
+  last_used_at: string | null;
+  /** ISO 8601 UTC timestamp. */
+  revoked_at: string | null;
+  /** The token itself: shown this once. */
+  token: string;
+}
+
 export interface DigestSubscription {
   project_id: string;
   /** Whether the member gets the brand's weekly e-mail digest. */
@@ -499,6 +531,38 @@ export interface DashboardOperations {
     };
     response: BrandingSettings;
   };
+  listIngestTokens: {
+    params: {
+      workspace: string;
+      id: string;
+    };
+    query: undefined;
+    body: undefined;
+    response: {
+      data: IngestToken[];
+    };
+  };
+  createIngestToken: {
+    params: {
+      workspace: string;
+      id: string;
+    };
+    query: undefined;
+    body: {
+      name: string;
+    };
+    response: CreatedIngestToken;
+  };
+  revokeIngestToken: {
+    params: {
+      workspace: string;
+      id: string;
+      token_id: string;
+    };
+    query: undefined;
+    body: undefined;
+    response: IngestToken;
+  };
   getDigestSubscription: {
     params: {
       workspace: string;
@@ -618,6 +682,9 @@ export const DASHBOARD_OPERATIONS = {
   testEngine: { method: "POST", path: "/workspaces/{workspace}/engines/{engine}/test" },
   getBranding: { method: "GET", path: "/workspaces/{workspace}/branding" },
   updateBranding: { method: "PATCH", path: "/workspaces/{workspace}/branding" },
+  listIngestTokens: { method: "GET", path: "/workspaces/{workspace}/projects/{id}/ingest-tokens" },
+  createIngestToken: { method: "POST", path: "/workspaces/{workspace}/projects/{id}/ingest-tokens" },
+  revokeIngestToken: { method: "DELETE", path: "/workspaces/{workspace}/projects/{id}/ingest-tokens/{token_id}" },
   getDigestSubscription: { method: "GET", path: "/workspaces/{workspace}/projects/{project_id}/digest" },
   setDigestSubscription: { method: "PATCH", path: "/workspaces/{workspace}/projects/{project_id}/digest" },
   signIn: { method: "POST", path: "/auth/sign-in/email" },

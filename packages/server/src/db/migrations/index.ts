@@ -23,6 +23,7 @@ import * as firstDay from "./2026-11-26-01-first-day.ts";
 import * as branding from "./2026-11-26-02-branding.ts";
 import * as traffic from "./2026-11-26-03-traffic.ts";
 import * as trafficIngest from "./2026-11-26-04-traffic-ingest.ts";
+import * as trafficGa4 from "./2026-11-26-05-traffic-ga4.ts";
 
 /** A migration: frozen in time, it is typed against no particular schema and imports nothing of the app. */
 export interface Migration {
@@ -57,4 +58,5 @@ export const MIGRATIONS: Migration[] = [
   { name: "2026-11-26-02-branding", up: branding.up },
   { name: "2026-11-26-03-traffic", up: traffic.up },
   { name: "2026-11-26-04-traffic-ingest", up: trafficIngest.up },
+  { name: "2026-11-26-05-traffic-ga4", up: trafficGa4.up },
 ];

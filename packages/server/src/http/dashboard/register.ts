@@ -12,6 +12,7 @@ import { apiKeyRoutes } from "./routes/api-keys.ts";
 import { brandingRoutes } from "./routes/branding.ts";
 import { digestRoutes } from "./routes/digests.ts";
 import { engineRoutes } from "./routes/engines.ts";
+import { ingestTokenRoutes } from "./routes/ingest-tokens.ts";
 import { invitationRoutes } from "./routes/invitations.ts";
 import { memberRoutes } from "./routes/members.ts";
 import { workspaceRoutes } from "./routes/workspaces.ts";
@@ -29,6 +30,7 @@ export function dashboardRoutes(deps: Deps): SessionRoute[] {
     ...apiKeyRoutes(),
     ...engineRoutes(),
     ...brandingRoutes(),
+    ...ingestTokenRoutes(),
     ...digestRoutes(),
   ];
 }

@@ -43,7 +43,14 @@ import {
   revokeReportShareRoute,
 } from "./reports/routes.ts";
 import { getResultRoute, listResultsRoute } from "./results/routes.ts";
-import { getTrafficPagesRoute, getTrafficRoute } from "./traffic/routes.ts";
+import {
+  connectTrafficGa4Route,
+  disconnectTrafficGa4Route,
+  getTrafficGa4Route,
+  syncTrafficGa4Route,
+} from "./traffic/ga4.ts";
+import { importTrafficLogsRoute } from "./traffic/logs.ts";
+import { getAccessRoute, getTrafficPagesRoute, getTrafficRoute } from "./traffic/routes.ts";
 import { getUsageRoute } from "./usage/routes.ts";
 import {
   createWebhookRoute,
@@ -96,6 +103,12 @@ export const V1_ROUTES: Route[] = [
   opportunitiesRoute,
   getTrafficRoute,
   getTrafficPagesRoute,
+  getAccessRoute,
+  importTrafficLogsRoute,
+  connectTrafficGa4Route,
+  getTrafficGa4Route,
+  disconnectTrafficGa4Route,
+  syncTrafficGa4Route,
   listReportsRoute,
   getReportRoute,
   createReportShareRoute,

@@ -37,20 +37,22 @@ const MIN_ANSWERS = 2;
 const MIN_SIDE = 3;
 const MAX_OPPORTUNITIES = 100;
 
-const WEIGHTS: Record<Opportunity["kind"], number> = {
+export const WEIGHTS: Record<Opportunity["kind"], number> = {
   wrong_facts: 1.5,
   negative_answers: 1.25,
   visibility_drop: 1,
   competitors_preferred: 1,
   citation_gap: 1,
   search_gap: 0.75,
+  crawler_blocked: 1,
+  crawler_errors: 1,
 };
 
-function idOf(kind: string, subject: string): string {
+export function idOf(kind: string, subject: string): string {
   return `opp_${createHash("sha256").update(`${kind}\u0000${subject}`).digest("base64url").slice(0, 24)}`;
 }
 
-const round = (v: number) => Math.round(v * 10_000) / 10_000;
+export const round = (v: number) => Math.round(v * 10_000) / 10_000;
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 /** Titles and explanations are read by people: engines by their names, never their ids (issue 24). */
 const engineNames = (engines: string[]) => engines.map(engineTitle).join(", ");
@@ -84,6 +86,7 @@ function base(kind: Opportunity["kind"], subject: string, rows: AnswerRow[], tot
       search: null,
       change: null,
       fact: null,
+      crawler: null,
     },
   };
 }
@@ -245,10 +248,11 @@ function searchGaps(rows: AnswerRow[], total: number): Opportunity[] {
 }
 
 /**
- * Every opportunity the answers support, the most valuable first (`impact`, then the most answers,
- * then the id, so that the order is stable). Pure: the same answers give the same list.
+ * Every opportunity the answers support, with `others` found elsewhere (crawlers.ts: the access
+ * audit and logs), the most valuable first (`impact`, then the most answers, then the id, so that
+ * the order is stable). Pure: the same answers give the same list.
  */
-export function computeOpportunities(rows: AnswerRow[], subject: Subject): Opportunity[] {
+export function computeOpportunities(rows: AnswerRow[], subject: Subject, others: Opportunity[] = []): Opportunity[] {
   const total = rows.length;
   const { found: dropped, keys } = drops(rows, total);
   return [
@@ -258,6 +262,7 @@ export function computeOpportunities(rows: AnswerRow[], subject: Subject): Oppor
     ...competitorsPreferred(rows, total, keys),
     ...citationGaps(rows, total),
     ...searchGaps(rows, total),
+    ...others,
   ]
     .sort((a, b) => b.impact - a.impact || b.answers - a.answers || (a.id < b.id ? -1 : 1))
     .slice(0, MAX_OPPORTUNITIES);

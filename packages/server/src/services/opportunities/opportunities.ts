@@ -2,9 +2,12 @@ import type { Static } from "typebox";
 import { toJson } from "../../lib/json.ts";
 import type { ServiceContext } from "../context.ts";
 import { getProject } from "../projects/projects.ts";
+import { brandDomains } from "../traffic/access.ts";
+import { crawlerBasis, crawlerFindings } from "../traffic/access-findings.ts";
 import { storedAs } from "../validate.ts";
 import { answerRowOf, subjectOf } from "./answers.ts";
 import { computeOpportunities } from "./compute.ts";
+import { crawlerOpportunities } from "./crawlers.ts";
 import {
   OPPORTUNITY_SCAN_LIMIT,
   OPPORTUNITY_WINDOW_DAYS,
@@ -19,15 +22,17 @@ const stored = storedAs("opportunity_sets.data", StoredOpportunitiesSchema);
 const DAY_MS = 86_400_000;
 /**
  * The version of the titles' and explanations' wording, part of what a stored list rests on: a
- * list stored in older words (engines by id, issue 24) is computed again on its next read.
+ * list stored in older words (engines by id, issue 24; before the crawler kinds, issue 26) is
+ * computed again on its next read.
  */
-const WORDING = "2";
+const WORDING = "3";
 
 /**
  * The project's opportunities. They are computed from the last 30 days' answers (the most recent
  * 5,000 at most) and kept; a read computes them again when something they depend on changed: a
- * newer finished analysis, an edit of the project (its facts, competitors, domains), or a new UTC
- * day (the window moved), or new wording. So they are refreshed after every analysis, and never read stale.
+ * newer finished analysis, an edit of the project (its facts, competitors, domains, engines), a
+ * new access check of its domains or a new import of its access logs, a new UTC day (the window
+ * moved), or new wording. So they are refreshed after every analysis, and never read stale.
  */
 export async function listOpportunities(
   ctx: ServiceContext,
@@ -42,7 +47,13 @@ export async function listOpportunities(
     .where("project_id", "=", projectId)
     .executeTakeFirst();
   const now = ctx.clock.now();
-  const basis = [WORDING, latest?.at ?? "", project.updated_at, now.toISOString().slice(0, 10)].join("|");
+  const basis = [
+    WORDING,
+    latest?.at ?? "",
+    project.updated_at,
+    now.toISOString().slice(0, 10),
+    await crawlerBasis(ctx, projectId),
+  ].join("|");
   const row = await ctx.db
     .selectFrom("opportunity_sets")
     .selectAll()
@@ -83,6 +94,8 @@ export async function listOpportunities(
       .limit(OPPORTUNITY_SCAN_LIMIT)
       .execute();
     const answers = rows.map(answerRowOf);
-    return { from, to, scanned: answers.length, data: computeOpportunities(answers, subjectOf(project)) };
+    const findings = await crawlerFindings(ctx, id, brandDomains(project));
+    const crawlers = crawlerOpportunities(findings, project.engines, answers);
+    return { from, to, scanned: answers.length, data: computeOpportunities(answers, subjectOf(project), crawlers) };
   }
 }

@@ -1,4 +1,5 @@
 import type { Readable } from "node:stream";
+import type { Static } from "typebox";
 import { ApiError, validationError } from "../../errors/api-error.ts";
 import { newId } from "../../lib/ids.ts";
 import { inTransaction, type ServiceContext } from "../context.ts";
@@ -8,36 +9,18 @@ import { classify } from "./classify.ts";
 import { createParser, detectFormat } from "./formats/detect.ts";
 import type { JsonLineParser } from "./formats/json-logs.ts";
 import type { LogFormat } from "./formats/types.ts";
+import type { TrafficImportSchema } from "./ingest-schemas.ts";
 import { logLines } from "./read.ts";
 
-/**
- * Imports a batch of access-log lines for a brand (issue 26): streamed, parsed in its format
- * (detected from the first lines unless named), classified, and added up per day and page in
- * memory, then written as counts in one transaction. The batch is recognised by the SHA-256 of its
- * decompressed bytes: importing the same file or push again changes nothing and says so
- * (`duplicate: true`). Human visitors' lines are counted as `ignored` and dropped here; nothing of
- * them, nor any address or user agent, is written anywhere.
- */
-export interface TrafficImport {
-  object: "traffic_import";
-  id: string;
-  project_id: string;
-  duplicate: boolean;
-  format: LogFormat;
-  lines: number;
-  bot_hits: number;
-  referrals: number;
-  ignored: number;
-  rejected: number;
-  /** The first distinct reasons lines were rejected for, with how many each. */
-  reasons: { reason: string; count: number }[];
-}
+export type TrafficImport = Static<typeof TrafficImportSchema>;
 
 export interface ImportInput {
   body: Readable;
   source: "cli" | "api" | "upload" | "drain";
   format?: LogFormat | null;
   fields?: Record<string, string>;
+  /** At most this many bytes (decompressed) are read; more is refused and nothing is counted. */
+  maxBytes?: number;
 }
 
 /** Lines read before the format is decided, when it is not named. */
@@ -57,6 +40,14 @@ async function findImport(ctx: ServiceContext, projectId: string, digest: string
   return row?.id ?? null;
 }
 
+/**
+ * Imports a batch of access-log lines for a brand (issue 26): streamed, parsed in its format
+ * (detected from the first lines unless named), classified, and added up per day and page in
+ * memory, then written as counts in one transaction. The batch is recognised by the SHA-256 of its
+ * decompressed bytes: importing the same file or push again changes nothing and says so
+ * (`duplicate: true`). Human visitors' lines are counted as `ignored` and dropped here; nothing of
+ * them, nor any address or user agent, is written anywhere.
+ */
 export async function importTrafficLogs(
   ctx: ServiceContext,
   projectId: string,
@@ -64,7 +55,7 @@ export async function importTrafficLogs(
 ): Promise<TrafficImport> {
   const project = await getProject(ctx, projectId);
   const domains = [project.primary_domain, ...project.other_domains].map((domain) => domain.toLowerCase());
-  const read = logLines(input.body);
+  const read = logLines(input.body, input.maxBytes);
   const aggregate = new TrafficAggregate();
   const iterator = read.lines[Symbol.asyncIterator]();
   const head: string[] = [];
@@ -72,6 +63,9 @@ export async function importTrafficLogs(
     const next = await iterator.next();
     if (next.done === true) break;
     head.push(next.value);
+  }
+  if (head.length === 0 || head.every((line) => line.trim() === "")) {
+    throw validationError([{ field: "body", issue: "holds no log lines" }], "The batch holds no log lines.");
   }
   const format = input.format ?? detectFormat(head);
   if (format === null) {

@@ -3,6 +3,7 @@ import { periodOf, spansOf } from "../analytics/period.ts";
 import { inSpans } from "../analytics/tally.ts";
 import type { ServiceContext } from "../context.ts";
 import { getProject } from "../projects/projects.ts";
+import { visitsBySource } from "./referral-sources.ts";
 import type { TrafficPagesSchema } from "./schemas.ts";
 
 /**
@@ -58,14 +59,14 @@ export async function trafficPages(
     .where("day", ">=", period.fromDay)
     .where("day", "<", period.toDay)
     .execute();
-  const visits = await ctx.db
-    .selectFrom("traffic_referrals")
-    .select(["path", "engine", "visits"])
-    .where("workspace_id", "=", ctx.workspace.id)
-    .where("project_id", "=", projectId)
-    .where("day", ">=", period.fromDay)
-    .where("day", "<", period.toDay)
-    .execute();
+  const visits = await visitsBySource(
+    ctx.db
+      .selectFrom("traffic_referrals")
+      .where("workspace_id", "=", ctx.workspace.id)
+      .where("project_id", "=", projectId)
+      .where("day", ">=", period.fromDay)
+      .where("day", "<", period.toDay),
+  ).execute();
   const cited = await ctx.db
     .selectFrom("source_rollups")
     .where((eb) => inSpans(eb, ctx.workspace.id, projectId, spansOf(period.fromDay, period.toDay)))
@@ -111,9 +112,19 @@ export async function trafficPages(
     if (p.last === null || row.last_at > p.last) p.last = row.last_at;
     p.bots.set(row.bot, (p.bots.get(row.bot) ?? 0) + n);
   }
+  // Logs and GA4 may count the same visits: per day, page and engine, the larger count (referral-sources.ts).
+  const counted = new Map<string, { path: string; engine: string; logs: number; ga4: number }>();
   for (const row of visits) {
+    const path = pagePath(row.path);
+    const key = `${row.day}\u0000${path}\u0000${row.engine}`;
+    const found = counted.get(key) ?? { path, engine: row.engine, logs: 0, ga4: 0 };
+    found.logs += Number(row.logs);
+    found.ga4 += Number(row.ga4);
+    counted.set(key, found);
+  }
+  for (const row of counted.values()) {
     const p = page(row.path);
-    p.visits.set(row.engine, (p.visits.get(row.engine) ?? 0) + Number(row.visits));
+    p.visits.set(row.engine, (p.visits.get(row.engine) ?? 0) + Math.max(row.logs, row.ga4));
   }
   for (const row of cited) {
     const p = page(row.url);

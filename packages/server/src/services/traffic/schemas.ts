@@ -50,6 +50,17 @@ export const TrafficSchema = component(
         },
         { additionalProperties: false },
       ),
+      referrals_by_source: Type.Object(
+        {
+          logs: Type.Integer({ minimum: 0, description: "Referred visits in the imported access logs." }),
+          ga4: Type.Integer({ minimum: 0, description: "AI-referred sessions read from the brand's GA4 property." }),
+        },
+        {
+          additionalProperties: false,
+          description:
+            "Referred visits as each source counted them. Where both counted a day, page and engine, `referrals` takes the larger count, not the sum: the same visit is often in both.",
+        },
+      ),
       bots: Type.Array(
         Type.Object(
           {
@@ -78,7 +89,7 @@ export const TrafficSchema = component(
     {
       additionalProperties: false,
       description:
-        "A brand's AI traffic from its own access logs: AI bot hits (verified against the bots' published ranges) and visits referred by AI engines. No visitor's address or user agent is kept.",
+        "A brand's AI traffic from its own access logs and its GA4 property: AI bot hits (verified against the bots' published ranges) and visits referred by AI engines. No visitor's address or user agent is kept.",
     },
   ),
 );
@@ -160,6 +171,129 @@ export const TrafficPagesSchema = component(
       additionalProperties: false,
       description:
         "The brand's pages joined page by page: AI bot crawls (from its logs), citations by engine (from its measured answers) and AI-referred visits, most cited first.",
+    },
+  ),
+);
+
+/** What an access audit says of one bot on one domain (issue 26). */
+export const ACCESS_VERDICTS = ["allowed", "partial", "blocked", "unknown"] as const;
+
+const AccessVerdict = StringEnum(ACCESS_VERDICTS, {
+  description:
+    "What robots.txt lets the bot do: `blocked` every page, some (`partial`), or none (`allowed`); `unknown` when robots.txt could not be read (`error` says why). A robots.txt answering 404 (or another 4xx) allows everything, one answering a 5xx blocks everything (RFC 9309 §2.3.1).",
+});
+
+const AccessRule = Type.Object(
+  {
+    line: Type.Integer({ minimum: 1, description: "Its line in robots.txt, from 1." }),
+    text: Type.String({ description: "The line as written, without its comment: `Disallow: /`." }),
+  },
+  { additionalProperties: false, description: "The rule that decides the verdict; null when none does." },
+);
+
+const AccessBotFields = {
+  bot: Type.String(),
+  verdict: AccessVerdict,
+  reason: Type.String({ description: "The verdict in words, with the rule or the status that decides it." }),
+  group: Nullable(
+    Type.String({
+      description:
+        "The `User-agent` of the group the bot follows, as written: its own, else `*`; null when robots.txt has neither.",
+    }),
+  ),
+  rule: Nullable(AccessRule),
+};
+
+/** What `traffic_access_checks.verdicts` holds: the robots.txt and llms.txt read, and a verdict per bot. */
+export const StoredAccessVerdictsSchema = Type.Object(
+  {
+    robots_url: Nullable(Type.String()),
+    /** Whether robots.txt answered 2xx with rules, not a web page. */
+    robots_found: Type.Boolean(),
+    llms_url: Nullable(Type.String()),
+    /** Whether llms.txt answered 2xx with text, not a web page. */
+    llms_present: Type.Boolean(),
+    bots: Type.Array(Type.Object(AccessBotFields, { additionalProperties: false })),
+  },
+  { additionalProperties: false },
+);
+
+export const TrafficAccessSchema = component(
+  "TrafficAccess",
+  Type.Object(
+    {
+      object: Type.Literal("traffic_access"),
+      project_id: Type.String(),
+      checked_at: Nullable(Timestamp),
+      recent_from: Type.String({
+        pattern: "^\\d{4}-\\d{2}-\\d{2}$",
+        description: "The first UTC day counted in each bot's `recent` (the last 7 days, today included).",
+      }),
+      domains: Type.Array(
+        Type.Object(
+          {
+            domain: Type.String(),
+            checked_at: Timestamp,
+            error: Nullable(
+              Type.String({ description: "Why robots.txt could not be read; the verdicts are `unknown`." }),
+            ),
+            robots_txt: Type.Object(
+              {
+                url: Nullable(Type.String({ description: "The address read, after redirects." })),
+                status: Nullable(Type.Integer({ description: "The status it answered; null when it did not answer." })),
+                found: Type.Boolean({ description: "Whether it answered 2xx with rules (not a web page)." }),
+              },
+              { additionalProperties: false },
+            ),
+            llms_txt: Type.Object(
+              {
+                url: Nullable(Type.String()),
+                present: Type.Boolean({ description: "Whether /llms.txt answered 2xx with text (not a web page)." }),
+                status: Nullable(Type.Integer({ description: "The status it answered; null when it was not read." })),
+              },
+              { additionalProperties: false },
+            ),
+            bots: Type.Array(
+              Type.Object(
+                {
+                  ...AccessBotFields,
+                  operator: Type.String(),
+                  purpose: StringEnum(["search", "fetch", "training", "index"] as const, {
+                    description:
+                      "search: indexes for the engine's answers; fetch: reads a page a person asked for; training: model data; index: a search engine's crawler that AI answers read.",
+                  }),
+                  engines: Type.Array(Type.String(), { description: "The engines it feeds." }),
+                  tracked: Type.Boolean({ description: "Whether it feeds an engine the brand tracks." }),
+                  recent: Type.Object(
+                    {
+                      hits: Count,
+                      errors: Type.Integer({ minimum: 0, description: "Hits answered with a 4xx or 5xx." }),
+                      statuses: Type.Array(
+                        Type.Object({ status: Type.Integer(), hits: Count }, { additionalProperties: false }),
+                        { description: "Hits per status served, most first; 0 when the log did not say." },
+                      ),
+                      last_at: Nullable(Timestamp),
+                    },
+                    {
+                      additionalProperties: false,
+                      description:
+                        "What the bot was served on this domain lately, from the brand's access logs; spoofed hits (from outside the bot's ranges) are not the bot and are left out.",
+                    },
+                  ),
+                },
+                { additionalProperties: false },
+              ),
+            ),
+          },
+          { additionalProperties: false },
+        ),
+        { description: "The primary domain first, then the others." },
+      ),
+    },
+    {
+      additionalProperties: false,
+      description:
+        "A brand's domains as the AI bots find them: each domain's robots.txt read per bot (allowed, blocked, partially blocked, with the rule that decides), whether it has an llms.txt, and the statuses each bot was served lately. Re-checked daily.",
     },
   ),
 );

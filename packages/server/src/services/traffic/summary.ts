@@ -5,11 +5,12 @@ import type { ServiceContext } from "../context.ts";
 import { getProject } from "../projects/projects.ts";
 import { BOTS } from "./bots.ts";
 import type { Verification } from "./ranges.ts";
+import { largerSource, visitsBySource } from "./referral-sources.ts";
 import type { TrafficSchema } from "./schemas.ts";
 
 /**
  * A brand's AI traffic over a period (issue 26): hits per bot and verification, referred visits
- * per engine, and both per day. Read from the daily counts imports wrote; filters by engine (the
+ * per engine, and both per day. Read from the daily counts imports and GA4 syncs wrote; filters by engine (the
  * referrals it sent, and the hits of the bots that feed it), bot and verification.
  */
 export interface TrafficQuery {
@@ -72,12 +73,14 @@ export async function trafficSummary(
     .select((eb) => [eb.fn.sum<number>("hits").as("hits"), eb.fn.max("last_at").as("last_at")])
     .groupBy(["bot", "verification"])
     .execute();
+  // Logs and GA4 may count the same visits: per day, page and engine, the larger count (referral-sources.ts).
+  const bySource = ctx.db.selectFrom(visitsBySource(visits).as("v"));
   const byEngine = noVisits
     ? []
-    : await visits
-        .select("engine")
-        .select((eb) => eb.fn.sum<number>("visits").as("visits"))
-        .groupBy("engine")
+    : await bySource
+        .select("v.engine as engine")
+        .select((eb) => eb.fn.sum<number>(largerSource).as("visits"))
+        .groupBy("v.engine")
         .execute();
   const hitDays = await hits
     .select("day")
@@ -86,11 +89,16 @@ export async function trafficSummary(
     .execute();
   const visitDays = noVisits
     ? []
-    : await visits
-        .select("day")
-        .select((eb) => eb.fn.sum<number>("visits").as("visits"))
-        .groupBy("day")
+    : await bySource
+        .select("v.day as day")
+        .select((eb) => eb.fn.sum<number>(largerSource).as("visits"))
+        .groupBy("v.day")
         .execute();
+  const sources = noVisits
+    ? undefined
+    : await bySource
+        .select((eb) => [eb.fn.sum<number>("v.logs").as("logs"), eb.fn.sum<number>("v.ga4").as("ga4")])
+        .executeTakeFirst();
 
   const operators = new Map(BOTS.map((b) => [b.name, b.operator]));
   const bots = byBot
@@ -130,6 +138,7 @@ export async function trafficSummary(
       unverifiable: sum("unverifiable"),
       referrals: engines.reduce((acc, e) => acc + e.visits, 0),
     },
+    referrals_by_source: { logs: Number(sources?.logs ?? 0), ga4: Number(sources?.ga4 ?? 0) },
     bots,
     engines,
     days: [...days.values()].sort((a, b) => a.day.localeCompare(b.day)),

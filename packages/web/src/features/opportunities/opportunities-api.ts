@@ -14,6 +14,8 @@ export const KIND_LABEL: Record<OpportunityKind, string> = {
   competitors_preferred: "Competitors win",
   citation_gap: "Citation gap",
   search_gap: "Search gap",
+  crawler_blocked: "Crawler blocked",
+  crawler_errors: "Crawler errors",
 };
 
 export function opportunitiesQuery(workspaceId: string, projectId: string) {

@@ -1,5 +1,7 @@
+import { getAccess } from "../../../services/traffic/access.ts";
 import { trafficPages } from "../../../services/traffic/pages.ts";
 import {
+  TrafficAccessSchema,
   TrafficPagesQuery,
   TrafficPagesSchema,
   TrafficQuery,
@@ -41,4 +43,20 @@ export const getTrafficPagesRoute = defineRoute({
   success: { status: 200, description: "The brand's pages.", schema: TrafficPagesSchema },
   errors: ["NOT_FOUND"],
   handler: ({ ctx, params, query }) => trafficPages(ctx, params.id, query),
+});
+
+export const getAccessRoute = defineRoute({
+  operationId: "getProjectAccess",
+  method: "GET",
+  path: "/projects/:id/access",
+  tag: "Traffic",
+  summary: "Whether AI bots may read the brand's domains",
+  description:
+    "The access audit of each brand domain: its robots.txt read for each AI bot (allowed, blocked or partially blocked, with the line and the group that decide, as RFC 9309 reads them; a robots.txt answering 404 allows everything, one answering a 5xx blocks everything), whether it has an llms.txt, and the statuses each bot was served in the last 7 days (from the brand's access logs). Read with the outbound address rules and re-checked daily; a domain never checked is checked before the answer. A bot feeding an engine the brand tracks that is blocked, or served errors, is an opportunity (`crawler_blocked`, `crawler_errors`).",
+  scope: "projects",
+  extension: true,
+  params: IdParams,
+  success: { status: 200, description: "The brand's access audit.", schema: TrafficAccessSchema },
+  errors: ["NOT_FOUND"],
+  handler: ({ ctx, params }) => getAccess(ctx, params.id),
 });
