@@ -6,6 +6,7 @@ import { percent, points, sentiment } from "../glossary/format.ts";
 import { engineTitle } from "../labels.ts";
 import { MAX_ALERT_RULES } from "../limits.ts";
 import { compareIntervals, type Summary } from "../measurement/aggregate.ts";
+import { SIGNAL_DAYS, type TrafficSignals } from "../traffic/signals.ts";
 import { ruleCondition } from "./rule-words.ts";
 import type { AlertRule, AlertRuleInput } from "./types.ts";
 
@@ -41,6 +42,8 @@ export function checkRules(
     if (input.type === "visibility_below") inRange("threshold", "a visibility", 0, 1);
     if (input.type === "visibility_drop") inRange("points", "percentage points", 0, 100, true);
     if (input.type === "sentiment_below") inRange("threshold", "a sentiment (0 to 100)", 0, 100);
+    if (input.type === "crawls_drop" || input.type === "referrals_drop")
+      inRange("threshold", "a percent fall", 0, 100, true);
     const allowed: Record<string, string[]> = {
       visibility_below: ["threshold"],
       visibility_drop: ["points", "require_significance"],
@@ -48,7 +51,13 @@ export function checkRules(
       brand_disappeared: [],
       sentiment_below: ["threshold"],
       domain_not_cited: [],
+      crawls_drop: ["threshold"],
+      referrals_drop: ["threshold"],
+      crawler_blocked: [],
     };
+    // Traffic is the brand's, not an engine's: its rules judge it whole.
+    if (TRAFFIC_RULES.has(input.type) && input.engines !== undefined)
+      details.push({ field: `${field}.engines`, issue: `does not apply to ${input.type} rules` });
     for (const key of Object.keys(value)) {
       if (key !== "type" && key !== "engines" && !(allowed[input.type] ?? []).includes(key)) {
         details.push({ field: `${field}.${key}`, issue: `does not apply to ${input.type} rules` });
@@ -83,6 +92,12 @@ export function checkRules(
   });
 }
 
+/** Rules read from the brand's traffic (issue 26) rather than from the run's answers. */
+export const TRAFFIC_RULES: ReadonlySet<string> = new Set(["crawls_drop", "referrals_drop", "crawler_blocked"]);
+
+/** A fall is judged from this many crawls or visits in the week before: fewer say nothing. */
+const MIN_TRAFFIC = 20;
+
 export interface Evaluation {
   rule: AlertRule;
   /** "all" or an engine. */
@@ -103,6 +118,42 @@ function scopes(rule: AlertRule, current: AnalysisSummary): string[] {
   return ["all"];
 }
 
+/** A week's fall against the week before, in percent; null below MIN_TRAFFIC before. */
+function fall(counts: { current: number; previous: number }): number | null {
+  if (counts.previous < MIN_TRAFFIC) return null;
+  return Math.round(((counts.previous - counts.current) / counts.previous) * 1000) / 10;
+}
+
+function evaluateTraffic(rule: AlertRule, traffic: TrafficSignals): Evaluation | null {
+  switch (rule.type) {
+    case "crawls_drop":
+    case "referrals_drop": {
+      const counts = rule.type === "crawls_drop" ? traffic.crawls : traffic.referrals;
+      const fell = fall(counts);
+      const what = rule.type === "crawls_drop" ? "crawl" : "visit";
+      return {
+        rule,
+        scope: "all",
+        holds: fell !== null && fell >= rule.threshold,
+        observed: counts.current,
+        previous: counts.previous,
+        message: `${ruleCondition(rule)}: ${count(counts.current, what)} in the last ${SIGNAL_DAYS} days against ${count(counts.previous, what)} the ${SIGNAL_DAYS} before${fell === null ? "" : ` (${fell > 0 ? "−" : "+"}${Math.abs(fell)}%)`}.`,
+      };
+    }
+    case "crawler_blocked":
+      return {
+        rule,
+        scope: "all",
+        holds: traffic.blocked.length > 0,
+        observed: traffic.blocked.length,
+        previous: null,
+        message: `${ruleCondition(rule)}: ${traffic.blocked.join("; ") || "none blocked"}.`,
+      };
+    default:
+      return null;
+  }
+}
+
 function pick(summary: AnalysisSummary | null, scope: string): Summary | null {
   if (summary === null) return null;
   return scope === "all" ? summary.overall : (ownValue(summary.by_engine, scope) ?? null);
@@ -117,9 +168,15 @@ export function evaluateRules(
   current: AnalysisSummary,
   previous: AnalysisSummary | null,
   wasActive: (ruleId: string, scope: string) => boolean,
+  traffic: TrafficSignals | null = null,
 ): Evaluation[] {
   const out: Evaluation[] = [];
   for (const rule of rules) {
+    if (TRAFFIC_RULES.has(rule.type)) {
+      const evaluation = traffic === null ? null : evaluateTraffic(rule, traffic);
+      if (evaluation !== null) out.push(evaluation);
+      continue;
+    }
     for (const scope of scopes(rule, current)) {
       const now = pick(current, scope);
       const before = pick(previous, scope);

@@ -33,6 +33,12 @@ export function ruleCondition(rule: RuleTerms): string {
       return `Sentiment falls below ${rule.threshold ?? 0} / 100`;
     case "domain_not_cited":
       return "The brand's sites are not cited";
+    case "crawls_drop":
+      return `AI crawls fall by ${rule.threshold ?? 0}% or more`;
+    case "referrals_drop":
+      return `Visits from AI answers fall by ${rule.threshold ?? 0}% or more`;
+    case "crawler_blocked":
+      return "robots.txt blocks an AI crawler";
   }
 }
 

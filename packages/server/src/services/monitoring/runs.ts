@@ -12,9 +12,10 @@ import { recordEvent } from "../events/events.ts";
 import { compareIntervals, type Summary } from "../measurement/aggregate.ts";
 import { fetchPage, type Page, type PageParams } from "../pagination.ts";
 import { liveProjectIds } from "../projects/live.ts";
+import { trafficSignals } from "../traffic/signals.ts";
 import type { CostView } from "../usage/costs.ts";
 import { rowToAlert } from "./alert-list.ts";
-import { evaluateRules } from "./alerts.ts";
+import { evaluateRules, TRAFFIC_RULES } from "./alerts.ts";
 import { runColumns, scheduleColumns } from "./columns.ts";
 import type { MetricChange, RunChange, RunFailures, RunView } from "./types.ts";
 
@@ -179,7 +180,11 @@ async function finishRun(
     const states = await ctx.db.selectFrom("alert_states").selectAll().where("schedule_id", "=", schedule.id).execute();
     const active = (ruleId: string, scope: string) =>
       states.some((s) => s.rule_id === ruleId && s.scope === scope && s.active);
-    for (const evaluation of evaluateRules(rules, summary, previousSummary, active)) {
+    // The brand's traffic is read only when a rule asks for it.
+    const traffic = rules.some((rule) => TRAFFIC_RULES.has(rule.type))
+      ? await trafficSignals(ctx, run.project_id, Object.keys(summary.by_engine))
+      : null;
+    for (const evaluation of evaluateRules(rules, summary, previousSummary, active, traffic)) {
       const wasActive = active(evaluation.rule.id, evaluation.scope);
       await ctx.db
         .insertInto("alert_states")

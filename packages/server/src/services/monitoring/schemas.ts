@@ -40,6 +40,9 @@ const RULE_TYPES = [
   "brand_disappeared",
   "sentiment_below",
   "domain_not_cited",
+  "crawls_drop",
+  "referrals_drop",
+  "crawler_blocked",
 ] as const;
 
 /** The most e-mail addresses one alert rule sends to. */
@@ -75,7 +78,7 @@ export const AlertChannelsSchema = component(
 const ruleFields = {
   type: StringEnum(RULE_TYPES, {
     description:
-      "`visibility_below` (threshold 0–1), `visibility_drop` (points, statistically real unless `require_significance` is false), `competitor_overtakes` (competitor), `brand_disappeared`, `sentiment_below` (threshold 0–100), `domain_not_cited`.",
+      "`visibility_below` (threshold 0–1), `visibility_drop` (points, statistically real unless `require_significance` is false), `competitor_overtakes` (competitor), `brand_disappeared`, `sentiment_below` (threshold 0–100), `domain_not_cited`; from the brand's traffic (extensions): `crawls_drop` and `referrals_drop` (threshold: the percent AI bots' crawls or AI-referred visits fell over the last 7 days against the 7 before, from at least 20), `crawler_blocked` (robots.txt blocks an AI bot that feeds an engine the schedule asks).",
   }),
   threshold: Type.Optional(Type.Number({ minimum: 0, maximum: 100 })),
   points: Type.Optional(
@@ -370,4 +373,7 @@ export const StoredAlertRuleSchema = Type.Union([
   storedRule("brand_disappeared", {}),
   storedRule("sentiment_below", { threshold: Type.Number() }),
   storedRule("domain_not_cited", {}),
+  storedRule("crawls_drop", { threshold: Type.Number() }),
+  storedRule("referrals_drop", { threshold: Type.Number() }),
+  storedRule("crawler_blocked", {}),
 ]);

@@ -8,7 +8,14 @@ import { Button } from "../../components/ui/button.tsx";
 import { Label } from "../../components/ui/label.tsx";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "../../components/ui/select.tsx";
 import { setupQuery } from "../../lib/queries.ts";
-import { MAX_RULE_EMAILS, newRule, RULE_TYPES, type RuleDraft, type RuleType } from "./schedule-draft.ts";
+import {
+  MAX_RULE_EMAILS,
+  newRule,
+  RULE_TYPES,
+  type RuleDraft,
+  type RuleType,
+  TRAFFIC_RULE_TYPES,
+} from "./schedule-draft.ts";
 
 const MAX_RULES = 20;
 
@@ -70,6 +77,21 @@ function RuleEditor({
           min={0}
           max={100}
           step="any"
+          className="[&_input]:max-w-56"
+          value={rule.threshold}
+          onChange={(event) => set({ threshold: event.target.value })}
+          error={error("threshold")}
+        />
+      )}
+      {(rule.type === "crawls_drop" || rule.type === "referrals_drop") && (
+        <Field
+          label="Fall (% against the week before)"
+          type="number"
+          inputMode="decimal"
+          min={0}
+          max={100}
+          step="any"
+          hint="Judged once the week before had at least 20."
           className="[&_input]:max-w-56"
           value={rule.threshold}
           onChange={(event) => set({ threshold: event.target.value })}
@@ -140,15 +162,17 @@ function RuleEditor({
           <FieldError message={error("competitor")} />
         </div>
       )}
-      <EnginesField
-        legend="Engines (optional)"
-        description="Judge each chosen engine on its own. None chosen: all engines together."
-        purpose="filter"
-        engines={engines}
-        value={rule.engines}
-        onChange={(value) => set({ engines: value })}
-        error={error("engines")}
-      />
+      {!TRAFFIC_RULE_TYPES.includes(rule.type) && (
+        <EnginesField
+          legend="Engines (optional)"
+          description="Judge each chosen engine on its own. None chosen: all engines together."
+          purpose="filter"
+          engines={engines}
+          value={rule.engines}
+          onChange={(value) => set({ engines: value })}
+          error={error("engines")}
+        />
+      )}
       <Field
         label="E-mail alerts to (optional)"
         type="text"

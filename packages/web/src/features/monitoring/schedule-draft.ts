@@ -50,7 +50,28 @@ export const RULE_TYPES: { type: RuleType; label: string; description: string }[
     label: "The brand's sites are not cited",
     description: "No answer cites one of the brand's domains.",
   },
+  {
+    type: "crawls_drop",
+    label: "AI crawls fall",
+    description:
+      "AI crawlers (GPTBot, ClaudeBot, PerplexityBot…) visited the brand's pages this much less in the last 7 days than in the 7 before, from the access logs on the Traffic page.",
+  },
+  {
+    type: "referrals_drop",
+    label: "Visits from AI answers fall",
+    description:
+      "Fewer people came to the brand's site from AI answers (ChatGPT, Perplexity…) in the last 7 days than in the 7 before, by this much.",
+  },
+  {
+    type: "crawler_blocked",
+    label: "robots.txt blocks an AI crawler",
+    description:
+      "The brand's robots.txt blocks a crawler that feeds one of the engines this schedule asks, so that engine cannot read or cite its pages.",
+  },
 ];
+
+/** Rules read from the brand's traffic: judged for the brand as a whole, never per engine. */
+export const TRAFFIC_RULE_TYPES: readonly RuleType[] = ["crawls_drop", "referrals_drop", "crawler_blocked"];
 
 export interface RuleDraft {
   key: string;
@@ -91,7 +112,7 @@ export function newRule(type: RuleType = "visibility_drop", competitor = ""): Ru
   return {
     key: `rule-${nextKey}`,
     type,
-    threshold: type === "sentiment_below" ? "40" : "30",
+    threshold: type === "sentiment_below" ? "40" : type === "crawls_drop" || type === "referrals_drop" ? "50" : "30",
     points: "10",
     requireSignificance: true,
     competitor,
@@ -190,6 +211,14 @@ function ruleOf(rule: RuleDraft): AlertRuleInput {
   }
   if (rule.type === "visibility_below") return { ...base, threshold: Number(rule.threshold) / 100 };
   if (rule.type === "sentiment_below") return { ...base, threshold: Number(rule.threshold) };
+  if (rule.type === "crawls_drop" || rule.type === "referrals_drop") {
+    const { engines: _engines, ...whole } = base;
+    return { ...whole, threshold: Number(rule.threshold) };
+  }
+  if (rule.type === "crawler_blocked") {
+    const { engines: _engines, ...whole } = base;
+    return whole;
+  }
   if (rule.type === "visibility_drop") {
     return { ...base, points: Number(rule.points), require_significance: rule.requireSignificance };
   }
@@ -232,6 +261,8 @@ export function checkSchedule(draft: ScheduleDraft): Record<string, string> {
       errors[`rules.${i}.threshold`] =
         rule.type === "visibility_below" ? "A percentage from 0 to 100." : "A score from 0 to 100.";
     }
+    if ((rule.type === "crawls_drop" || rule.type === "referrals_drop") && !isNumberIn(rule.threshold, 0, 100, true))
+      errors[`rules.${i}.threshold`] = "A percentage, more than 0 and at most 100.";
     if (rule.type === "visibility_drop" && !isNumberIn(rule.points, 0, 100, true)) {
       errors[`rules.${i}.points`] = "Points of visibility, more than 0 and at most 100.";
     }
@@ -320,6 +351,15 @@ export function describeRule(rule: AlertRule | AlertRuleInput): string {
       break;
     case "domain_not_cited":
       text = "The brand's sites are not cited";
+      break;
+    case "crawls_drop":
+      text = `AI crawls fall by ${rule.threshold ?? "?"}% or more`;
+      break;
+    case "referrals_drop":
+      text = `Visits from AI answers fall by ${rule.threshold ?? "?"}% or more`;
+      break;
+    case "crawler_blocked":
+      text = "robots.txt blocks an AI crawler";
       break;
   }
   const engines = rule.engines?.length ? ` · ${rule.engines.map(engineName).join(", ")}, each on its own` : "";
