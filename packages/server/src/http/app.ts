@@ -182,6 +182,9 @@ export async function buildHttpApp(deps: Deps, options: HttpOptions): Promise<Fa
       .header("x-content-type-options", "nosniff")
       .send(docsPage),
   );
+  // Fastly's HTTPS logging asks the receiving host to agree to take its logs: any service may
+  // push here, since every push still needs its brand's ingest token (docs/traffic.md).
+  app.get("/.well-known/fastly/logging/challenge", async (_request, reply) => reply.type("text/plain").send("*\n"));
   app.get("/healthz", async (_request, reply) => {
     try {
       await deps.db.selectFrom("workspaces").select("id").limit(1).execute();

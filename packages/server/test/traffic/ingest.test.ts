@@ -204,6 +204,12 @@ describeEachDialect(
       expect(await res.json()).toMatchObject({ lines: 2, bot_hits: 1, rejected: 1 });
     });
 
+    it("agrees to take Fastly's logs, as its HTTPS logging asks of the receiving host", async () => {
+      const challenge = await fetch(`${base}/.well-known/fastly/logging/challenge`);
+      expect(challenge.status).toBe(200);
+      expect(await challenge.text()).toBe("*\n");
+    });
+
     it("refuses a revoked token with when it was revoked", async () => {
       const revoked = await dashboard(h, "DELETE", app(`/projects/${projectId}/ingest-tokens/${tokenId}`), {
         cookie: owner.cookie,
