@@ -1817,6 +1817,52 @@ export interface Report {
       answers: number;
       engines: string[];
     }>;
+    /** The brand's AI traffic over the report's UTC days (at least the 7 ending with its last), from its access logs and GA4: AI crawler hits by verification, the top bots, referred visits per engine, and the bots robots.txt blocks. Absent when there was none of it and no bot was blocked, and on reports generated before issue 26. */
+    traffic?: {
+      /** The first UTC day counted (YYYY-MM-DD). */
+      from: string;
+      /** The first UTC day no longer counted (YYYY-MM-DD). */
+      to: string;
+      totals: {
+        bot_hits: number;
+        verified: number;
+        spoofed: number;
+        unverifiable: number;
+        /** Visits referred by AI engines. */
+        referrals: number;
+      };
+      /** The bots with the most hits (at most 10), most first. */
+      bots: Array<{
+        bot: string;
+        operator: string;
+        hits: number;
+        verified: number;
+        spoofed: number;
+        unverifiable: number;
+      }>;
+      /** Visits referred per engine, most first. */
+      engines: Array<{
+        engine: string;
+        visits: number;
+      }>;
+      /** The AI bots robots.txt blocks from every page of a brand domain, as the latest access audit before the report found them. */
+      blocked: Array<{
+        bot: string;
+        operator: string;
+        /** The brand domain whose robots.txt blocks it. */
+        domain: string;
+        robots_url: string | null;
+        robots_status: number | null;
+        /** The blocking rule's line; null when a 5xx blocks every bot. */
+        line: number | null;
+        /** The rule as written: `Disallow: /`. */
+        rule: string | null;
+        /** The `User-agent` of the group that blocks it. */
+        group: string | null;
+        /** The engines the brand tracks that the bot feeds. */
+        engines: string[];
+      }>;
+    };
     /** Only on reports generated before 2026-11-24, which embedded every answer. Newer reports do not: read their answers with `format=csv` (streamed, every answer) or `GET /v1/results?analysis_id=…`. */
     results?: Array<{
       id: string;

@@ -16,6 +16,7 @@ import { resultColumns } from "../results/columns.ts";
 import { workspaceContext } from "../workspaces/workspaces.ts";
 import { citedKinds } from "./reports.ts";
 import { reportTitle, uniqueTitle } from "./titles.ts";
+import { reportTraffic } from "./traffic.ts";
 import type { HistoryPoint, ReportData, ReportType, ResultRow, StoredReportData } from "./types.ts";
 
 const HISTORY_POINTS = 30;
@@ -95,6 +96,7 @@ async function build(
   alertFilter: { runId?: string; from?: string; to?: string },
   source: ReportData["source"],
   previous: Previous | null,
+  period: { start: string; end: string },
 ): Promise<StoredReportData> {
   const projectRow = await ctx.db
     .selectFrom("projects")
@@ -136,6 +138,7 @@ async function build(
   if (alertFilter.runId !== undefined) alerts = alerts.where("run_id", "=", alertFilter.runId);
   if (alertFilter.from !== undefined) alerts = alerts.where("created_at", ">=", alertFilter.from);
   if (alertFilter.to !== undefined) alerts = alerts.where("created_at", "<", alertFilter.to);
+  const traffic = await reportTraffic(ctx, project, period);
   return {
     project: {
       id: project.id,
@@ -151,6 +154,8 @@ async function build(
         ? null
         : { start: previous.start, end: previous.end, overall: before.overall, by_engine: before.by_engine },
     opportunities,
+    // Absent, not empty, for a brand without AI traffic: most brands import no logs.
+    ...(traffic === undefined ? {} : { traffic }),
     history: history.map(point).filter((p): p is HistoryPoint => p !== null),
     alerts: (await alerts.orderBy("created_at").execute()).map(rowToFiredAlert),
     // The answers are referenced, not embedded: the report's size does not grow with them.
@@ -254,6 +259,7 @@ export async function reportForAnalysis(ctx: ServiceContext, analysis: Selectabl
     earlier === undefined
       ? null
       : { analyses: [earlier], start: earlier.created_at, end: earlier.completed_at ?? earlier.created_at },
+    { start: analysis.created_at, end: analysis.completed_at },
   );
   const type: ReportType = run === undefined ? "analysis" : "monitoring_run";
   await store(ctx, {
@@ -332,6 +338,7 @@ export async function generateWeeklyDigests(deps: Deps, now: Date): Promise<numb
         start: weekBefore.toISOString(),
         end: start.toISOString(),
       },
+      { start: start.toISOString(), end: end.toISOString() },
     );
     await store(ctx, {
       type: "weekly_digest",

@@ -68,6 +68,71 @@ export const ResultRowSchema = Type.Object(
   { additionalProperties: false },
 );
 
+const day = (description: string) => Type.String({ pattern: "^\\d{4}-\\d{2}-\\d{2}$", description });
+const Count = Type.Integer({ minimum: 0 });
+
+/** The brand's AI traffic in a report's days (issue 26), frozen with the report as its other figures are. */
+export const ReportTrafficSchema = Type.Object(
+  {
+    from: day("The first UTC day counted (YYYY-MM-DD)."),
+    to: day("The first UTC day no longer counted (YYYY-MM-DD)."),
+    totals: Type.Object(
+      {
+        bot_hits: Count,
+        verified: Count,
+        spoofed: Count,
+        unverifiable: Count,
+        referrals: Type.Integer({ minimum: 0, description: "Visits referred by AI engines." }),
+      },
+      { additionalProperties: false },
+    ),
+    bots: Type.Array(
+      Type.Object(
+        {
+          bot: Type.String(),
+          operator: Type.String(),
+          hits: Count,
+          verified: Count,
+          spoofed: Count,
+          unverifiable: Count,
+        },
+        { additionalProperties: false },
+      ),
+      { description: "The bots with the most hits (at most 10), most first." },
+    ),
+    engines: Type.Array(Type.Object({ engine: Type.String(), visits: Count }, { additionalProperties: false }), {
+      description: "Visits referred per engine, most first.",
+    }),
+    blocked: Type.Array(
+      Type.Object(
+        {
+          bot: Type.String(),
+          operator: Type.String(),
+          domain: Type.String({ description: "The brand domain whose robots.txt blocks it." }),
+          robots_url: Nullable(Type.String()),
+          robots_status: Nullable(Type.Integer()),
+          line: Nullable(
+            Type.Integer({ minimum: 1, description: "The blocking rule's line; null when a 5xx blocks every bot." }),
+          ),
+          rule: Nullable(Type.String({ description: "The rule as written: `Disallow: /`." })),
+          group: Nullable(Type.String({ description: "The `User-agent` of the group that blocks it." })),
+          engines: Type.Array(Type.String(), { description: "The engines the brand tracks that the bot feeds." }),
+        },
+        { additionalProperties: false },
+      ),
+      {
+        description:
+          "The AI bots robots.txt blocks from every page of a brand domain, as the latest access audit before the report found them.",
+      },
+    ),
+  },
+  {
+    additionalProperties: false,
+    description:
+      "The brand's AI traffic over the report's UTC days (at least the 7 ending with its last), from its access logs and GA4: AI crawler hits by verification, the top bots, referred visits per engine, and the bots robots.txt blocks. Absent when there was none of it and no bot was blocked, and on reports generated before issue 26.",
+  },
+);
+
 /** Fields every report has in the API, and the stored data of reports before 2026-11-24 lacks. */
 const answerFields = {
   result_count: Type.Integer({ minimum: 0, description: "The answers the report covers." }),
@@ -140,6 +205,7 @@ const reportDataFields = {
       },
     ),
   ),
+  traffic: Type.Optional(ReportTrafficSchema),
   // Reports generated before 2026-11-24 embedded every answer; newer ones reference their analyses,
   // so that a report's size does not grow with its answers (a weekly digest of many runs).
   results: Type.Optional(

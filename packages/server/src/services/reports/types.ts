@@ -4,6 +4,7 @@ import type {
   REPORT_TYPES,
   ReportSchema,
   ReportSummarySchema,
+  ReportTrafficSchema,
   ResultRowSchema,
   StoredReportDataSchema,
 } from "./schemas.ts";
@@ -25,3 +26,6 @@ export type ReportData = Report["data"];
 export type StoredReportData = Static<typeof StoredReportDataSchema>;
 
 export type ReportSummary = Static<typeof ReportSummarySchema>;
+
+/** The brand's AI crawlers and referrals in a report (issue 26). */
+export type ReportTraffic = Static<typeof ReportTrafficSchema>;

@@ -22,7 +22,8 @@ h1{font-size:24px;margin:0 0 4px;color:${primary}}h2{font-size:17px;margin:32px 
 figure{margin:16px 0;break-inside:avoid}figcaption{font-weight:600;margin-bottom:6px}svg.chart{width:100%;height:auto}
 .grid{stroke:#e6e8ec;stroke-width:1}.axis,.legend,.label,.value{font-size:11px;fill:#3a4250}
 .scroll{overflow-x:auto}table{width:100%;border-collapse:collapse;font-size:13px}th,td{text-align:left;border-bottom:1px solid #eceef2;padding:5px 8px;vertical-align:top}th{color:#5b6472;font-weight:600}
-ol.opportunities{padding-left:20px}ol.opportunities li{margin-bottom:8px}
+ol.opportunities{padding-left:20px}ol.opportunities li{margin-bottom:8px}ul.traffic{padding-left:20px}ul.traffic li{margin-bottom:4px}
+.warning{border-left:4px solid #b3261e;background:#fdf3f2;padding:8px 12px;border-radius:6px;margin:8px 0}
 .none{color:#8a93a3}footer{margin-top:32px;color:#8a93a3;font-size:12px}
 @media (max-width:640px){main{padding:16px}h1{font-size:20px}}
 @media print{main{padding:0}h2{break-after:avoid}a{color:inherit}.scroll{overflow:visible}}
@@ -45,7 +46,8 @@ const logoSource = (logo: string | null) =>
 /**
  * One self-contained printable page, in the workspace's name and colours: the executive summary,
  * the figures (this period against the previous, each engine against the others), inline SVG
- * charts, the opportunities with their evidence, and the period's alerts. No scripts, no external
+ * charts, the opportunities with their evidence, the brand's AI crawlers and referrals (when it has
+ * any), and the period's alerts. No scripts, no external
  * resources.
  */
 export function reportHtml(report: Report, brand: Branding): string {
@@ -74,6 +76,14 @@ export function reportHtml(report: Report, brand: Branding): string {
       : `<ol class="opportunities">${view.opportunities
           .map((o) => `<li><b>${escapeHtml(o.title)}</b><br>${escapeHtml(o.detail)}</li>`)
           .join("")}</ol>`;
+  const traffic =
+    view.traffic === null
+      ? ""
+      : `<h2>AI crawlers and referrals</h2><p class="meta">${escapeHtml(view.traffic.note)}</p><ul class="traffic">${view.traffic.lines
+          .map((l) => `<li>${escapeHtml(l)}</li>`)
+          .join("")}</ul>${view.traffic.warnings
+          .map((w) => `<p class="warning"><b>Warning:</b> ${escapeHtml(w)}</p>`)
+          .join("")}`;
   const alerts =
     view.alerts === null ? `<p class="none">No alert fired in this period.</p>` : table(view.alerts, "Alerts");
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
@@ -90,7 +100,7 @@ ${changes}
 <h2>By prompt</h2><p class="meta">${escapeHtml(view.prompts.note)}</p>${table(view.prompts.table, "By prompt")}
 <h2>Over time</h2>${line(view.overTime)}
 <h2>Against competitors</h2>${bars(view.share)}
-<h2>Opportunities</h2>${opportunities}
+<h2>Opportunities</h2>${opportunities}${traffic}
 <h2>Sources</h2>${bars(view.domains)}${view.kinds === null ? "" : bars(view.kinds)}
 <h2>Alerts</h2>${alerts}
 ${view.credit === null ? "" : `<footer>${escapeHtml(view.credit)}</footer>`}

@@ -55,6 +55,7 @@ function loadFonts(): Promise<Fonts> {
 const INK = "#1c2330";
 const MUTED = "#5b6472";
 const RULE = "#e2e5ea";
+const WARNING = "#b3261e";
 const MARGIN = 48;
 
 /** The document being drawn, with its colours and what its font can print. */
@@ -228,6 +229,16 @@ function table(doc: Doc, { head, rows }: TableView): void {
   doc.moveDown(0.6);
 }
 
+/** A line the reader must not miss: bold, in red. */
+function warning(doc: Doc, text: string): void {
+  doc
+    .font(BOLD)
+    .fontSize(9)
+    .fillColor(WARNING)
+    .text(doc.printable(text), MARGIN + 10, doc.y, { width: width(doc) - 20 });
+  doc.moveDown(0.4);
+}
+
 function note(doc: Doc, text: string): void {
   doc
     .font(BODY)
@@ -343,6 +354,12 @@ export async function reportPdf(report: Report, brand: Branding): Promise<Buffer
     paragraph(doc, `${i + 1}. ${o.title}`, true);
     note(doc, o.detail);
   });
+  if (view.traffic !== null) {
+    heading(doc, "AI crawlers and referrals");
+    note(doc, view.traffic.note);
+    for (const line of view.traffic.lines) paragraph(doc, line);
+    for (const line of view.traffic.warnings) warning(doc, `Warning: ${line}`);
+  }
   heading(doc, "Sources", Math.min(view.domains.bars.length, 12) * 16 + 80);
   barChart(doc, view.domains);
   if (view.kinds !== null) barChart(doc, view.kinds);
