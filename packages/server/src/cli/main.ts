@@ -5,6 +5,7 @@ import { createLogger, type LogLevel } from "../lib/logger.ts";
 import { ownValue } from "../lib/own-keys.ts";
 import { Redactor } from "../lib/redact.ts";
 import { ANALYZE_USAGE, analyzeCommand } from "./commands/analyze.ts";
+import { BOTS_USAGE, botsCommand } from "./commands/bots.ts";
 import { KEY_USAGE, keyCommand } from "./commands/key.ts";
 import { MCP_USAGE, mcpCommand } from "./commands/mcp.ts";
 import { REMEASURE_USAGE, remeasureCommand } from "./commands/remeasure.ts";
@@ -37,6 +38,9 @@ ${TRAFFIC_USAGE.replace("Usage:\n", "")}
 ${USER_USAGE.replace("Usage:\n", "")}
 ${SETUP_CODE_USAGE.replace("Usage:\n", "")}
 
+Data files (no database):
+${BOTS_USAGE.replace("Usage:\n", "")}
+
 Configuration is read from the environment; see the README.`;
 
 const PROCESS_HELP: Record<string, string> = {
@@ -54,6 +58,7 @@ const COMMAND_USAGE: Record<string, string> = {
   analyze: ANALYZE_USAGE,
   remeasure: REMEASURE_USAGE,
   traffic: TRAFFIC_USAGE,
+  bots: BOTS_USAGE,
   user: USER_USAGE,
   "setup-code": SETUP_CODE_USAGE,
   mcp: MCP_USAGE,
@@ -97,6 +102,9 @@ export async function main(argv: string[], io: Io): Promise<number> {
     }
   }
   try {
+    // Before the configuration: it needs no database, and it may be run to write the very file
+    // SIGHTLINE_BOT_RANGES_FILE names, which the configuration refuses while it is missing.
+    if (command === "bots") return await botsCommand(args, io);
     const config = loadConfig(io.env, io.cwd);
     if (command === "serve" || command === "all" || command === "worker") return await runProcess(config, command);
     if (

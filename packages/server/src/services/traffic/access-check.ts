@@ -15,7 +15,7 @@ import type { StoredAccessVerdictsSchema } from "./schemas.ts";
  * When Sightline itself cannot reach the site the verdicts are `unknown`: a failure from here says
  * nothing certain of what the bots see from theirs.
  */
-export type StoredVerdicts = Static<typeof StoredAccessVerdictsSchema>;
+type StoredVerdicts = Static<typeof StoredAccessVerdictsSchema>;
 type BotVerdict = StoredVerdicts["bots"][number];
 
 export interface DomainCheck {

@@ -18,7 +18,7 @@ import { type AccessOptions, brandDomains, checkAccess } from "./access.ts";
  * queue one.
  */
 export const ACCESS_CHECK_JOB = "traffic.check_access";
-export const RECHECK_AFTER_MS = 86_400_000;
+const RECHECK_AFTER_MS = 86_400_000;
 const PER_TICK = 20;
 const TRAFFIC_DAYS = 30;
 

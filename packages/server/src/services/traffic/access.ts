@@ -19,7 +19,7 @@ export type TrafficAccess = Static<typeof TrafficAccessSchema>;
 type DomainAccess = TrafficAccess["domains"][number];
 
 /** The whole check of a brand, every domain included, within this (domains are read 4 at a time). */
-export const ACCESS_BUDGET_MS = 25_000;
+const ACCESS_BUDGET_MS = 25_000;
 const CONCURRENCY = 4;
 /** `recent`: the last 7 UTC days, today included. */
 export const RECENT_DAYS = 7;
@@ -33,7 +33,7 @@ export function brandDomains(project: Pick<Project, "primary_domain" | "other_do
 }
 
 /** Reads sites with the outbound address rules every outbound request follows (webhooks' policy). */
-export function accessFetcher(ctx: Pick<ServiceContext, "webhookTargets">): PageFetcher {
+function accessFetcher(ctx: Pick<ServiceContext, "webhookTargets">): PageFetcher {
   return new HttpPageFetcher({ allowPrivate: ctx.webhookTargets.allowPrivate, resolver: ctx.webhookTargets.resolver });
 }
 

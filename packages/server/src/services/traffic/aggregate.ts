@@ -30,11 +30,12 @@ export interface ReferralRow {
 const REASONS = 5;
 
 /**
- * A copy of `text` that holds on to nothing else. V8 keeps a substring of a long string as a view
- * into it: a page's path sliced from a line (and a key built from it) keeps the whole chunk that
- * line was read from (64 KB) alive for as long as its row is kept. New rows turn up all along a
- * log (new days, new pages), so without the copy most of the file stayed in memory: a 1 GB log
- * peaked at 2.7 GB of RSS (scripts/traffic-rss.ts). Called once per new row, not per line.
+ * A copy of `text` that holds on to nothing else. V8 keeps a substring of a longer string as a
+ * view into it: a page's path sliced from a line (and a key built from it) keeps the whole line
+ * alive for as long as its row is kept, and when lines were themselves slices of the 64 KB chunk
+ * they were read from, the whole chunk: new rows turn up all along a log (new days, new pages), so
+ * most of the file stayed in memory (a 1 GB log peaked at 2.7 GB of RSS; scripts/traffic-rss.ts).
+ * Called once per new row, not per line.
  */
 const detached = (text: string): string => JSON.parse(JSON.stringify(text)) as string;
 
@@ -46,7 +47,7 @@ export class TrafficAggregate {
   rejected = 0;
   readonly reasons = new Map<string, number>();
   readonly #bots = new Map<string, Omit<BotRow, "last_at"> & { last: number }>();
-  readonly visits = new Map<string, ReferralRow>();
+  readonly #visits = new Map<string, ReferralRow>();
 
   /** Counts one line: parsed (then classified), skipped, or rejected. */
   add(parsed: ParsedLine, classify: (parsed: Extract<ParsedLine, { kind: "record" }>) => Classified): void {
@@ -84,9 +85,9 @@ export class TrafficAggregate {
     } else if (found.kind === "referral") {
       this.referrals++;
       const key = `${found.day}\u0000${found.host}\u0000${found.path}\u0000${found.engine}`;
-      const row = this.visits.get(key);
+      const row = this.#visits.get(key);
       if (row === undefined) {
-        this.visits.set(detached(key), {
+        this.#visits.set(detached(key), {
           day: found.day,
           host: detached(found.host),
           path: detached(found.path),
@@ -103,9 +104,33 @@ export class TrafficAggregate {
       this.reasons.set(reason, (this.reasons.get(reason) ?? 0) + 1);
   }
 
-  /** The bot rows, with the last hit's time as ISO 8601. */
-  botRows(): BotRow[] {
-    return [...this.#bots.values()].map(({ last, ...row }) => ({ ...row, last_at: new Date(last).toISOString() }));
+  /**
+   * The bot rows in chunks of `size`, with the last hit's time as ISO 8601: made as they are
+   * written, so that writing half a million rows does not first copy them all.
+   */
+  *botChunks(size: number): Generator<BotRow[]> {
+    let chunk: BotRow[] = [];
+    for (const { last, ...row } of this.#bots.values()) {
+      chunk.push({ ...row, last_at: new Date(last).toISOString() });
+      if (chunk.length === size) {
+        yield chunk;
+        chunk = [];
+      }
+    }
+    if (chunk.length > 0) yield chunk;
+  }
+
+  /** The referral rows in chunks of `size`. */
+  *visitChunks(size: number): Generator<ReferralRow[]> {
+    let chunk: ReferralRow[] = [];
+    for (const row of this.#visits.values()) {
+      chunk.push(row);
+      if (chunk.length === size) {
+        yield chunk;
+        chunk = [];
+      }
+    }
+    if (chunk.length > 0) yield chunk;
   }
 
   /** The counts an import answers with. */

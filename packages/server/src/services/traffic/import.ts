@@ -119,11 +119,10 @@ export async function importTrafficLogs(
         })
         .execute();
       const owner = { workspace_id: tx.workspace.id, project_id: projectId };
-      const bots = aggregate.botRows();
-      for (let i = 0; i < bots.length; i += CHUNK) {
+      for (const chunk of aggregate.botChunks(CHUNK)) {
         await tx.db
           .insertInto("traffic_bot_hits")
-          .values(bots.slice(i, i + CHUNK).map((row) => ({ ...owner, ...row })))
+          .values(chunk.map((row) => ({ ...owner, ...row })))
           .onConflict((oc) =>
             oc.columns(["project_id", "day", "host", "path", "bot", "verification", "status"]).doUpdateSet((eb) => ({
               hits: eb("traffic_bot_hits.hits", "+", eb.ref("excluded.hits")),
@@ -137,11 +136,10 @@ export async function importTrafficLogs(
           )
           .execute();
       }
-      const visits = [...aggregate.visits.values()];
-      for (let i = 0; i < visits.length; i += CHUNK) {
+      for (const chunk of aggregate.visitChunks(CHUNK)) {
         await tx.db
           .insertInto("traffic_referrals")
-          .values(visits.slice(i, i + CHUNK).map((row) => ({ ...owner, ...row })))
+          .values(chunk.map((row) => ({ ...owner, ...row })))
           .onConflict((oc) =>
             oc.columns(["project_id", "day", "host", "path", "engine"]).doUpdateSet((eb) => ({
               visits: eb("traffic_referrals.visits", "+", eb.ref("excluded.visits")),

@@ -176,7 +176,7 @@ export const TrafficPagesSchema = component(
 );
 
 /** What an access audit says of one bot on one domain (issue 26). */
-export const ACCESS_VERDICTS = ["allowed", "partial", "blocked", "unknown"] as const;
+const ACCESS_VERDICTS = ["allowed", "partial", "blocked", "unknown"] as const;
 
 const AccessVerdict = StringEnum(ACCESS_VERDICTS, {
   description:

@@ -12,7 +12,7 @@ export interface RobotsRules {
   allows(path: string): boolean;
 }
 
-export interface RobotsRule {
+interface RobotsRule {
   allow: boolean;
   pattern: string;
   /** 1-based line of the file. */
@@ -22,10 +22,10 @@ export interface RobotsRule {
 }
 
 /** What a group does as a whole: `blocked` every page, some (`partial`), or none (`allowed`). */
-export type RobotsVerdict = "allowed" | "partial" | "blocked";
+type RobotsVerdict = "allowed" | "partial" | "blocked";
 
 /** The rules one agent follows. */
-export interface AgentRobots extends RobotsRules {
+interface AgentRobots extends RobotsRules {
   /** The `User-agent` line of the group it follows (its own, else `*`), as written; null: none applies. */
   group: { agent: string; line: number } | null;
   rules: readonly RobotsRule[];

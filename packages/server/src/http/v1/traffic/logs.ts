@@ -13,7 +13,7 @@ const ACCEPTED = [
   "application/gzip",
 ];
 /** The most a push may hold, decompressed: a day of a busy site goes as several batches. */
-export const MAX_BATCH_BYTES = 256 * 1024 * 1024;
+const MAX_BATCH_BYTES = 256 * 1024 * 1024;
 
 function checkEncoding(headers: Readonly<Record<string, string | string[] | undefined>>): void {
   const type = String(headers["content-type"] ?? "text/plain")
