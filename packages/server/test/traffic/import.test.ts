@@ -173,6 +173,35 @@ describe.each(DIALECTS)("importing access logs [%s] (issue 26)", (dialect) => {
     ]);
   });
 
+  it("counts the same when it holds few rows at a time and puts the rest in a temporary file", async () => {
+    // A log whose rows repeat across stretches of it: each stretch's rows go to the file, and
+    // the same row from several stretches is added up when written.
+    const log = Array.from({ length: 12 }, () => dayOfLog()).join("\n");
+    const rowsOf = async (id: string) => ({
+      bots: await ctx.db
+        .selectFrom("traffic_bot_hits")
+        .select(["day", "host", "path", "bot", "verification", "status", "hits", "last_at"])
+        .where("project_id", "=", id)
+        .orderBy(["day", "path", "bot", "verification", "status"])
+        .execute(),
+      visits: await ctx.db
+        .selectFrom("traffic_referrals")
+        .select(["day", "host", "path", "engine", "visits"])
+        .where("project_id", "=", id)
+        .orderBy(["day", "path", "engine"])
+        .execute(),
+    });
+    const whole = (await createProject(ctx, { name: "Whole", primary_domain: "acme.io", prompts: ["p"] })).id;
+    const spilled = (await createProject(ctx, { name: "Spilled", primary_domain: "acme.io", prompts: ["p"] })).id;
+    const held = await importTrafficLogs(ctx, whole, { body: Readable.from([log]), source: "api" });
+    const written = await importTrafficLogs(ctx, spilled, { body: Readable.from([log]), source: "api", heldRows: 2 });
+    expect({ ...written, id: "", project_id: "" }).toEqual({ ...held, id: "", project_id: "" });
+    expect(written.bot_hits).toBe(12 * 5);
+    const expected = await rowsOf(whole);
+    expect(expected.bots.reduce((sum, row) => sum + Number(row.hits), 0)).toBe(60);
+    expect(await rowsOf(spilled)).toEqual(expected);
+  });
+
   it("keeps each workspace to its own brands", async () => {
     await expect(trafficSummary(other, projectId, {})).rejects.toMatchObject({ code: "NOT_FOUND" });
     await expect(

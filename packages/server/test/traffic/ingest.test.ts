@@ -5,7 +5,10 @@ import { join } from "node:path";
 import { Readable } from "node:stream";
 import { gzipSync } from "node:zlib";
 import { beforeAll, expect, it } from "vitest";
+import { createProject } from "../../src/services/projects/projects.ts";
+import { createIngestToken } from "../../src/services/traffic/ingest-tokens.ts";
 import { logLines } from "../../src/services/traffic/read.ts";
+import { workspaceContext } from "../../src/services/workspaces/workspaces.ts";
 import { dashboard, type Session, signUp } from "../helpers/dashboard.ts";
 import { describeEachDialect, type Harness } from "../helpers/harness.ts";
 
@@ -202,6 +205,26 @@ describeEachDialect(
       const res = await push([good, nul].join("\n"), { authorization: `Bearer ${key}` });
       expect(res.status).toBe(200);
       expect(await res.json()).toMatchObject({ lines: 2, bot_hits: 1, rejected: 1 });
+    });
+
+    it("takes Cloudflare's header_ parameters in the address, and pushes from a plan without API access", async () => {
+      const starter = await h.workspace("starter");
+      const ctx = await workspaceContext(h.deps, starter.id);
+      const brand = await createProject(ctx, { name: "Small", primary_domain: "small.example", prompts: ["p"] });
+      const { token: small } = await createIngestToken(ctx, brand.id, { name: "Logpush" });
+      const line = combined("192.0.2.50", "24/Nov/2026:08:00:00 +0000", "/cf", 200, "-", "GPTBot/1.2");
+      const res = await fetch(
+        `${base}/v1/projects/${brand.id}/traffic/logs?format=combined&header_Authorization=Bearer%20${small}`,
+        { method: "POST", headers: { authorization: `Bearer ${small}` }, body: line },
+      );
+      expect(res.status, await res.clone().text()).toBe(200);
+      expect(await res.json()).toMatchObject({ bot_hits: 1 });
+      const unknown = await fetch(`${base}/v1/projects/${brand.id}/traffic/logs?verbose=1`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${small}` },
+        body: line,
+      });
+      expect(unknown.status).toBe(400);
     });
 
     it("agrees to take Fastly's logs, as its HTTPS logging asks of the receiving host", async () => {

@@ -41,6 +41,9 @@ export function apiKeyDoor(deps: Deps): Door<Route> {
   };
 }
 
+/** A plan without API access has no request allowance: its drains push within this one. */
+const DRAIN_REQUESTS_PER_MINUTE = 120;
+
 /**
  * A log drain's push with its brand's ingest token, on the one route that takes one: the token
  * valid → the workspace's rate limit → the token's brand is the one the path names. It acts with
@@ -59,7 +62,7 @@ async function admitIngestToken(deps: Deps, request: FastifyRequest, reply: Fast
   }
   await applyRateLimit(deps, request, reply, {
     workspaceId: caller.workspace.id,
-    limit: caller.workspace.plan.requestsPerMinute ?? 0,
+    limit: caller.workspace.plan.requestsPerMinute ?? DRAIN_REQUESTS_PER_MINUTE,
   });
   const projectId = (request.params as Record<string, unknown>).id;
   if (projectId !== caller.projectId) {

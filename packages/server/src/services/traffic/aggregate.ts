@@ -37,6 +37,14 @@ const REASONS = 5;
  * most of the file stayed in memory (a 1 GB log peaked at 2.7 GB of RSS; scripts/traffic-rss.ts).
  * Called once per new row, not per line.
  */
+/** A bot row's identity: its day, host, page, bot, verification and status. */
+export const botKey = (row: Pick<BotRow, "day" | "host" | "path" | "bot" | "verification" | "status">): string =>
+  `${row.day}\u0000${row.host}\u0000${row.path}\u0000${row.bot}\u0000${row.verification}\u0000${row.status}`;
+
+/** A referral row's identity: its day, host, page and engine. */
+export const visitKey = (row: Pick<ReferralRow, "day" | "host" | "path" | "engine">): string =>
+  `${row.day}\u0000${row.host}\u0000${row.path}\u0000${row.engine}`;
+
 const detached = (text: string): string => JSON.parse(JSON.stringify(text)) as string;
 
 export class TrafficAggregate {
@@ -48,6 +56,17 @@ export class TrafficAggregate {
   readonly reasons = new Map<string, number>();
   readonly #bots = new Map<string, Omit<BotRow, "last_at"> & { last: number }>();
   readonly #visits = new Map<string, ReferralRow>();
+
+  /** The distinct rows held: what an import's memory grows with. */
+  get rows(): number {
+    return this.#bots.size + this.#visits.size;
+  }
+
+  /** Forgets the rows (once written out elsewhere); the counts of lines stay. */
+  clearRows(): void {
+    this.#bots.clear();
+    this.#visits.clear();
+  }
 
   /** Counts one line: parsed (then classified), skipped, or rejected. */
   add(parsed: ParsedLine, classify: (parsed: Extract<ParsedLine, { kind: "record" }>) => Classified): void {
@@ -65,7 +84,7 @@ export class TrafficAggregate {
     const found = classify(parsed);
     if (found.kind === "bot") {
       this.botHits++;
-      const key = `${found.day}\u0000${found.host}\u0000${found.path}\u0000${found.bot}\u0000${found.verification}\u0000${found.status}`;
+      const key = botKey(found);
       const row = this.#bots.get(key);
       if (row === undefined) {
         this.#bots.set(detached(key), {
@@ -84,7 +103,7 @@ export class TrafficAggregate {
       }
     } else if (found.kind === "referral") {
       this.referrals++;
-      const key = `${found.day}\u0000${found.host}\u0000${found.path}\u0000${found.engine}`;
+      const key = visitKey(found);
       const row = this.#visits.get(key);
       if (row === undefined) {
         this.#visits.set(detached(key), {

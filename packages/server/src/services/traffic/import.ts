@@ -4,13 +4,14 @@ import { ApiError, validationError } from "../../errors/api-error.ts";
 import { newId } from "../../lib/ids.ts";
 import { inTransaction, type ServiceContext } from "../context.ts";
 import { getProject } from "../projects/projects.ts";
-import { TrafficAggregate } from "./aggregate.ts";
+import { type BotRow, botKey, type ReferralRow, TrafficAggregate, visitKey } from "./aggregate.ts";
 import { classify } from "./classify.ts";
 import { createParser, detectFormat } from "./formats/detect.ts";
 import type { JsonLineParser } from "./formats/json-logs.ts";
 import type { LogFormat } from "./formats/types.ts";
 import type { TrafficImportSchema } from "./ingest-schemas.ts";
 import { logLines } from "./read.ts";
+import { RowSpill } from "./spill.ts";
 
 export type TrafficImport = Static<typeof TrafficImportSchema>;
 
@@ -21,12 +22,16 @@ export interface ImportInput {
   fields?: Record<string, string>;
   /** At most this many bytes (decompressed) are read; more is refused and nothing is counted. */
   maxBytes?: number;
+  /** Rows held in memory before they go to a temporary file (HELD_ROWS by default). */
+  heldRows?: number;
 }
 
 /** Lines read before the format is decided, when it is not named. */
 const SNIFF = 20;
 /** Rows written per statement. */
 const CHUNK = 400;
+/** Rows an import holds in memory before it writes them out to a temporary file. */
+const HELD_ROWS = 50_000;
 
 /** The import of this batch already counted for the brand, if any. */
 async function findImport(ctx: ServiceContext, projectId: string, digest: string): Promise<string | null> {
@@ -83,9 +88,31 @@ export async function importTrafficLogs(
     if (many === null) aggregate.add(parser.parse(line), classifyRecord);
     else for (const parsed of many.parseAll(line)) aggregate.add(parsed, classifyRecord);
   };
-  for (const line of head) add(line);
-  for (let next = await iterator.next(); next.done !== true; next = await iterator.next()) add(next.value);
-  const digest = read.digest();
+  const spill = new RowSpill();
+  const held = input.heldRows ?? HELD_ROWS;
+  try {
+    for (const line of head) add(line);
+    for (let next = await iterator.next(); next.done !== true; next = await iterator.next()) {
+      add(next.value);
+      if (aggregate.rows >= held) await spill.write(aggregate);
+    }
+    return await write(ctx, projectId, { digest: read.digest(), format, source: input.source, aggregate, spill });
+  } finally {
+    await spill.dispose();
+  }
+}
+
+interface Written {
+  digest: string;
+  format: LogFormat;
+  source: ImportInput["source"];
+  aggregate: TrafficAggregate;
+  spill: RowSpill;
+}
+
+/** Writes an import's counts in one transaction, unless its batch was counted before. */
+async function write(ctx: ServiceContext, projectId: string, input: Written): Promise<TrafficImport> {
+  const { digest, format, aggregate, spill } = input;
   const summary = aggregate.summary();
   const now = ctx.clock.now().toISOString();
   const id = newId("tim");
@@ -119,34 +146,32 @@ export async function importTrafficLogs(
         })
         .execute();
       const owner = { workspace_id: tx.workspace.id, project_id: projectId };
-      for (const chunk of aggregate.botChunks(CHUNK)) {
-        await tx.db
-          .insertInto("traffic_bot_hits")
-          .values(chunk.map((row) => ({ ...owner, ...row })))
-          .onConflict((oc) =>
-            oc.columns(["project_id", "day", "host", "path", "bot", "verification", "status"]).doUpdateSet((eb) => ({
-              hits: eb("traffic_bot_hits.hits", "+", eb.ref("excluded.hits")),
-              last_at: eb
-                .case()
-                .when("excluded.last_at", ">", eb.ref("traffic_bot_hits.last_at"))
-                .then(eb.ref("excluded.last_at"))
-                .else(eb.ref("traffic_bot_hits.last_at"))
-                .end(),
-            })),
-          )
-          .execute();
+      // One statement may not touch a row twice (PostgreSQL refuses): a row the file holds more
+      // than once is added up in its batch first.
+      const bots = new Map<string, BotRow>();
+      const visits = new Map<string, ReferralRow>();
+      for await (const spilled of spill.rows(aggregate)) {
+        if (spilled.kind === "bot") {
+          const { row } = spilled;
+          const key = botKey(row);
+          const held = bots.get(key);
+          if (held === undefined) bots.set(key, row);
+          else {
+            held.hits += row.hits;
+            if (row.last_at > held.last_at) held.last_at = row.last_at;
+          }
+          if (bots.size === CHUNK) await writeBots(tx, owner, bots);
+        } else {
+          const { row } = spilled;
+          const key = visitKey(row);
+          const held = visits.get(key);
+          if (held === undefined) visits.set(key, row);
+          else held.visits += row.visits;
+          if (visits.size === CHUNK) await writeVisits(tx, owner, visits);
+        }
       }
-      for (const chunk of aggregate.visitChunks(CHUNK)) {
-        await tx.db
-          .insertInto("traffic_referrals")
-          .values(chunk.map((row) => ({ ...owner, ...row })))
-          .onConflict((oc) =>
-            oc.columns(["project_id", "day", "host", "path", "engine"]).doUpdateSet((eb) => ({
-              visits: eb("traffic_referrals.visits", "+", eb.ref("excluded.visits")),
-            })),
-          )
-          .execute();
-      }
+      await writeBots(tx, owner, bots);
+      await writeVisits(tx, owner, visits);
       return result(false);
     });
   } catch (error) {
@@ -156,4 +181,44 @@ export async function importTrafficLogs(
     if (again !== null) return result(true, again);
     throw error;
   }
+}
+
+type Owner = { workspace_id: string; project_id: string };
+
+/** Adds a batch of bot rows to the stored counts, and empties it for the next ones. */
+async function writeBots(tx: ServiceContext, owner: Owner, batch: Map<string, BotRow>): Promise<void> {
+  if (batch.size === 0) return;
+  const rows = [...batch.values()];
+  batch.clear();
+  await tx.db
+    .insertInto("traffic_bot_hits")
+    .values(rows.map((row) => ({ ...owner, ...row })))
+    .onConflict((oc) =>
+      oc.columns(["project_id", "day", "host", "path", "bot", "verification", "status"]).doUpdateSet((eb) => ({
+        hits: eb("traffic_bot_hits.hits", "+", eb.ref("excluded.hits")),
+        last_at: eb
+          .case()
+          .when("excluded.last_at", ">", eb.ref("traffic_bot_hits.last_at"))
+          .then(eb.ref("excluded.last_at"))
+          .else(eb.ref("traffic_bot_hits.last_at"))
+          .end(),
+      })),
+    )
+    .execute();
+}
+
+/** Adds a batch of referral rows to the stored counts, and empties it for the next ones. */
+async function writeVisits(tx: ServiceContext, owner: Owner, batch: Map<string, ReferralRow>): Promise<void> {
+  if (batch.size === 0) return;
+  const rows = [...batch.values()];
+  batch.clear();
+  await tx.db
+    .insertInto("traffic_referrals")
+    .values(rows.map((row) => ({ ...owner, ...row })))
+    .onConflict((oc) =>
+      oc.columns(["project_id", "day", "host", "path", "engine"]).doUpdateSet((eb) => ({
+        visits: eb("traffic_referrals.visits", "+", eb.ref("excluded.visits")),
+      })),
+    )
+    .execute();
 }

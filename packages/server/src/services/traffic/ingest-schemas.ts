@@ -84,5 +84,10 @@ export const TrafficLogsQuery = Type.Object(
       StringEnum(LOG_FORMATS, { description: "The lines' format; detected from the first lines when left out." }),
     ),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    // Cloudflare Logpush sets request headers from `header_*` parameters of its destination's
+    // address (`header_Authorization=Bearer …`): they may arrive with the push, and mean nothing here.
+    patternProperties: { "^header_": Type.String({ maxLength: 4096 }) },
+  },
 );
