@@ -186,6 +186,12 @@ const brandOpportunitiesRoute = createRoute({
   component: lazyRouteComponent(() => import("./routes/brand-opportunities.tsx"), "BrandOpportunitiesPage"),
 });
 
+const brandTrafficRoute = createRoute({
+  getParentRoute: () => brandRoute,
+  path: "/traffic",
+  component: lazyRouteComponent(() => import("./routes/brand-traffic.tsx"), "BrandTrafficPage"),
+});
+
 const brandMonitoringRoute = createRoute({
   getParentRoute: () => brandRoute,
   path: "/monitoring",
@@ -266,6 +272,7 @@ const routeTree = rootRoute.addChildren([
         brandSourcesRoute,
         brandCompetitorsRoute,
         brandOpportunitiesRoute,
+        brandTrafficRoute,
         brandMonitoringRoute,
         brandAnalysesRoute,
         brandAnalysisRoute,

@@ -105,6 +105,90 @@ export function v1Url<K extends OperationId>(workspaceId: string, operationId: K
   return `${BASE}${v1Path(workspaceId, operationId, parts)}`;
 }
 
+/** The operations whose body is a file's raw bytes (log lines) rather than JSON. */
+type RawOperationId = {
+  [K in OperationId]: (typeof OPERATIONS)[K] extends { raw: true } ? K : never;
+}[OperationId];
+
+interface UploadOptions {
+  signal?: AbortSignal;
+  /** The body's bytes sent so far, and how many it has (XMLHttpRequest's upload progress). */
+  onProgress?: (sent: number, total: number) => void;
+  /** `text/plain` unless said: the log lines as they are. */
+  contentType?: string;
+}
+
+/**
+ * Sends bytes (a batch of a log file) as the body of an operation of API v1 that takes them raw, as
+ * a member of the workspace. XMLHttpRequest rather than `fetch`, for the upload's progress events;
+ * otherwise as `send`: same origin (the browser adds the `Origin` the server's CSRF check reads), the
+ * session cookie, errors as `ApiError`, a 401 sends the user to sign in. Aborting rejects with an
+ * `AbortError`, as `fetch` does.
+ */
+export function v1Upload<K extends RawOperationId>(
+  workspaceId: string,
+  operationId: K,
+  parts: Omit<Parts<Operations[K]>, "body"> & { body: Blob },
+  options: UploadOptions = {},
+): Promise<Operations[K]["response"]> {
+  const { signal, onProgress, contentType = "text/plain" } = options;
+  const { method } = OPERATIONS[operationId];
+  const url = `${BASE}${v1Path(workspaceId, operationId, parts)}`;
+  return new Promise((resolve, reject) => {
+    const stopped = () => new DOMException("The upload was stopped.", "AbortError");
+    if (signal?.aborted) return reject(stopped());
+    const request = new XMLHttpRequest();
+    request.open(method, url);
+    request.setRequestHeader("accept", "application/json");
+    request.setRequestHeader("content-type", contentType);
+    request.upload.addEventListener("progress", (event) =>
+      onProgress?.(event.loaded, event.lengthComputable ? event.total : parts.body.size),
+    );
+    request.addEventListener("load", () => {
+      if (request.status >= 200 && request.status < 300) {
+        onProgress?.(parts.body.size, parts.body.size);
+        try {
+          return resolve(JSON.parse(request.responseText) as Operations[K]["response"]);
+        } catch {
+          return reject(new ApiError(request.status, "UNKNOWN", "The server's answer could not be read."));
+        }
+      }
+      const response = new Response(request.responseText, {
+        status: request.status,
+        headers: headersOf(request.getAllResponseHeaders()),
+      });
+      void toApiError(response).then((error) => {
+        if (request.status === 401) onUnauthenticated();
+        reject(error);
+      });
+    });
+    request.addEventListener("error", () =>
+      reject(new ApiError(0, "NETWORK_ERROR", "Sightline could not be reached. Check your connection and try again.")),
+    );
+    request.addEventListener("abort", () => reject(stopped()));
+    signal?.addEventListener("abort", () => request.abort(), { once: true });
+    request.send(parts.body);
+  });
+}
+
+/** `getAllResponseHeaders()`'s lines as Headers. */
+function headersOf(raw: string): Headers {
+  const headers = new Headers();
+  for (const line of raw.trim().split(/[\r\n]+/)) {
+    const at = line.indexOf(":");
+    if (at > 0) headers.append(line.slice(0, at).trim(), line.slice(at + 1).trim());
+  }
+  return headers;
+}
+
+/**
+ * The public address of an operation of API v1 on this server (`https://sightline.example.com/v1/…`),
+ * for what calls it from elsewhere with its own credentials: a CDN's log push, a script.
+ */
+export function publicV1Url<K extends OperationId>(operationId: K, parts: Omit<Parts<Operations[K]>, "body">): string {
+  return `${window.location.origin}/v1${urlOf(OPERATIONS[operationId].path, parts)}`;
+}
+
 /** The one place the web app sends a request (same-origin cookies, JSON bodies, one error type). */
 async function send<T>(method: Method, path: string, body: unknown, options: CallOptions): Promise<T> {
   const { signal, on401 = "sign-in" } = options;

@@ -12,6 +12,7 @@ export type {
   CreatedInvitation,
   EngineStatus,
   EngineTest,
+  IngestToken,
   Invitation,
   InvitationPreview,
   Member,

@@ -86,19 +86,31 @@ function OpportunityCard({ opportunity: o }: { opportunity: Opportunity }) {
             {o.prompts.length === 1 ? "Prompt" : "Prompts"}: {o.prompts.map((p) => `“${p}”`).join(", ")}
           </p>
         )}
-        <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
-          <span className="text-muted-foreground">Evidence:</span>
-          {o.evidence.map((id, i) => (
-            <Link
-              key={id}
-              to="/w/$workspaceId/brands/$brandId/answers/$resultId"
-              params={{ workspaceId, brandId: project.id, resultId: id }}
-              className="text-primary underline-offset-4 hover:underline"
-            >
-              answer {i + 1}
-            </Link>
-          ))}
-        </div>
+        {o.evidence.length === 0 && (o.kind === "crawler_blocked" || o.kind === "crawler_errors") ? (
+          // A crawler's opportunity rests on the site and the logs, not on answers.
+          <Link
+            to="/w/$workspaceId/brands/$brandId/traffic"
+            params={{ workspaceId, brandId: project.id }}
+            hash="access-audit"
+            className="w-fit text-primary underline-offset-4 hover:underline"
+          >
+            See the crawlers' access on the Traffic page
+          </Link>
+        ) : (
+          <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
+            <span className="text-muted-foreground">Evidence:</span>
+            {o.evidence.map((id, i) => (
+              <Link
+                key={id}
+                to="/w/$workspaceId/brands/$brandId/answers/$resultId"
+                params={{ workspaceId, brandId: project.id, resultId: id }}
+                className="text-primary underline-offset-4 hover:underline"
+              >
+                answer {i + 1}
+              </Link>
+            ))}
+          </div>
+        )}
       </CardContent>
     </Card>
   );

@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from "playwright-core";
 import type { Dialect } from "../../../server/src/db/database.ts";
 import { watchProblems } from "../../../server/test/helpers/browser.ts";
-import { createTestDatabase } from "../../../server/test/helpers/databases.ts";
+import { createTestDatabase, type TestDatabase } from "../../../server/test/helpers/databases.ts";
 import { TEST_SECRET_KEY } from "../../../server/test/helpers/harness.ts";
 import { freePort, type ServerProcess, startServerProcess } from "../../../server/test/helpers/processes.ts";
 
@@ -13,29 +13,39 @@ import { freePort, type ServerProcess, startServerProcess } from "../../../serve
  */
 export interface Installation {
   base: string;
+  /** Its database, for a test that must reach it as a second process would (the server reads it first). */
+  database: TestDatabase["config"];
   server: ServerProcess;
   secrets: string[];
   stop(): Promise<void>;
 }
 
-export async function startInstallation(dialect: Dialect, env: Record<string, string> = {}): Promise<Installation> {
+export async function startInstallation(
+  dialect: Dialect,
+  env: Record<string, string> = {},
+  /** `serve` for the API and the app without the worker (nothing scheduled runs). */
+  mode: "all" | "serve" = "all",
+): Promise<Installation> {
   const db = await createTestDatabase(dialect);
   try {
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
-    const server = await startServerProcess({
-      DATABASE_URL: db.url,
-      PORT: String(port),
-      SIGHTLINE_PUBLIC_URL: base,
-      SIGHTLINE_SECRET_KEY: TEST_SECRET_KEY.toString("base64"),
-      ...env,
-    });
+    const server = await startServerProcess(
+      {
+        DATABASE_URL: db.url,
+        PORT: String(port),
+        SIGHTLINE_PUBLIC_URL: base,
+        SIGHTLINE_SECRET_KEY: TEST_SECRET_KEY.toString("base64"),
+        ...env,
+      },
+      mode,
+    );
     const stop = async () => {
       server.child.kill("SIGTERM");
       await server.exited;
       await db.drop();
     };
-    return { base, server, secrets: [], stop };
+    return { base, database: db.config, server, secrets: [], stop };
   } catch (error) {
     await db.drop();
     throw error;

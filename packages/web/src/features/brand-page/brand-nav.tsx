@@ -94,6 +94,18 @@ export function BrandNav({
         </li>
         <li>
           <Link
+            to="/w/$workspaceId/brands/$brandId/traffic"
+            params={params}
+            search={filters}
+            activeOptions={{ includeSearch: false }}
+            className={linkClass}
+            activeProps={active}
+          >
+            Traffic
+          </Link>
+        </li>
+        <li>
+          <Link
             to="/w/$workspaceId/brands/$brandId/monitoring"
             params={params}
             search={filters}

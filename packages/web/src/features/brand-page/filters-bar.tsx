@@ -53,9 +53,10 @@ const CUSTOM = "custom";
 
 /**
  * The period (7, 30, 90 days or a custom range), the engine and the prompt tag, shared by every brand view
- * through the URL. The tag select appears once the brand's prompts have tags.
+ * through the URL. The tag select appears once the brand's prompts have tags. `periodOnly`: the period alone,
+ * for a page whose figures are not the answers' (Traffic counts every engine and has no prompts).
  */
-export function FiltersBar() {
+export function FiltersBar({ periodOnly = false }: { periodOnly?: boolean } = {}) {
   const { search, period, engines, project, workspaceId } = useBrand();
   const navigate = useNavigate();
   const id = useId();
@@ -93,7 +94,8 @@ export function FiltersBar() {
 
   const periodValue = customOpen || period.custom ? CUSTOM : String(search.days ?? 30);
   // Only the engines that answered for the brand in the period (and the one chosen, whatever it is).
-  const answered = useQuery(enginesWithDataQuery(workspaceId, project.id, period)).data ?? [];
+  const answered =
+    useQuery({ ...enginesWithDataQuery(workspaceId, project.id, period), enabled: !periodOnly }).data ?? [];
   const withData = [...engines.filter((e) => answered.includes(e)), ...answered.filter((e) => !engines.includes(e))];
   const engineOptions = search.engine && !withData.includes(search.engine) ? [...withData, search.engine] : withData;
   const tags = tagCounts(project.prompt_tags ?? {});
@@ -150,17 +152,19 @@ export function FiltersBar() {
           <FieldError id={`${id}-range-error`} message={rangeError} />
         </div>
       )}
-      <SelectField
-        label="Engine"
-        className="sm:w-52"
-        value={search.engine ?? ALL}
-        onChange={(value) => go({ engine: value === ALL ? undefined : value })}
-        options={[
-          { value: ALL, label: "All engines" },
-          ...engineOptions.map((engine) => ({ value: engine, label: engineName(engine) })),
-        ]}
-      />
-      {tags.size > 0 && (
+      {!periodOnly && (
+        <SelectField
+          label="Engine"
+          className="sm:w-52"
+          value={search.engine ?? ALL}
+          onChange={(value) => go({ engine: value === ALL ? undefined : value })}
+          options={[
+            { value: ALL, label: "All engines" },
+            ...engineOptions.map((engine) => ({ value: engine, label: engineName(engine) })),
+          ]}
+        />
+      )}
+      {!periodOnly && tags.size > 0 && (
         <SelectField
           label="Prompt tag"
           className="sm:w-60"
