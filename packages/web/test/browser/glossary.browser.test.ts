@@ -161,7 +161,10 @@ describe.each(DIALECTS)("the glossary and the figures' hints [%s]", (dialect) =>
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.keyboard.press("Escape");
     await popover.waitFor({ state: "detached" });
-    expect(await page.evaluate("document.activeElement?.getAttribute('aria-label')")).toBe("About Sentiment");
+    // Focus goes back to the hint once the popover has closed (a frame after it is gone).
+    await expect
+      .poll(() => page.evaluate("document.activeElement?.getAttribute('aria-label')"))
+      .toBe("About Sentiment");
 
     await page.keyboard.press("Enter");
     await popover.getByRole("link", { name: "Full definition in the Glossary" }).click();
