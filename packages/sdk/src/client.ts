@@ -2,6 +2,7 @@ import { SightlineConnectionError, SightlineError } from "./errors.ts";
 import { OPERATIONS, type OperationId, type Operations } from "./generated/operations.ts";
 import type { ErrorResponse } from "./generated/schemas.ts";
 import { Analyses } from "./resources/analyses.ts";
+import { Changes } from "./resources/changes.ts";
 import { Monitoring } from "./resources/monitoring.ts";
 import { Projects } from "./resources/projects.ts";
 import { Reports } from "./resources/reports.ts";
@@ -47,6 +48,7 @@ export class Sightline {
   readonly results: Results;
   readonly monitoring: Monitoring;
   readonly reports: Reports;
+  readonly changes: Changes;
   readonly usage: UsageResource;
   readonly webhooks: Webhooks;
   readonly #apiKey: string;
@@ -69,6 +71,7 @@ export class Sightline {
     this.results = new Results(this);
     this.monitoring = new Monitoring(this);
     this.reports = new Reports(this);
+    this.changes = new Changes(this);
     this.usage = new UsageResource(this);
     this.webhooks = new Webhooks(this);
   }

@@ -169,6 +169,13 @@ export interface ListOpportunitiesQuery {
   limit?: number;
 }
 
+export interface ListChangesQuery {
+  /** Page size, 1 to 100. */
+  limit?: number;
+  /** The `next_cursor` of the previous page. */
+  cursor?: string;
+}
+
 export interface GetProjectTrafficQuery {
   /** First UTC day included (YYYY-MM-DD). */
   from?: string;
@@ -453,6 +460,36 @@ export interface Operations {
     body: undefined;
     response: S.Opportunities;
   };
+  createChange: {
+    params: { id: string };
+    query: undefined;
+    body: S.ChangeCreate;
+    response: S.Change;
+  };
+  listChanges: {
+    params: { id: string };
+    query: ListChangesQuery;
+    body: undefined;
+    response: S.ChangeList;
+  };
+  getChange: {
+    params: { id: string; change_id: string };
+    query: undefined;
+    body: undefined;
+    response: S.Change;
+  };
+  deleteChange: {
+    params: { id: string; change_id: string };
+    query: undefined;
+    body: undefined;
+    response: S.ChangeDeleted;
+  };
+  scheduleChangeSamples: {
+    params: { id: string; change_id: string };
+    query: undefined;
+    body: S.ChangeSamples;
+    response: S.Change;
+  };
   getProjectTraffic: {
     params: { id: string };
     query: GetProjectTrafficQuery;
@@ -619,6 +656,11 @@ export const OPERATIONS = {
   acknowledgeAlert: { method: "POST", path: "/alerts/{id}/acknowledge" },
   reopenAlert: { method: "POST", path: "/alerts/{id}/reopen" },
   listOpportunities: { method: "GET", path: "/projects/{id}/opportunities" },
+  createChange: { method: "POST", path: "/projects/{id}/changes" },
+  listChanges: { method: "GET", path: "/projects/{id}/changes" },
+  getChange: { method: "GET", path: "/projects/{id}/changes/{change_id}" },
+  deleteChange: { method: "DELETE", path: "/projects/{id}/changes/{change_id}" },
+  scheduleChangeSamples: { method: "POST", path: "/projects/{id}/changes/{change_id}/samples" },
   getProjectTraffic: { method: "GET", path: "/projects/{id}/traffic" },
   getProjectTrafficPages: { method: "GET", path: "/projects/{id}/traffic/pages" },
   getProjectAccess: { method: "GET", path: "/projects/{id}/access" },

@@ -1170,8 +1170,8 @@ export interface ScheduleSpec {
 export interface AlertRule {
   /** rule_1, rule_2… */
   id: string;
-  /** `visibility_below` (threshold 0–1), `visibility_drop` (points, statistically real unless `require_significance` is false), `competitor_overtakes` (competitor), `brand_disappeared`, `sentiment_below` (threshold 0–100), `domain_not_cited`; from the brand's traffic (extensions): `crawls_drop` and `referrals_drop` (threshold: the percent AI bots' crawls or AI-referred visits fell over the last 7 days against the 7 before, from at least 20), `crawler_blocked` (robots.txt blocks an AI bot that feeds an engine the schedule asks). */
-  type: "visibility_below" | "visibility_drop" | "competitor_overtakes" | "brand_disappeared" | "sentiment_below" | "domain_not_cited" | "crawls_drop" | "referrals_drop" | "crawler_blocked";
+  /** `visibility_below` (threshold 0–1), `visibility_drop` (points, statistically real unless `require_significance` is false), `competitor_overtakes` (competitor), `brand_disappeared`, `sentiment_below` (threshold 0–100), `domain_not_cited`; from the brand's traffic (extensions): `crawls_drop` and `referrals_drop` (threshold: the percent AI bots' crawls or AI-referred visits fell over the last 7 days against the 7 before, from at least 20), `crawler_blocked` (robots.txt blocks an AI bot that feeds an engine the schedule asks); from the brand's experiments (extension): `experiment_result` (a change's result became ready in this run: result, inconclusive or not called). */
+  type: "visibility_below" | "visibility_drop" | "competitor_overtakes" | "brand_disappeared" | "sentiment_below" | "domain_not_cited" | "crawls_drop" | "referrals_drop" | "crawler_blocked" | "experiment_result";
   threshold?: number;
   /** Percentage points of visibility. */
   points?: number;
@@ -1223,8 +1223,8 @@ export interface MonitoringScheduleCreate {
 
 /** A condition checked after each run; it fires when it starts to hold. */
 export interface AlertRuleInput {
-  /** `visibility_below` (threshold 0–1), `visibility_drop` (points, statistically real unless `require_significance` is false), `competitor_overtakes` (competitor), `brand_disappeared`, `sentiment_below` (threshold 0–100), `domain_not_cited`; from the brand's traffic (extensions): `crawls_drop` and `referrals_drop` (threshold: the percent AI bots' crawls or AI-referred visits fell over the last 7 days against the 7 before, from at least 20), `crawler_blocked` (robots.txt blocks an AI bot that feeds an engine the schedule asks). */
-  type: "visibility_below" | "visibility_drop" | "competitor_overtakes" | "brand_disappeared" | "sentiment_below" | "domain_not_cited" | "crawls_drop" | "referrals_drop" | "crawler_blocked";
+  /** `visibility_below` (threshold 0–1), `visibility_drop` (points, statistically real unless `require_significance` is false), `competitor_overtakes` (competitor), `brand_disappeared`, `sentiment_below` (threshold 0–100), `domain_not_cited`; from the brand's traffic (extensions): `crawls_drop` and `referrals_drop` (threshold: the percent AI bots' crawls or AI-referred visits fell over the last 7 days against the 7 before, from at least 20), `crawler_blocked` (robots.txt blocks an AI bot that feeds an engine the schedule asks); from the brand's experiments (extension): `experiment_result` (a change's result became ready in this run: result, inconclusive or not called). */
+  type: "visibility_below" | "visibility_drop" | "competitor_overtakes" | "brand_disappeared" | "sentiment_below" | "domain_not_cited" | "crawls_drop" | "referrals_drop" | "crawler_blocked" | "experiment_result";
   threshold?: number;
   /** Percentage points of visibility. */
   points?: number;
@@ -1460,6 +1460,226 @@ export interface Opportunities {
     /** Results it rests on (`GET /v1/results/:id`), most recent first, at most 5; none for the crawler kinds, whose evidence is `crawler`. */
     evidence: string[];
   }>;
+}
+
+export interface ChangeCreate {
+  /** What was done, in a line. */
+  title: string;
+  /** When the change took effect (ISO 8601); now by default. At most a year ago, at most 90 days ahead. */
+  changed_at?: string;
+  /** The brand's pages that changed. */
+  pages?: string[];
+  /** An outside placement: the review, listicle or article that now covers the brand. */
+  placement_url?: string | null;
+  /** The treated prompts: the brand's prompts the change should move. Omitted: proposed from the prompts whose answers cite the changed pages (or the placement) or share their words. */
+  prompts?: string[];
+  /** The control prompts: the brand's prompts it should not move. Omitted: the brand's other active prompts. */
+  control_prompts?: string[];
+  /** The engines measured; the brand's by default. */
+  engines?: EngineName[];
+  /** The effect to detect, as a share (0.1 = 10 points): the sample plan is made for it. 0.1 by default. */
+  effect?: number;
+  /** The opportunity this change acts on (“I did this”): its prompts are the treated prompts when none are given. */
+  opportunity_id?: string;
+}
+
+/** A change the brand made, measured as an experiment: treated against control prompts, before and after. */
+export interface Change {
+  /** Prefixed `chg_`. */
+  id: string;
+  object: "change";
+  project_id: string;
+  title: string;
+  /** ISO 8601 UTC timestamp. */
+  changed_at: string;
+  pages: string[];
+  placement_url: string | null;
+  /** The treated prompts. */
+  prompts: string[];
+  control_prompts: string[];
+  /** The treated prompts were proposed by Sightline. */
+  prompts_proposed: boolean;
+  engines: string[];
+  opportunity_id: string | null;
+  /** `collecting`: the answers planned after the change are not all in (the figures so far are given, with their intervals); `result`: the effect is significant (p < 0.05); `inconclusive`: it is not, or too few prompts were answered; `not_called`: the treated and control prompts were already drifting apart before the change. */
+  status: "collecting" | "result" | "inconclusive" | "not_called";
+  /** The result in a sentence, as the result card says it. */
+  summary: string;
+  /** When the result was ready; the answers read stop there. */
+  result_at: string | null;
+  /** 28 days each side at most. */
+  window: {
+    /** ISO 8601 UTC timestamp. */
+    before_from: string;
+    /** The end of the answers read after the change. */
+    after_to: string;
+  };
+  visibility: {
+    overall: ExperimentEffect;
+    /** The same per engine. */
+    by_engine: {
+      [key: string]: ExperimentEffect;
+    };
+  };
+  /** How much more a change's treated prompts moved than its control prompts, in points. Called a result when p < 0.05, the answers planned are in and the prompts were not already drifting apart before the change (the pre-trend check); otherwise inconclusive, or not called. */
+  citations: {
+    /** `not_enough_data`: fewer than 2 treated or 2 control prompts have answers on both sides. */
+    status: "estimate" | "not_enough_data";
+    /** Effect, as a fraction (0.12 is +12 pts). For each prompt, its visibility after the change minus before (the same engines, a window of 28 days each side); the treated prompts' average of those changes minus the control prompts' average. */
+    effect: number | null;
+    /** Lower bound: 95% interval from Welch's t test on the prompts' changes, so that answers of one prompt are not counted as independent. */
+    ci_low: number | null;
+    /** Upper bound: 95% interval from Welch's t test on the prompts' changes, so that answers of one prompt are not counted as independent. */
+    ci_high: number | null;
+    /** Welch's t test's two-sided p-value. */
+    p_value: number | null;
+    /** Treated prompts answered on both sides. */
+    treated_prompts: number;
+    /** Control prompts answered on both sides. */
+    control_prompts: number;
+    /** The answers it rests on. */
+    answers: number;
+    treated: {
+      /** Treated prompts' share, before. */
+      before: number | null;
+      /** After. */
+      after: number | null;
+    };
+    control: {
+      /** Control prompts' share, before. */
+      before: number | null;
+      /** After. */
+      after: number | null;
+    };
+    /** The figure in words, with its interval, or what is missing. */
+    message: string;
+  } | null;
+  /** The same estimate on the period before alone, its earlier half against its later half; null without enough answers before. */
+  pre_trend: {
+    /** p < 0.05: the result is not called. */
+    diverging: boolean;
+    effect: number;
+    ci_low: number;
+    ci_high: number;
+    p_value: number;
+  } | null;
+  /** AI bots' requests from the brand's logs (or GA4), per day; the other pages are the comparison. Not tested: counts of requests are not answers of prompts. */
+  crawls: {
+    /** AI bots' requests of the changed pages per day, before. */
+    before_per_day: number;
+    /** After. */
+    after_per_day: number;
+    /** The brand's other pages, before. */
+    other_before_per_day: number;
+    /** The brand's other pages, after. */
+    other_after_per_day: number;
+    days_before: number;
+    days_after: number;
+  } | null;
+  /** Visits AI engines referred from the brand's logs (or GA4), per day; the other pages are the comparison. Not tested: counts of requests are not answers of prompts. */
+  referrals: {
+    /** Visits AI engines referred of the changed pages per day, before. */
+    before_per_day: number;
+    /** After. */
+    after_per_day: number;
+    /** The brand's other pages, before. */
+    other_before_per_day: number;
+    /** The brand's other pages, after. */
+    other_after_per_day: number;
+    days_before: number;
+    days_after: number;
+  } | null;
+  /** The sample plan: what the experiment needs and what it has. */
+  plan: {
+    /** The effect planned for, as a fraction. */
+    effect: number;
+    /** Answers needed per prompt and engine, before and again after, for 80% power; null when more prompts are needed instead. */
+    answers_per_prompt: number | null;
+    before: {
+      answers: number;
+      needed: number;
+    };
+    after: {
+      answers: number;
+      needed: number;
+    };
+    /** Credits the answers still missing cost: one per answer. */
+    credits: number;
+    /** What the vendors would charge for them, from these engines' recent answers; null without any. */
+    cost_usd: number | null;
+    /** The monitoring schedule collecting the samples. */
+    schedule_id: string | null;
+    samples_per_run: number | null;
+    message: string;
+  };
+  /** Treated against control, per day, over the window. */
+  series: Array<{
+    /** YYYY-MM-DD, UTC. */
+    day: string;
+    /** Treated prompts' visibility that day. */
+    treated: number | null;
+    /** Control prompts' visibility that day. */
+    control: number | null;
+    treated_answers: number;
+    control_answers: number;
+  }>;
+  /** ISO 8601 UTC timestamp. */
+  created_at: string;
+}
+
+/** How much more a change's treated prompts moved than its control prompts, in points. Called a result when p < 0.05, the answers planned are in and the prompts were not already drifting apart before the change (the pre-trend check); otherwise inconclusive, or not called. */
+export interface ExperimentEffect {
+  /** `not_enough_data`: fewer than 2 treated or 2 control prompts have answers on both sides. */
+  status: "estimate" | "not_enough_data";
+  /** Effect, as a fraction (0.12 is +12 pts). For each prompt, its visibility after the change minus before (the same engines, a window of 28 days each side); the treated prompts' average of those changes minus the control prompts' average. */
+  effect: number | null;
+  /** Lower bound: 95% interval from Welch's t test on the prompts' changes, so that answers of one prompt are not counted as independent. */
+  ci_low: number | null;
+  /** Upper bound: 95% interval from Welch's t test on the prompts' changes, so that answers of one prompt are not counted as independent. */
+  ci_high: number | null;
+  /** Welch's t test's two-sided p-value. */
+  p_value: number | null;
+  /** Treated prompts answered on both sides. */
+  treated_prompts: number;
+  /** Control prompts answered on both sides. */
+  control_prompts: number;
+  /** The answers it rests on. */
+  answers: number;
+  treated: {
+    /** Treated prompts' share, before. */
+    before: number | null;
+    /** After. */
+    after: number | null;
+  };
+  control: {
+    /** Control prompts' share, before. */
+    before: number | null;
+    /** After. */
+    after: number | null;
+  };
+  /** The figure in words, with its interval, or what is missing. */
+  message: string;
+}
+
+export interface ChangeList {
+  data: Change[];
+  /** Whether another page follows this one. */
+  has_more: boolean;
+  /** Pass as `cursor` to get the next page; null on the last page. */
+  next_cursor: string | null;
+}
+
+export interface ChangeDeleted {
+  id: string;
+  object: "change";
+  deleted: true;
+}
+
+export interface ChangeSamples {
+  /** The time of day the samples are asked, HH:MM; 09:00 by default. */
+  at?: string;
+  /** IANA time zone of `at`; UTC by default. */
+  timezone?: string;
 }
 
 /** A brand's AI traffic from its own access logs and its GA4 property: AI bot hits (verified against the bots' published ranges) and visits referred by AI engines. No visitor's address or user agent is kept. */

@@ -3,6 +3,7 @@ import type { Logger } from "../lib/logger.ts";
 import { runAnalysisHandler } from "../services/analyses/run.ts";
 import { RUN_ANALYSIS_JOB } from "../services/analyses/types.ts";
 import { REBUILD_ROLLUPS_JOB, rebuildRollupsHandler } from "../services/analytics/rebuild.ts";
+import { settleExperiments } from "../services/experiments/samples.ts";
 import { JOBS_CHANNEL } from "../services/jobs/store.ts";
 import type { BatchJobHandler, JobHandler } from "../services/jobs/types.ts";
 import { Worker, type WorkerOptions } from "../services/jobs/worker.ts";
@@ -34,9 +35,14 @@ function jobHandlers(runtime: Runtime, transport: WebhookTransport): Record<stri
     [DELIVER_JOB]: deliverWebhooks(runtime.deps, transport),
     // Alert channels and digests: e-mail, and Slack through the webhooks' transport and address policy.
     [NOTIFY_JOB]: sendNotificationHandler(runtime.deps, transport),
-    // When an analysis finishes, in its final transaction: monitoring closes its run (and fires
-    // alerts), then reports write the report, which names that run.
-    [RUN_ANALYSIS_JOB]: runAnalysisHandler(runtime.deps, [closeMonitoringRun, reportFinishedAnalysis]),
+    // When an analysis finishes, in its final transaction: experiments whose answers are in get
+    // their results (and fire their alerts), monitoring closes its run (and fires alerts), then
+    // reports write the report, which names that run.
+    [RUN_ANALYSIS_JOB]: runAnalysisHandler(runtime.deps, [
+      settleExperiments,
+      closeMonitoringRun,
+      reportFinishedAnalysis,
+    ]),
     [REBUILD_ROLLUPS_JOB]: rebuildRollupsHandler(runtime.deps),
     [REMEASURE_JOB]: remeasureHandler(runtime.deps),
     // The daily re-check of a brand's access audit: robots.txt and llms.txt of its domains.

@@ -56,6 +56,7 @@ export interface Tables {
   cost_usage: CostUsageTable;
   engine_batches: EngineBatchesTable;
   traffic_ga4_connections: TrafficGa4ConnectionsTable;
+  changes: ChangesTable;
 }
 
 /** One vendor batch of an analysis's answers for one engine (ADR 0030). */
@@ -768,4 +769,30 @@ export interface TrafficGa4ConnectionsTable {
   last_error: string | null;
   /** When the worker's daily sync is due. */
   next_sync_at: string;
+}
+
+/** A change the brand made, measured as an experiment (issue 27). */
+export interface ChangesTable {
+  id: string;
+  workspace_id: string;
+  project_id: string;
+  title: string;
+  changed_at: string;
+  /** JSON array of the changed pages' URLs. */
+  pages: string;
+  placement_url: string | null;
+  /** JSON arrays: the treated prompts and the controls. */
+  prompts: string;
+  control_prompts: string;
+  prompts_proposed: DbBool;
+  /** JSON array of engine ids. */
+  engines: string;
+  /** The effect the sample plan is made for, as a share. */
+  effect: number;
+  opportunity_id: string | null;
+  schedule_id: string | null;
+  /** When the result was ready; the answers read stop there. */
+  result_at: string | null;
+  created_at: string;
+  updated_at: string;
 }

@@ -43,6 +43,7 @@ export type IdPrefix =
   | "bat"
   | "res"
   | "mon"
+  | "chg"
   | "run"
   | "alt"
   | "rpt"

@@ -1,5 +1,6 @@
 import { newId } from "../../src/lib/ids.ts";
 import { createAnalysis } from "../../src/services/analyses/create.ts";
+import { createChange } from "../../src/services/experiments/changes.ts";
 import { createSchedule } from "../../src/services/monitoring/schedules.ts";
 import { createProject } from "../../src/services/projects/projects.ts";
 import { startRemeasure } from "../../src/services/remeasure/remeasures.ts";
@@ -38,6 +39,26 @@ async function deletedProject(h: Harness, tenant: Tenant): Promise<string> {
   const later = new Date(h.clock.now().getTime() + 360 * 86_400_000);
   await deleteProject({ ...ctx, clock: { now: () => later } }, id);
   return id;
+}
+
+const CHANGE_PROMPTS = ["price of acme?", "acme cost?", "best crm?", "top crm tools?"];
+
+/**
+ * A brand with a change recorded on its first two prompts, the other two its controls. The change
+ * is dated 360 days on, so that it still collects when the suite moves the clock to the last
+ * moment of a key's year (a change's window closes 28 days after it).
+ */
+async function changeFixture(h: Harness, tenant: Tenant): Promise<RouteInput> {
+  const now = await workspaceContext(h.deps, tenant.workspace.id);
+  const later = new Date(h.clock.now().getTime() + 360 * 86_400_000);
+  const ctx = { ...now, clock: { now: () => later } };
+  const id = await project(h, tenant, CHANGE_PROMPTS);
+  const change = await createChange(ctx, id, {
+    title: "New pricing page",
+    prompts: CHANGE_PROMPTS.slice(0, 2),
+    effect: 0.5,
+  });
+  return { params: { id, change_id: change.id } };
 }
 
 /** A public address (documentation would refuse it): subscriptions accept it without DNS. */
@@ -212,6 +233,14 @@ export const ROUTE_FIXTURES: Record<string, (h: Harness, tenant: Tenant) => Prom
   getProjectSources: async (h, t) => ({ params: { id: await project(h, t) }, query: { limit: 5 } }),
   getProjectSearches: async (h, t) => ({ params: { id: await project(h, t) }, query: { limit: 5 } }),
   listOpportunities: async (h, t) => ({ params: { id: await project(h, t) }, query: { limit: 5 } }),
+  createChange: async (h, t) => ({
+    params: { id: await project(h, t, CHANGE_PROMPTS) },
+    body: { title: "New pricing page", prompts: CHANGE_PROMPTS.slice(0, 2) },
+  }),
+  listChanges: async (h, t) => ({ params: { id: await project(h, t) }, query: { limit: 5 } }),
+  getChange: async (h, t) => changeFixture(h, t),
+  deleteChange: async (h, t) => changeFixture(h, t),
+  scheduleChangeSamples: async (h, t) => ({ ...(await changeFixture(h, t)), body: { at: "08:00" } }),
   getProjectTraffic: async (h, t) => ({ params: { id: await project(h, t) }, query: { engine: "chatgpt" } }),
   getProjectTrafficPages: async (h, t) => ({ params: { id: await project(h, t) }, query: { limit: 5 } }),
   importProjectTrafficLogs: async (h, t) => ({

@@ -145,6 +145,62 @@ describeEachDialect("SDK against a real server", (h) => {
       expect(opportunities.object).toBe("opportunities");
       return opportunities;
     },
+    createChange: async (s) => {
+      const brand = await s.projects.create({
+        name: "Changes",
+        primary_domain: "changes.example.com",
+        prompts: ["acme pricing?", "best crm?", "acme prices?", "top crm?"],
+      });
+      const change = await s.changes.create(brand.id, {
+        title: "New pricing page",
+        pages: ["https://changes.example.com/pricing"],
+        effect: 0.5,
+      });
+      // Proposed from the title and the page's words: the two questions about price.
+      expect(change).toMatchObject({
+        object: "change",
+        prompts_proposed: true,
+        prompts: ["acme pricing?", "acme prices?"],
+        control_prompts: ["best crm?", "top crm?"],
+        status: "collecting",
+      });
+      return change;
+    },
+    listChanges: async (s, p) => {
+      const list = await s.changes.list(p.id, { limit: 5 });
+      expect(list).toMatchObject({ data: [], has_more: false });
+      return list;
+    },
+    getChange: async (s) => {
+      const brand = await s.projects.create({
+        name: "Change read",
+        primary_domain: "read.example.com",
+        prompts: ["a?", "b?", "c?", "d?"],
+      });
+      const change = await s.changes.create(brand.id, { title: "Listicle", prompts: ["a?", "b?"], effect: 0.5 });
+      const read = await s.changes.retrieve(brand.id, change.id);
+      expect(read).toMatchObject({
+        id: change.id,
+        control_prompts: ["c?", "d?"],
+        visibility: { overall: { status: "not_enough_data" } },
+      });
+      const scheduled = await s.changes.scheduleSamples(brand.id, change.id, { at: "07:30" });
+      expect(scheduled.plan.schedule_id).toMatch(/^mon_/);
+      await expect(s.changes.scheduleSamples(brand.id, change.id)).rejects.toMatchObject({ code: "VALIDATION_ERROR" });
+      expect(await s.changes.delete(brand.id, change.id)).toEqual({ id: change.id, object: "change", deleted: true });
+      await expect(s.monitoring.retrieve(scheduled.plan.schedule_id ?? "")).rejects.toMatchObject({
+        code: "NOT_FOUND",
+      });
+      return read;
+    },
+    deleteChange: async (s, p) => {
+      await expect(s.changes.delete(p.id, "chg_missing")).rejects.toMatchObject({ code: "NOT_FOUND" });
+      return null;
+    },
+    scheduleChangeSamples: async (s, p) => {
+      await expect(s.changes.scheduleSamples(p.id, "chg_missing")).rejects.toMatchObject({ code: "NOT_FOUND" });
+      return null;
+    },
     getProjectTraffic: async (s, p) => {
       const traffic = await s.projects.traffic(p.id, { engine: "chatgpt", verified: true });
       expect(traffic).toMatchObject({ object: "traffic", project_id: p.id, totals: { bot_hits: 0, referrals: 0 } });

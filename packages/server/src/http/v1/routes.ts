@@ -9,6 +9,13 @@ import {
 } from "./analytics/routes.ts";
 import { competitorSuggestionsRoute, trackCompetitorRoute } from "./analytics/suggestions.ts";
 import {
+  createChangeRoute,
+  deleteChangeRoute,
+  getChangeRoute,
+  listChangesRoute,
+  scheduleChangeSamplesRoute,
+} from "./experiments/routes.ts";
+import {
   acknowledgeAlertRoute,
   createMonitoringRoute,
   deleteMonitoringRoute,
@@ -101,6 +108,11 @@ export const V1_ROUTES: Route[] = [
   acknowledgeAlertRoute,
   reopenAlertRoute,
   opportunitiesRoute,
+  createChangeRoute,
+  listChangesRoute,
+  getChangeRoute,
+  deleteChangeRoute,
+  scheduleChangeSamplesRoute,
   getTrafficRoute,
   getTrafficPagesRoute,
   getAccessRoute,

@@ -20,6 +20,7 @@ export const METRIC_IDS = [
   "citation_share",
   "visibility_score",
   "opportunity_impact",
+  "experiment_effect",
   "cost",
 ] as const;
 
@@ -142,6 +143,19 @@ export const GLOSSARY: Readonly<Record<MetricId, Definition>> = {
     interval: "None: the answers it rests on are listed as its evidence.",
     significance: "A visibility drop is listed only when it is statistically real.",
     fields: ["impact"],
+  },
+  experiment_effect: {
+    name: "Effect",
+    hint: "How much more a change's treated prompts moved than its control prompts, in points.",
+    counts:
+      "For each prompt, its visibility after the change minus before (the same engines, a window of 28 days each side); the treated prompts' average of those changes minus the control prompts' average.",
+    scale: "Percentage points, −100 to +100 pts.",
+    n: "The prompts compared (each counts once, whatever its number of answers), and the answers they rest on.",
+    interval:
+      "95% interval from Welch's t test on the prompts' changes, so that answers of one prompt are not counted as independent.",
+    significance:
+      "Called a result when p < 0.05, the answers planned are in and the prompts were not already drifting apart before the change (the pre-trend check); otherwise inconclusive, or not called.",
+    fields: ["visibility.overall.effect", "visibility.by_engine", "citations.effect"],
   },
   cost: {
     name: "Cost",

@@ -54,9 +54,10 @@ export function checkRules(
       crawls_drop: ["threshold"],
       referrals_drop: ["threshold"],
       crawler_blocked: [],
+      experiment_result: [],
     };
     // Traffic is the brand's, not an engine's: its rules judge it whole.
-    if (TRAFFIC_RULES.has(input.type) && input.engines !== undefined)
+    if (BRAND_RULES.has(input.type) && input.engines !== undefined)
       details.push({ field: `${field}.engines`, issue: `does not apply to ${input.type} rules` });
     for (const key of Object.keys(value)) {
       if (key !== "type" && key !== "engines" && !(allowed[input.type] ?? []).includes(key)) {
@@ -94,6 +95,9 @@ export function checkRules(
 
 /** Rules read from the brand's traffic (issue 26) rather than from the run's answers. */
 export const TRAFFIC_RULES: ReadonlySet<string> = new Set(["crawls_drop", "referrals_drop", "crawler_blocked"]);
+
+/** Rules that judge the brand whole, never an engine on its own. */
+const BRAND_RULES: ReadonlySet<string> = new Set([...TRAFFIC_RULES, "experiment_result"]);
 
 /** A fall is judged from this many crawls or visits in the week before: fewer say nothing. */
 const MIN_TRAFFIC = 20;
@@ -172,6 +176,8 @@ export function evaluateRules(
 ): Evaluation[] {
   const out: Evaluation[] = [];
   for (const rule of rules) {
+    // Fired by experiments when a change's result is ready (brand-alerts.ts), not by a run's figures.
+    if (rule.type === "experiment_result") continue;
     if (TRAFFIC_RULES.has(rule.type)) {
       const evaluation = traffic === null ? null : evaluateTraffic(rule, traffic);
       if (evaluation !== null) out.push(evaluation);

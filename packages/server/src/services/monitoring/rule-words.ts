@@ -39,6 +39,8 @@ export function ruleCondition(rule: RuleTerms): string {
       return `Visits from AI answers fall by ${rule.threshold ?? 0}% or more`;
     case "crawler_blocked":
       return "robots.txt blocks an AI crawler";
+    case "experiment_result":
+      return "An experiment's result is ready";
   }
 }
 

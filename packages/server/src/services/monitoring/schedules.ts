@@ -269,3 +269,17 @@ export async function runScheduleNow(ctx: ServiceContext, id: string): Promise<R
   if (run === null) throw new Error("a manual slot collided");
   return run;
 }
+
+/**
+ * Switches a schedule off without checking it again (a brand edited since may no longer pass the
+ * checks a client's update runs): an experiment's samples schedule when its result is ready.
+ * A schedule already gone is left gone.
+ */
+export async function switchScheduleOff(ctx: ServiceContext, id: string): Promise<void> {
+  await ctx.db
+    .updateTable("monitoring_schedules")
+    .set({ active: false, next_run_at: null, updated_at: ctx.clock.now().toISOString() })
+    .where("workspace_id", "=", ctx.workspace.id)
+    .where("id", "=", id)
+    .execute();
+}

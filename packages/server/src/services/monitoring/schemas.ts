@@ -43,6 +43,7 @@ const RULE_TYPES = [
   "crawls_drop",
   "referrals_drop",
   "crawler_blocked",
+  "experiment_result",
 ] as const;
 
 /** The most e-mail addresses one alert rule sends to. */
@@ -78,7 +79,7 @@ export const AlertChannelsSchema = component(
 const ruleFields = {
   type: StringEnum(RULE_TYPES, {
     description:
-      "`visibility_below` (threshold 0–1), `visibility_drop` (points, statistically real unless `require_significance` is false), `competitor_overtakes` (competitor), `brand_disappeared`, `sentiment_below` (threshold 0–100), `domain_not_cited`; from the brand's traffic (extensions): `crawls_drop` and `referrals_drop` (threshold: the percent AI bots' crawls or AI-referred visits fell over the last 7 days against the 7 before, from at least 20), `crawler_blocked` (robots.txt blocks an AI bot that feeds an engine the schedule asks).",
+      "`visibility_below` (threshold 0–1), `visibility_drop` (points, statistically real unless `require_significance` is false), `competitor_overtakes` (competitor), `brand_disappeared`, `sentiment_below` (threshold 0–100), `domain_not_cited`; from the brand's traffic (extensions): `crawls_drop` and `referrals_drop` (threshold: the percent AI bots' crawls or AI-referred visits fell over the last 7 days against the 7 before, from at least 20), `crawler_blocked` (robots.txt blocks an AI bot that feeds an engine the schedule asks); from the brand's experiments (extension): `experiment_result` (a change's result became ready in this run: result, inconclusive or not called).",
   }),
   threshold: Type.Optional(Type.Number({ minimum: 0, maximum: 100 })),
   points: Type.Optional(
@@ -376,4 +377,5 @@ export const StoredAlertRuleSchema = Type.Union([
   storedRule("crawls_drop", { threshold: Type.Number() }),
   storedRule("referrals_drop", { threshold: Type.Number() }),
   storedRule("crawler_blocked", {}),
+  storedRule("experiment_result", {}),
 ]);

@@ -66,6 +66,7 @@ export async function purgeDeletedProjects(deps: Deps, now: Date): Promise<numbe
         "traffic_ingest_tokens",
         "traffic_access_checks",
         "traffic_ga4_connections",
+        "changes",
       ] as const) {
         await tx.deleteFrom(table).where("project_id", "=", id).execute();
       }
