@@ -215,3 +215,29 @@ export async function changeMarkers(ctx: ServiceContext, projectId: string) {
     .orderBy("changed_at")
     .execute();
 }
+
+/**
+ * The brand's finished experiments for a report: changes whose result was ready by `until`, the
+ * most recent result first, at most `limit`, each with every figure (frozen at its result).
+ */
+export async function finishedChanges(
+  ctx: ServiceContext,
+  projectId: string,
+  until: string,
+  limit = 10,
+): Promise<ChangeView[]> {
+  const rows = await ctx.db
+    .selectFrom("changes")
+    .selectAll()
+    .where("workspace_id", "=", ctx.workspace.id)
+    .where("project_id", "=", projectId)
+    .where("result_at", "is not", null)
+    .where("result_at", "<=", until)
+    .orderBy("result_at", "desc")
+    .orderBy("id", "desc")
+    .limit(limit)
+    .execute();
+  const views: ChangeView[] = [];
+  for (const row of rows) views.push(await changeView(ctx, row));
+  return views;
+}

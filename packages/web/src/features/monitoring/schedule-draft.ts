@@ -361,6 +361,9 @@ export function describeRule(rule: AlertRule | AlertRuleInput): string {
     case "crawler_blocked":
       text = "robots.txt blocks an AI crawler";
       break;
+    case "experiment_result":
+      text = "An experiment's result is ready";
+      break;
   }
   const engines = rule.engines?.length ? ` · ${rule.engines.map(engineName).join(", ")}, each on its own` : "";
   return `${text}${engines}${describeChannels(rule.channels)}`;
