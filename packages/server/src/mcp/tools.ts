@@ -1,6 +1,7 @@
 import { IdParams } from "../http/schema.ts";
 import { analyzeRoute, getAnalysisRoute } from "../http/v1/analyses/routes.ts";
 import { projectMetricsRoute } from "../http/v1/analytics/routes.ts";
+import { createChangeRoute, getChangeRoute, listChangesRoute } from "../http/v1/experiments/routes.ts";
 import { opportunitiesRoute } from "../http/v1/opportunities/routes.ts";
 import { getProjectRoute, listProjectsRoute } from "../http/v1/projects/routes.ts";
 import { getReportRoute, listReportsRoute } from "../http/v1/reports/routes.ts";
@@ -9,6 +10,7 @@ import { getAccessRoute, getTrafficRoute } from "../http/v1/traffic/routes.ts";
 import { AnalyzeSchema } from "../services/analyses/schemas.ts";
 import type { ProjectMetrics } from "../services/analytics/metrics.ts";
 import { MetricsQuery } from "../services/analytics/schemas.ts";
+import { ChangeCreateSchema, ChangeListQuery, ChangeParams } from "../services/experiments/schemas.ts";
 import { GLOSSARY } from "../services/glossary/metrics.ts";
 import { MAX_WAIT_SECONDS } from "../services/limits.ts";
 import { OpportunitiesQuery } from "../services/opportunities/schemas.ts";
@@ -31,6 +33,16 @@ const paging = "Newest first, a page at a time: pass `next_cursor` back as `curs
 // and in the reports; only the API's own units (fractions, the per-answer polarity) are said here.
 const lower = (name: string) => `${name.charAt(0).toLowerCase()}${name.slice(1)}`;
 
+const changeId = {
+  ...brandId,
+  change_id: { as: "change_id", description: "The change's id (`chg_…`), from record_change or list_changes." },
+};
+const effectWords = `${GLOSSARY.experiment_effect.name} (\`effect\`, a fraction: 0.12 is +12 pts): ${lower(GLOSSARY.experiment_effect.hint)} ${GLOSSARY.experiment_effect.interval} ${GLOSSARY.experiment_effect.significance}`;
+/** A change in words, after its JSON: its status sentence and its sample plan. */
+const changeText = (answer: Record<string, unknown>) => {
+  const change = answer as { title: string; summary: string; plan: { message: string } };
+  return `${change.title}: ${change.summary}\nPlan: ${change.plan.message}`;
+};
 const metricsFigures = METRICS_FIGURES.map(
   ({ id, field }) => `- ${GLOSSARY[id].name} (\`${field}\`): ${GLOSSARY[id].hint} ${GLOSSARY[id].scale}`,
 ).join("\n");
@@ -91,6 +103,34 @@ export const MCP_TOOLS: readonly Tool[] = [
     params: IdParams,
     query: OpportunitiesQuery,
     rename: brandId,
+  }),
+  defineTool({
+    name: "record_change",
+    title: "Record a change to measure its effect",
+    description: `Records something the brand did (rewrote \`pages\` of its site, got an outside placement at \`placement_url\`) at \`changed_at\` (now by default), to measure as an experiment: its treated \`prompts\` (the brand's prompts it should move) against \`control_prompts\` (those it should not), before and after. Leave the prompts out to have them proposed (from \`opportunity_id\`, the list_opportunities item acted on, or from the answers citing the pages); two a side at least. The answer carries the sample plan: the answers needed for \`effect\` (0.1, 10 points, by default) with 80% power and their cost in credits.`,
+    route: createChangeRoute,
+    params: IdParams,
+    body: ChangeCreateSchema,
+    rename: brandId,
+    readable: changeText,
+  }),
+  defineTool({
+    name: "list_changes",
+    title: "List a brand's changes and their effects",
+    description: `The brand's recorded changes with their status (collecting, result, inconclusive, not_called), result sentence and figures. ${paging}`,
+    route: listChangesRoute,
+    params: IdParams,
+    query: ChangeListQuery,
+    rename: brandId,
+  }),
+  defineTool({
+    name: "get_change",
+    title: "Did a change work?",
+    description: `One change's experiment: ${effectWords} Overall and per engine, the changed pages' citation rate the same way, the pre-trend check, crawls and referred visits of the changed pages, treated vs control per day, and the sample plan. Without enough data it says how many answers are still needed.`,
+    route: getChangeRoute,
+    params: ChangeParams,
+    rename: changeId,
+    readable: changeText,
   }),
   defineTool({
     name: "get_traffic",

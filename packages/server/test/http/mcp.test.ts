@@ -13,6 +13,9 @@ const TOOLS = [
   "get_brand",
   "get_metrics",
   "list_opportunities",
+  "record_change",
+  "list_changes",
+  "get_change",
   "get_traffic",
   "get_access",
   "list_results",
@@ -313,6 +316,9 @@ describeEachDialect("MCP server", (h: Harness) => {
       ["get_brand", { project_id: projectId }],
       ["get_metrics", { project_id: projectId }],
       ["list_opportunities", { project_id: projectId }],
+      ["list_changes", { project_id: projectId }],
+      ["record_change", { project_id: projectId, title: "Elsewhere", prompts: brand.prompts }],
+      ["get_change", { project_id: projectId, change_id: "chg_000000000000000000000000" }],
       ["get_traffic", { project_id: projectId }],
       ["get_access", { project_id: projectId }],
       ["get_result", { result_id: resultId }],
@@ -324,6 +330,50 @@ describeEachDialect("MCP server", (h: Harness) => {
     }
     expect(ok(await call(client, "list_brands")).data).toEqual([]);
     expect(await h.count("analyses", other.workspace.id)).toBe(0);
+  });
+
+  it("records a change and reads its effect as the REST routes do, with the result in words", async () => {
+    // A tenant of its own: the other tests count the first tenant's brands.
+    const mine = await h.tenant();
+    const client = await connect(mine.key);
+    const created = await h.call("createProject", {
+      key: mine.key,
+      body: {
+        name: "Change brand",
+        primary_domain: "change-brand.example.com",
+        prompts: ["acme pricing?", "acme prices?", "best crm?", "top crm?"],
+      },
+    });
+    const brandId = created.json().id;
+    const recorded = await client.callTool({
+      name: "record_change",
+      arguments: {
+        project_id: brandId,
+        title: "New pricing page",
+        pages: ["https://change-brand.example.com/pricing"],
+      },
+    });
+    const change = ok(recorded as CallToolResult);
+    expect(change).toMatchObject({
+      object: "change",
+      prompts: ["acme pricing?", "acme prices?"],
+      status: "collecting",
+    });
+    const words = (recorded as CallToolResult).content.map((block) => (block.type === "text" ? block.text : ""));
+    expect(words[1]).toContain("New pricing page: Collecting");
+    expect(words[1]).toContain("Plan: ");
+
+    const read = ok(await call(client, "get_change", { project_id: brandId, change_id: change.id }));
+    const rest = await h.call("getChange", { key: mine.key, params: { id: brandId, change_id: change.id } });
+    expect(read).toEqual(rest.json());
+    const list = ok(await call(client, "list_changes", { project_id: brandId }));
+    expect(list.data.map((c: { id: string }) => c.id)).toEqual([change.id]);
+
+    const bad = refused(
+      await call(client, "record_change", { project_id: brandId, title: "x", prompts: ["not ours?"] }),
+    );
+    expect(bad).toMatchObject({ code: "VALIDATION_ERROR", details: [{ field: "prompts[0]" }] });
+    expect(await h.count("changes", mine.workspace.id)).toBe(1);
   });
 
   it("speaks HTTP like the API: rate-limit headers and request id on /mcp, 405 for GET and DELETE", async () => {
