@@ -60,7 +60,8 @@ export type CountedTable =
   | "credit_entries"
   | "reports"
   | "workspace_engines"
-  | "remeasures";
+  | "remeasures"
+  | "changes";
 
 export interface Harness {
   dialect: Dialect;
