@@ -205,17 +205,6 @@ export async function listChanges(
   return { ...page, data };
 }
 
-/** The brand's change times, for the charts' markers: no figures. */
-export async function changeMarkers(ctx: ServiceContext, projectId: string) {
-  return ctx.db
-    .selectFrom("changes")
-    .select(["id", "title", "changed_at"])
-    .where("workspace_id", "=", ctx.workspace.id)
-    .where("project_id", "=", projectId)
-    .orderBy("changed_at")
-    .execute();
-}
-
 /**
  * The brand's finished experiments for a report: changes whose result was ready by `until`, the
  * most recent result first, at most `limit`, each with every figure (frozen at its result).

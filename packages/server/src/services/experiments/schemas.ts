@@ -6,7 +6,7 @@ import { EngineList, PageQuery } from "../schemas.ts";
 
 /** Days read on each side of a change: the answers before it, and after it until the result. */
 export const WINDOW_DAYS = 28;
-export const MAX_PAGES = 20;
+const MAX_PAGES = 20;
 
 const effectWords = GLOSSARY.experiment_effect;
 const Url = (description: string) => Type.String({ minLength: 1, maxLength: 2_000, description });

@@ -26,7 +26,7 @@ export function changeLists(row: Selectable<ChangesTable>) {
 }
 
 /** The answers' window: 28 days before the change, and after it until the result (28 days at most). */
-export function windowOf(row: Selectable<ChangesTable>, now: Date) {
+function windowOf(row: Selectable<ChangesTable>, now: Date) {
   const changedAt = Date.parse(row.changed_at);
   const from = changedAt - WINDOW_DAYS * DAY_MS;
   const end = changedAt + WINDOW_DAYS * DAY_MS;
