@@ -32,7 +32,7 @@ export interface AnswerQuery {
 
 /**
  * The stored answers an experiment reads: succeeded results of its prompts on its engines in
- * [from, to), each marked treated or control, before or after the change, and whether it cites
+ * [from, to], each marked treated or control, before or after the change, and whether it cites
  * one of the changed pages. Prompts are matched as the project matches them (folded).
  */
 export async function windowAnswers(ctx: ServiceContext, query: AnswerQuery): Promise<WindowAnswer[]> {
@@ -49,7 +49,10 @@ export async function windowAnswers(ctx: ServiceContext, query: AnswerQuery): Pr
     .where("status", "=", "succeeded")
     .where("engine", "in", [...query.engines])
     .where("created_at", ">=", new Date(query.from).toISOString())
-    .where("created_at", "<", new Date(query.to).toISOString())
+    // Up to `to` inclusive: the answers of the analysis whose finishing settles a change carry
+    // the time it settles at when the clock has not moved since (one transaction, a fixed clock),
+    // and they are among the answers its result rests on.
+    .where("created_at", "<=", new Date(query.to).toISOString())
     .execute();
   const answers: WindowAnswer[] = [];
   for (const row of rows) {
