@@ -2083,6 +2083,8 @@ export interface Report {
         engines: string[];
       }>;
     };
+    /** The brand's experiments whose result was ready by the end of the report's period, the most recent result first (at most 10). Absent when it had none, and on reports generated before issue 27. */
+    experiments?: ReportExperiment[];
     /** Only on reports generated before 2026-11-24, which embedded every answer. Newer reports do not: read their answers with `format=csv` (streamed, every answer) or `GET /v1/results?analysis_id=…`. */
     results?: Array<{
       id: string;
@@ -2133,6 +2135,40 @@ export interface FiredAlert {
   message: string;
   /** ISO 8601 UTC timestamp. */
   created_at: string;
+}
+
+/** A change the brand made, measured as an experiment, and its effect on visibility: how much more a change's treated prompts moved than its control prompts, in points. */
+export interface ReportExperiment {
+  /** The change's id (`chg_`): read every figure with `GET /v1/projects/:id/changes/:change_id`. */
+  id: string;
+  /** What was done, in a line. */
+  title: string;
+  /** When the change took effect. */
+  changed_at: string;
+  /** When the result was ready; the answers read stop there. */
+  result_at: string;
+  /** How the result was called. Called a result when p < 0.05, the answers planned are in and the prompts were not already drifting apart before the change (the pre-trend check); otherwise inconclusive, or not called. */
+  status: "result" | "inconclusive" | "not_called";
+  /** The result in a sentence, as the result card says it. */
+  summary: string;
+  /** Effect on visibility, as a fraction (0.12 is +12 pts); null without enough data. For each prompt, its visibility after the change minus before (the same engines, a window of 28 days each side); the treated prompts' average of those changes minus the control prompts' average. */
+  effect: number | null;
+  /** Lower bound: 95% interval from Welch's t test on the prompts' changes, so that answers of one prompt are not counted as independent. */
+  ci_low: number | null;
+  /** Upper bound: 95% interval from Welch's t test on the prompts' changes, so that answers of one prompt are not counted as independent. */
+  ci_high: number | null;
+  /** Welch's t test's two-sided p-value. */
+  p_value: number | null;
+  /** Treated prompts answered on both sides. */
+  treated_prompts: number;
+  /** Control prompts answered on both sides. */
+  control_prompts: number;
+  /** The answers the effect rests on. */
+  answers: number;
+  /** Whether the treated and control prompts were already drifting apart before the change (p < 0.05: the result is not called); null without enough answers before it to check. */
+  pre_trend_diverging: boolean | null;
+  /** The engines measured. */
+  engines: string[];
 }
 
 export interface ReportShareCreate {

@@ -14,6 +14,7 @@ import { liveProjectIds } from "../projects/live.ts";
 import { rowToProject } from "../projects/row.ts";
 import { resultColumns } from "../results/columns.ts";
 import { workspaceContext } from "../workspaces/workspaces.ts";
+import { reportExperiments } from "./experiments.ts";
 import { citedKinds } from "./reports.ts";
 import { reportTitle, uniqueTitle } from "./titles.ts";
 import { reportTraffic } from "./traffic.ts";
@@ -139,6 +140,7 @@ async function build(
   if (alertFilter.from !== undefined) alerts = alerts.where("created_at", ">=", alertFilter.from);
   if (alertFilter.to !== undefined) alerts = alerts.where("created_at", "<", alertFilter.to);
   const traffic = await reportTraffic(ctx, project, period);
+  const experiments = await reportExperiments(ctx, project, period);
   return {
     project: {
       id: project.id,
@@ -156,6 +158,8 @@ async function build(
     opportunities,
     // Absent, not empty, for a brand without AI traffic: most brands import no logs.
     ...(traffic === undefined ? {} : { traffic }),
+    // Absent, not empty, for a brand without a finished experiment.
+    ...(experiments === undefined ? {} : { experiments }),
     history: history.map(point).filter((p): p is HistoryPoint => p !== null),
     alerts: (await alerts.orderBy("created_at").execute()).map(rowToFiredAlert),
     // The answers are referenced, not embedded: the report's size does not grow with them.

@@ -1,6 +1,7 @@
 import Type from "typebox";
 import { component, Dictionary, ListOf, Nullable, StringEnum, Timestamp } from "../../lib/schema.ts";
 import { AnalysisSummarySchema } from "../analyses/schemas.ts";
+import { GLOSSARY } from "../glossary/metrics.ts";
 import { SummarySchema } from "../measurement/schemas.ts";
 import { FiredAlertSchema } from "../monitoring/schemas.ts";
 import { PageQuery } from "../schemas.ts";
@@ -133,6 +134,60 @@ export const ReportTrafficSchema = Type.Object(
   },
 );
 
+const effectWords = GLOSSARY.experiment_effect;
+const Share = (description: string) => Nullable(Type.Number({ minimum: -1, maximum: 1, description }));
+
+/**
+ * One of the brand's finished experiments (issue 27) in a report: the change and its effect on
+ * visibility as `GET /v1/projects/:id/changes/:change_id` gives them (`visibility.overall`),
+ * frozen with the report as its other figures are.
+ */
+export const ReportExperimentSchema = component(
+  "ReportExperiment",
+  Type.Object(
+    {
+      id: Type.String({
+        description: "The change's id (`chg_`): read every figure with `GET /v1/projects/:id/changes/:change_id`.",
+      }),
+      title: Type.String({ description: "What was done, in a line." }),
+      changed_at: Type.String({ format: "date-time", description: "When the change took effect." }),
+      result_at: Type.String({
+        format: "date-time",
+        description: "When the result was ready; the answers read stop there.",
+      }),
+      status: StringEnum(["result", "inconclusive", "not_called"] as const, {
+        description: `How the result was called. ${effectWords.significance}`,
+      }),
+      summary: Type.String({ description: "The result in a sentence, as the result card says it." }),
+      effect: Share(
+        `${effectWords.name} on visibility, as a fraction (0.12 is +12 pts); null without enough data. ${effectWords.counts}`,
+      ),
+      ci_low: Share(`Lower bound: ${effectWords.interval}`),
+      ci_high: Share(`Upper bound: ${effectWords.interval}`),
+      p_value: Nullable(Type.Number({ minimum: 0, maximum: 1, description: "Welch's t test's two-sided p-value." })),
+      treated_prompts: Type.Integer({ minimum: 0, description: "Treated prompts answered on both sides." }),
+      control_prompts: Type.Integer({ minimum: 0, description: "Control prompts answered on both sides." }),
+      answers: Type.Integer({ minimum: 0, description: "The answers the effect rests on." }),
+      pre_trend_diverging: Nullable(
+        Type.Boolean({
+          description:
+            "Whether the treated and control prompts were already drifting apart before the change (p < 0.05: the result is not called); null without enough answers before it to check.",
+        }),
+      ),
+      engines: Type.Array(Type.String(), { description: "The engines measured." }),
+    },
+    {
+      additionalProperties: false,
+      description: `A change the brand made, measured as an experiment, and its ${effectWords.name.toLowerCase()} on visibility: ${effectWords.hint.charAt(0).toLowerCase()}${effectWords.hint.slice(1)}`,
+    },
+  ),
+);
+
+export const ReportExperimentsSchema = Type.Array(ReportExperimentSchema, {
+  description:
+    "The brand's experiments whose result was ready by the end of the report's period, the most recent result first (at most 10). Absent when it had none, and on reports generated before issue 27.",
+});
+
 /** Fields every report has in the API, and the stored data of reports before 2026-11-24 lacks. */
 const answerFields = {
   result_count: Type.Integer({ minimum: 0, description: "The answers the report covers." }),
@@ -206,6 +261,7 @@ const reportDataFields = {
     ),
   ),
   traffic: Type.Optional(ReportTrafficSchema),
+  experiments: Type.Optional(ReportExperimentsSchema),
   // Reports generated before 2026-11-24 embedded every answer; newer ones reference their analyses,
   // so that a report's size does not grow with its answers (a weekly digest of many runs).
   results: Type.Optional(

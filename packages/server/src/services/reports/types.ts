@@ -2,6 +2,7 @@ import type { Static } from "typebox";
 import type {
   HistoryPointSchema,
   REPORT_TYPES,
+  ReportExperimentSchema,
   ReportSchema,
   ReportSummarySchema,
   ReportTrafficSchema,
@@ -29,3 +30,6 @@ export type ReportSummary = Static<typeof ReportSummarySchema>;
 
 /** The brand's AI crawlers and referrals in a report (issue 26). */
 export type ReportTraffic = Static<typeof ReportTrafficSchema>;
+
+/** One of the brand's finished experiments in a report (issue 27). */
+export type ReportExperiment = Static<typeof ReportExperimentSchema>;

@@ -23,6 +23,7 @@ figure{margin:16px 0;break-inside:avoid}figcaption{font-weight:600;margin-bottom
 .grid{stroke:#e6e8ec;stroke-width:1}.axis,.legend,.label,.value{font-size:11px;fill:#3a4250}
 .scroll{overflow-x:auto}table{width:100%;border-collapse:collapse;font-size:13px}th,td{text-align:left;border-bottom:1px solid #eceef2;padding:5px 8px;vertical-align:top}th{color:#5b6472;font-weight:600}
 ol.opportunities{padding-left:20px}ol.opportunities li{margin-bottom:8px}ul.traffic{padding-left:20px}ul.traffic li{margin-bottom:4px}
+ul.experiments{padding-left:20px}ul.experiments li{margin-bottom:10px}ul.experiments .meta{margin:0}
 .warning{border-left:4px solid #b3261e;background:#fdf3f2;padding:8px 12px;border-radius:6px;margin:8px 0}
 .none{color:#8a93a3}footer{margin-top:32px;color:#8a93a3;font-size:12px}
 @media (max-width:640px){main{padding:16px}h1{font-size:20px}}
@@ -46,8 +47,8 @@ const logoSource = (logo: string | null) =>
 /**
  * One self-contained printable page, in the workspace's name and colours: the executive summary,
  * the figures (this period against the previous, each engine against the others), inline SVG
- * charts, the opportunities with their evidence, the brand's AI crawlers and referrals (when it has
- * any), and the period's alerts. No scripts, no external
+ * charts, the opportunities with their evidence, the brand's finished experiments and its AI
+ * crawlers and referrals (when it has any), and the period's alerts. No scripts, no external
  * resources.
  */
 export function reportHtml(report: Report, brand: Branding): string {
@@ -76,6 +77,15 @@ export function reportHtml(report: Report, brand: Branding): string {
       : `<ol class="opportunities">${view.opportunities
           .map((o) => `<li><b>${escapeHtml(o.title)}</b><br>${escapeHtml(o.detail)}</li>`)
           .join("")}</ol>`;
+  const experiments =
+    view.experiments === null
+      ? ""
+      : `<h2>Experiments</h2><p class="meta">${escapeHtml(view.experiments.note)}</p><ul class="experiments">${view.experiments.items
+          .map(
+            (e) =>
+              `<li><b>${escapeHtml(e.title)}</b><p class="meta">${escapeHtml(e.meta)}</p>${escapeHtml(e.summary)}<br>${escapeHtml(e.effect)}</li>`,
+          )
+          .join("")}</ul>`;
   const traffic =
     view.traffic === null
       ? ""
@@ -100,7 +110,7 @@ ${changes}
 <h2>By prompt</h2><p class="meta">${escapeHtml(view.prompts.note)}</p>${table(view.prompts.table, "By prompt")}
 <h2>Over time</h2>${line(view.overTime)}
 <h2>Against competitors</h2>${bars(view.share)}
-<h2>Opportunities</h2>${opportunities}${traffic}
+<h2>Opportunities</h2>${opportunities}${experiments}${traffic}
 <h2>Sources</h2>${bars(view.domains)}${view.kinds === null ? "" : bars(view.kinds)}
 <h2>Alerts</h2>${alerts}
 ${view.credit === null ? "" : `<footer>${escapeHtml(view.credit)}</footer>`}

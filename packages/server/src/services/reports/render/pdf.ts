@@ -354,6 +354,17 @@ export async function reportPdf(report: Report, brand: Branding): Promise<Buffer
     paragraph(doc, `${i + 1}. ${o.title}`, true);
     note(doc, o.detail);
   });
+  if (view.experiments !== null) {
+    heading(doc, "Experiments");
+    note(doc, view.experiments.note);
+    for (const e of view.experiments.items) {
+      room(doc, 60);
+      paragraph(doc, e.title, true);
+      note(doc, e.meta);
+      paragraph(doc, e.summary);
+      paragraph(doc, e.effect);
+    }
+  }
   if (view.traffic !== null) {
     heading(doc, "AI crawlers and referrals");
     note(doc, view.traffic.note);

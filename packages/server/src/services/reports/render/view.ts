@@ -9,6 +9,7 @@ import { compareIntervals, type Proportion, proportion, type Summary } from "../
 import { ruleCondition } from "../../monitoring/rule-words.ts";
 import { engineList } from "../titles.ts";
 import type { Report } from "../types.ts";
+import { type ExperimentsView, experimentsView } from "./experiments-view.ts";
 import { type TrafficView, trafficView } from "./traffic-view.ts";
 
 /**
@@ -74,6 +75,8 @@ export interface ReportView {
   kinds: BarChartView | null;
   /** The biggest opportunities with their evidence; empty when none stands out. */
   opportunities: { title: string; detail: string }[];
+  /** The brand's finished experiments; null when the report has none (issue 27). */
+  experiments: ExperimentsView | null;
   /** The brand's AI crawlers and referrals; null when the report has none (issue 26). */
   traffic: TrafficView | null;
   /** Null when no alert fired in the period. */
@@ -470,6 +473,7 @@ export function reportView(report: Report, brand: Branding): ReportView {
       title: o.title,
       detail: `${o.explanation} ${G.opportunity_impact.name} ${f.percent(o.impact)}: ${count(o.answers, "answer")} on ${engineList(o.engines)}.`,
     })),
+    experiments: experimentsView(data.experiments),
     traffic: trafficView(data.traffic),
     alerts:
       data.alerts.length === 0
