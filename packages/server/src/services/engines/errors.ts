@@ -25,6 +25,21 @@ function retryAfterSeconds(headers: unknown): number | null {
 }
 
 /**
+ * The error's names: its `name` and its classes' names up the prototype chain. The vendors' SDKs
+ * do not all set `name` (openai's APIConnectionError is named "Error"), but their classes are.
+ */
+function namesOf(error: unknown): Set<string> {
+  const names = new Set<string>();
+  const own = (error as { name?: unknown })?.name;
+  if (typeof own === "string") names.add(own);
+  for (let proto = error; proto !== null && typeof proto === "object"; proto = Object.getPrototypeOf(proto)) {
+    const name = (proto as { constructor?: { name?: unknown } }).constructor?.name;
+    if (typeof name === "string" && name !== "Object") names.add(name);
+  }
+  return names;
+}
+
+/**
  * Any SDK's error as a failure value: status and Retry-After when the vendor answered, retryable
  * for 408, 409, 429, 5xx, timeouts and lost connections; anything else (400, 401, 403, 404, a
  * body we cannot read) is final.
@@ -33,7 +48,8 @@ export function toFailure(engine: string, error: unknown, timedOut: boolean): En
   const e = error as { status?: unknown; code?: unknown; headers?: unknown; message?: unknown; name?: unknown };
   const status = typeof e.status === "number" ? e.status : typeof e.code === "number" ? e.code : null;
   const message = typeof e.message === "string" ? e.message.split("\n")[0]?.slice(0, 300) : String(error);
-  if (timedOut || e.name === "APIConnectionTimeoutError" || e.name === "AbortError" || e.name === "TimeoutError") {
+  const names = namesOf(error);
+  if (timedOut || ["APIConnectionTimeoutError", "AbortError", "TimeoutError"].some((n) => names.has(n))) {
     return failure(`${engine} did not answer in time`, { retryable: true });
   }
   // Our own outbound rules refused the address (vendor-fetch.ts): say so, whatever the SDK wrapped it in.
@@ -43,7 +59,7 @@ export function toFailure(engine: string, error: unknown, timedOut: boolean): En
   if (refused !== undefined) return failure(`${engine}: ${refused}`);
   if (status === null) {
     const connection =
-      e.name === "APIConnectionError" || /fetch failed|ECONNREFUSED|ECONNRESET|socket/i.test(message ?? "");
+      names.has("APIConnectionError") || /fetch failed|ECONNREFUSED|ECONNRESET|socket/i.test(message ?? "");
     return failure(`${engine}: ${connection ? "connection failed" : message}`, { retryable: connection });
   }
   const retryable = status === 408 || status === 409 || status === 429 || status >= 500;
