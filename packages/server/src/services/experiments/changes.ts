@@ -116,7 +116,8 @@ export async function createChange(ctx: ServiceContext, projectId: string, input
         engines,
         pages: keys,
         words,
-        most: Math.max(0, active.length - 2),
+        // Half the prompts at most (and two left as controls): the estimate is surest when the sides are even.
+        most: Math.min(active.length - 2, Math.max(2, Math.ceil(active.length / 2))),
       });
       if (fromOpportunity.length === 1 && !treated.includes(fromOpportunity[0] as string))
         treated.unshift(fromOpportunity[0] as string);

@@ -55,7 +55,7 @@ export function effectOf(
       control_prompts: prompts(false),
       answers: answers.length,
       ...groups,
-      message: `Not enough data yet: ${what} needs at least 2 treated and 2 control prompts answered both before and after the change.`,
+      message: `Not enough data yet: ${what.charAt(0).toLowerCase()}${what.slice(1)} needs at least 2 treated and 2 control prompts answered both before and after the change.`,
     };
   }
   const clamp = (v: number) => round(Math.max(-1, Math.min(1, v)));
@@ -146,12 +146,16 @@ export function verdict(
   complete: boolean,
   overall: EffectView,
   pre: PreTrendView | null,
-  missing: number,
+  /** Answers still needed after the change; null when the plan needs more prompts, not answers. */
+  missing: number | null,
 ): { status: Status; summary: string } {
-  const more = `${missing.toLocaleString("en-US")} more ${missing === 1 ? "answer" : "answers"}`;
   if (!complete) {
     const sofar = overall.status === "estimate" ? ` So far: ${overall.message}` : "";
-    return { status: "collecting", summary: `Collecting: ${more} needed after the change.${sofar}` };
+    const needed =
+      missing === null
+        ? "Collecting answers until 28 days after the change; too few prompts for the planned effect to show (see the plan)."
+        : `Collecting: ${missing.toLocaleString("en-US")} more ${missing === 1 ? "answer" : "answers"} needed after the change.`;
+    return { status: "collecting", summary: `${needed}${sofar}` };
   }
   if (pre?.diverging === true)
     return {

@@ -16,11 +16,30 @@ const STOP = new Set(
 /** "Pricing" and "prices" meet at "pric": a crude stem, enough to match a path's words to a question's. */
 const stem = (word: string) => word.replace(/(ings|ing|ies|es|ed|s|e)$/, "");
 
+/**
+ * The topics of the pages brands change most, each as words people ask with: a pricing page
+ * answers "how much does it cost". A word of a group stands for every word of it (stemmed).
+ */
+const TOPICS = [
+  ["pricing", "price", "cost", "costs", "plans", "cheap", "cheapest", "expensive", "afford", "affordable", "free"],
+  ["integration", "integrations", "integrate", "connect", "connects", "plugin", "plugins", "api"],
+  ["review", "reviews", "rating", "ratings", "rated", "testimonial", "testimonials", "reliable"],
+  ["compare", "comparison", "versus", "alternative", "alternatives", "competitor", "competitors"],
+  ["security", "secure", "compliance", "compliant", "privacy", "gdpr", "soc2"],
+  ["feature", "features", "capabilities", "functionality"],
+  ["support", "help", "helpdesk", "customer", "service"],
+].map((group) => group.map(stem));
+
 export function topicWords(texts: readonly string[]): Set<string> {
   const words = new Set<string>();
   for (const text of texts) {
-    for (const word of fold(text).split(/[^\p{L}\p{N}]+/u)) {
-      if (word.length >= 4 && !STOP.has(word)) words.add(stem(word));
+    // "How much" asks for a price as plainly as "price" does.
+    const folded = fold(text).replace(/\bhow much\b/g, "price");
+    for (const word of folded.split(/[^\p{L}\p{N}]+/u)) {
+      if (word.length < 3 || STOP.has(word)) continue;
+      const stemmed = stem(word);
+      if (word.length >= 4) words.add(stemmed);
+      for (const group of TOPICS) if (group.includes(stemmed)) for (const other of group) words.add(other);
     }
   }
   return words;
