@@ -184,6 +184,9 @@ describeEachDialect("SDK against a real server", (h) => {
         control_prompts: ["c?", "d?"],
         visibility: { overall: { status: "not_enough_data" } },
       });
+      await expect(
+        s.changes.scheduleSamples(brand.id, change.id, { at: "25:00", timezone: "Mars/Olympus" }),
+      ).rejects.toMatchObject({ code: "VALIDATION_ERROR", details: [{ field: "at" }, { field: "timezone" }] });
       const scheduled = await s.changes.scheduleSamples(brand.id, change.id, { at: "07:30" });
       expect(scheduled.plan.schedule_id).toMatch(/^mon_/);
       await expect(s.changes.scheduleSamples(brand.id, change.id)).rejects.toMatchObject({ code: "VALIDATION_ERROR" });

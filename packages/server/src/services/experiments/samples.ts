@@ -1,9 +1,10 @@
 import type { Static } from "typebox";
-import { validationError } from "../../errors/api-error.ts";
+import { type ErrorDetail, validationError } from "../../errors/api-error.ts";
 import type { AnalysisFinishedHook } from "../analyses/finish.ts";
 import type { ServiceContext } from "../context.ts";
 import { ANALYSIS_LIMITS } from "../limits.ts";
 import { fireExperimentAlerts } from "../monitoring/brand-alerts.ts";
+import { isTimezone } from "../monitoring/schedule-spec.ts";
 import { createSchedule, deleteSchedule, switchScheduleOff } from "../monitoring/schedules.ts";
 import { findChange } from "./changes.ts";
 import type { ChangeSamplesSchema } from "./schemas.ts";
@@ -27,6 +28,12 @@ export async function scheduleSamples(
   input: Static<typeof ChangeSamplesSchema>,
 ): Promise<ChangeView> {
   const row = await findChange(ctx, projectId, changeId);
+  const details: ErrorDetail[] = [];
+  if (input.at !== undefined && !/^([01]\d|2[0-3]):[0-5]\d$/.test(input.at))
+    details.push({ field: "at", issue: "must be a time of day as HH:MM, e.g. 09:30" });
+  if (input.timezone !== undefined && !isTimezone(input.timezone))
+    details.push({ field: "timezone", issue: "must be an IANA time zone such as Europe/Paris, or UTC" });
+  if (details.length > 0) throw validationError(details);
   const view = await changeView(ctx, row);
   if (row.schedule_id !== null)
     throw validationError([{ field: "change_id", issue: `its samples are already scheduled (${row.schedule_id})` }]);

@@ -91,7 +91,7 @@ async function planOf(
   const message =
     plan.answers === null
       ? `More prompts are needed: with ${prompts.length} treated and ${control.length} control prompts, prompts differ too much for ${size} to show however many answers are asked. Add prompts, or plan for a larger effect.`
-      : `To detect ${size} with 80% power: ${plan.answers} answers per prompt and engine before and after (${needed.toLocaleString("en-US")} each side). Before: ${have.before.toLocaleString("en-US")}; after: ${have.after.toLocaleString("en-US")}. ${credits === 0 ? "Nothing more to ask." : `The answers missing cost ${credits.toLocaleString("en-US")} credits${cost_usd === null ? "" : cost_usd === 0 ? " (these engines charge nothing)" : ` and about ${usd(cost_usd)} at the vendors`}.`}`;
+      : `To detect ${size} with 80% power: ${plan.answers} answers per prompt and engine before and after (${needed.toLocaleString("en-US")} each side). Before: ${have.before.toLocaleString("en-US")}${now >= changedAt && have.before < needed ? " (the period before the change is past: the estimate rests on what it has)" : ""}; after: ${have.after.toLocaleString("en-US")}. ${credits === 0 ? "Nothing more to ask." : `The answers missing cost ${credits.toLocaleString("en-US")} credits${cost_usd === null ? "" : cost_usd === 0 ? " (these engines charge nothing)" : ` and about ${usd(cost_usd)} at the vendors`}.`}`;
   return {
     effect: row.effect,
     answers_per_prompt: plan.answers,
