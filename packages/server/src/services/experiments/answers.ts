@@ -33,7 +33,7 @@ export interface AnswerQuery {
 /**
  * The stored answers an experiment reads: succeeded results of its prompts on its engines in
  * [from, to], each marked treated or control, before or after the change, and whether it cites
- * one of the changed pages. Prompts are matched as the project matches them (folded).
+ * one of the changed pages. Prompts are read as the brand tracks them, and sided folded.
  */
 export async function windowAnswers(ctx: ServiceContext, query: AnswerQuery): Promise<WindowAnswer[]> {
   if (query.to <= query.from || query.engines.length === 0) return [];
@@ -41,13 +41,19 @@ export async function windowAnswers(ctx: ServiceContext, query: AnswerQuery): Pr
   for (const prompt of query.control) side.set(fold(prompt), false);
   for (const prompt of query.treated) side.set(fold(prompt), true);
   const pages = new Set(query.pages);
+  const prompts = [...query.treated, ...query.control];
+  if (prompts.length === 0) return [];
   const rows = await ctx.db
     .selectFrom("results")
-    .select(["prompt", "engine", "mentioned", "created_at", "measure"])
+    .select(["prompt", "engine", "mentioned", "created_at"])
+    // The measure (for its citations) only when a page is compared: it is the row's bulk.
+    .$if(pages.size > 0, (q) => q.select("measure"))
     .where("workspace_id", "=", ctx.workspace.id)
     .where("project_id", "=", query.projectId)
     .where("status", "=", "succeeded")
     .where("engine", "in", [...query.engines])
+    // The prompts as the brand tracks them (answers are stored with the prompt as asked).
+    .where("prompt", "in", prompts)
     .where("created_at", ">=", new Date(query.from).toISOString())
     // Up to `to` inclusive: the answers of the analysis whose finishing settles a change carry
     // the time it settles at when the clock has not moved since (one transaction, a fixed clock),
@@ -60,7 +66,7 @@ export async function windowAnswers(ctx: ServiceContext, query: AnswerQuery): Pr
     if (treated === undefined) continue;
     const at = Date.parse(row.created_at);
     let cited = false;
-    if (pages.size > 0 && row.measure !== null) {
+    if (pages.size > 0 && typeof row.measure === "string") {
       const measure = resultColumns.measure.read(row.measure);
       cited = measure.citations.some((c) => {
         const key = pageKey(c.url);
