@@ -192,6 +192,18 @@ const brandTrafficRoute = createRoute({
   component: lazyRouteComponent(() => import("./routes/brand-traffic.tsx"), "BrandTrafficPage"),
 });
 
+const brandExperimentsRoute = createRoute({
+  getParentRoute: () => brandRoute,
+  path: "/experiments",
+  component: lazyRouteComponent(() => import("./routes/brand-experiments.tsx"), "BrandExperimentsPage"),
+});
+
+const brandExperimentRoute = createRoute({
+  getParentRoute: () => brandRoute,
+  path: "/experiments/$changeId",
+  component: lazyRouteComponent(() => import("./routes/brand-experiment.tsx"), "BrandExperimentPage"),
+});
+
 const brandMonitoringRoute = createRoute({
   getParentRoute: () => brandRoute,
   path: "/monitoring",
@@ -273,6 +285,8 @@ const routeTree = rootRoute.addChildren([
         brandCompetitorsRoute,
         brandOpportunitiesRoute,
         brandTrafficRoute,
+        brandExperimentsRoute,
+        brandExperimentRoute,
         brandMonitoringRoute,
         brandAnalysesRoute,
         brandAnalysisRoute,

@@ -1,11 +1,13 @@
 import type { MonitoringSchedule } from "@sightline/sdk";
 import { describe, expect, it } from "vitest";
 import {
+  BRAND_RULE_TYPES,
   checkSchedule,
   describeRule,
   describeSchedule,
   emptySchedule,
   newRule,
+  RULE_TYPES,
   scheduleBodyOf,
   scheduleDraftOf,
   scheduleServerErrors,
@@ -77,6 +79,26 @@ describe("schedule form", () => {
     expect(draft.rules[0]?.threshold).toBe("30");
     expect(describeSchedule(schedule)).toBe("Every day at 07:00 (UTC)");
     expect(describeRule({ type: "visibility_below", threshold: 0.3 })).toBe("Visibility falls below 30%");
+  });
+
+  it("offers an experiment's result as a brand-level rule, sent without threshold or engines", () => {
+    const offered = RULE_TYPES.find((t) => t.type === "experiment_result");
+    expect(offered?.label).toBe("An experiment's result is ready");
+    expect(BRAND_RULE_TYPES).toContain("experiment_result");
+    const draft = { ...emptySchedule(), rules: [{ ...newRule("experiment_result"), engines: ["sandbox"] }] };
+    expect(checkSchedule(draft)).toEqual({});
+    expect(scheduleBodyOf(draft).alert_rules).toEqual([{ type: "experiment_result" }]);
+    const schedule = {
+      schedule: { every: "day", at: "09:00" },
+      timezone: "UTC",
+      engines: null,
+      prompts: null,
+      samples: 2,
+      active: true,
+      alert_rules: [{ type: "experiment_result" }],
+    } as unknown as MonitoringSchedule;
+    expect(scheduleDraftOf(schedule).rules[0]?.type).toBe("experiment_result");
+    expect(describeRule({ type: "experiment_result" })).toBe("An experiment's result is ready");
   });
 
   it("checks the form and places the server's issues", () => {

@@ -1,13 +1,15 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
-import { LightbulbIcon } from "lucide-react";
+import { CheckCheckIcon, LightbulbIcon } from "lucide-react";
 import { useId, useState } from "react";
 import { FigureHint } from "../components/figure-hint.tsx";
 import { EmptyState, QueryState } from "../components/page-states.tsx";
 import { SelectField } from "../components/select-field.tsx";
 import { Badge } from "../components/ui/badge.tsx";
+import { Button } from "../components/ui/button.tsx";
 import { Card, CardContent, CardDescription, CardHeader } from "../components/ui/card.tsx";
 import { useBrand } from "../features/brand-page/brand-context.tsx";
+import { RecordChangeDialog } from "../features/experiments/record-change-dialog.tsx";
 import {
   KIND_LABEL,
   type Opportunity,
@@ -22,7 +24,7 @@ import { useTitle } from "../lib/use-title.ts";
 const ALL = "all";
 
 function OpportunityCard({ opportunity: o }: { opportunity: Opportunity }) {
-  const { workspaceId, project } = useBrand();
+  const { workspaceId, project, canEdit } = useBrand();
   const headingId = useId();
   return (
     <Card aria-labelledby={headingId}>
@@ -109,6 +111,22 @@ function OpportunityCard({ opportunity: o }: { opportunity: Opportunity }) {
                 answer {i + 1}
               </Link>
             ))}
+          </div>
+        )}
+        {canEdit && (
+          <div className="flex flex-wrap items-center gap-x-3 gap-y-1 border-t pt-3">
+            <RecordChangeDialog
+              prefill={{ title: o.title, opportunityId: o.id }}
+              trigger={
+                <Button variant="outline" size="sm" aria-label={`I did this: ${o.title}`}>
+                  <CheckCheckIcon aria-hidden="true" />I did this
+                </Button>
+              }
+            />
+            <span className="text-xs text-muted-foreground">
+              Record what you did: an experiment measures whether it moved{" "}
+              {o.prompts.length > 0 ? "these prompts" : "the answers"}.
+            </span>
           </div>
         )}
       </CardContent>

@@ -183,7 +183,7 @@ export const ReportExperimentSchema = component(
   ),
 );
 
-export const ReportExperimentsSchema = Type.Array(ReportExperimentSchema, {
+const ReportExperimentsSchema = Type.Array(ReportExperimentSchema, {
   description:
     "The brand's experiments whose result was ready by the end of the report's period, the most recent result first (at most 10). Absent when it had none, and on reports generated before issue 27.",
 });

@@ -33,10 +33,9 @@ export async function trafficAround(
     if (rows.length === 0) return null;
     const sums = { before: 0, after: 0, otherBefore: 0, otherAfter: 0 };
     for (const row of rows) {
-      const n = Number(row.n);
       const mine = paths.has(pagePath(row.path));
-      if (row.day < middle) mine ? (sums.before += n) : (sums.otherBefore += n);
-      else mine ? (sums.after += n) : (sums.otherAfter += n);
+      const key = row.day < middle ? (mine ? "before" : "otherBefore") : mine ? "after" : "otherAfter";
+      sums[key] += Number(row.n);
     }
     const per = (n: number, days: number) => (days === 0 ? 0 : Math.round((n / days) * 100) / 100);
     return {

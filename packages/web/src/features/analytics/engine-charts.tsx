@@ -5,8 +5,8 @@ import { position, sentimentScore } from "../../lib/figures.ts";
 import { engineName, formatNumber } from "../../lib/format.ts";
 import { useBrand } from "../brand-page/brand-context.tsx";
 import { ChartCard } from "../charts/chart-card.tsx";
+import { AXIS, GRID_COLOR, TooltipBox, TooltipRow } from "../charts/chart-parts.tsx";
 import { engineColor } from "../charts/palette.ts";
-import { AXIS, GRID_COLOR, TooltipBox, TooltipRow } from "./chart-parts.tsx";
 
 interface EngineRow {
   engine: string;

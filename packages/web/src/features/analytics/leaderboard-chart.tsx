@@ -3,8 +3,8 @@ import { Bar, BarChart, CartesianGrid, Cell, ErrorBar, ResponsiveContainer, Tool
 import { proportion } from "../../lib/figures.ts";
 import { useBrand } from "../brand-page/brand-context.tsx";
 import { ChartCard } from "../charts/chart-card.tsx";
+import { AXIS, GRID_COLOR, pct, TooltipBox, TooltipRow } from "../charts/chart-parts.tsx";
 import { BRAND_COLOR } from "../charts/palette.ts";
-import { AXIS, GRID_COLOR, pct, TooltipBox, TooltipRow } from "./chart-parts.tsx";
 
 const COMPETITOR_COLOR = "#71717a";
 

@@ -9,7 +9,7 @@ import { interval, percent, points, position, proportion, sampleSize, signed } f
 import { formatDayRange } from "../../lib/period.ts";
 import { cn } from "../../lib/utils.ts";
 import { useBrand } from "../brand-page/brand-context.tsx";
-import { pct } from "./chart-parts.tsx";
+import { pct } from "../charts/chart-parts.tsx";
 import { SignificantMark } from "./significance.tsx";
 
 function Delta({

@@ -7,7 +7,7 @@ import { interval, percent, proportion, sampleSize } from "../../lib/figures.ts"
 import { engineName } from "../../lib/format.ts";
 import { sharedFilters } from "../../lib/period.ts";
 import { useBrand } from "../brand-page/brand-context.tsx";
-import { pct } from "./chart-parts.tsx";
+import { pct } from "../charts/chart-parts.tsx";
 
 /** Five steps of visibility, each with a text colour that reads on it (WCAG AA). */
 const SCALE = [

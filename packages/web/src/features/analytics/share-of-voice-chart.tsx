@@ -4,8 +4,16 @@ import { percent } from "../../lib/figures.ts";
 import { bucketLabel } from "../../lib/period.ts";
 import { useBrand } from "../brand-page/brand-context.tsx";
 import { ChartCard } from "../charts/chart-card.tsx";
+import { AXIS, GRID_COLOR, pct, sparseNote, TooltipBox, TooltipRow } from "../charts/chart-parts.tsx";
 import { BRAND_COLOR, seriesColor } from "../charts/palette.ts";
-import { AXIS, GRID_COLOR, pct, sparseNote, TooltipBox, TooltipRow } from "./chart-parts.tsx";
+import {
+  bucketOf,
+  ChangeMarkersList,
+  markerLines,
+  markersSentence,
+  placeMarkers,
+  useChangeMarkers,
+} from "../experiments/change-markers.tsx";
 
 /** The brand's share of the tracked brands' mentions against each competitor's, per bucket. */
 export function ShareOfVoiceChart({ metrics, subtitle }: { metrics: ProjectMetrics; subtitle: string }) {
@@ -32,6 +40,13 @@ export function ShareOfVoiceChart({ metrics, subtitle }: { metrics: ProjectMetri
     row.mentions as number,
   ]);
   const total = metrics.total.overall.figures.share_of_voice;
+  const placed = placeMarkers(
+    useChangeMarkers(),
+    bucketOf(
+      metrics.series.map((bucket) => ({ start: bucket.start, label: bucketLabel(bucket.start, metrics.interval) })),
+      metrics.to,
+    ),
+  );
 
   return (
     <ChartCard
@@ -47,7 +62,8 @@ export function ShareOfVoiceChart({ metrics, subtitle }: { metrics: ProjectMetri
       }}
       filename={`${project.name} share of voice ${metrics.from.slice(0, 10)} ${metrics.to.slice(0, 10)}`}
       note={sparseNote(data.filter((row) => (row.mentions as number) > 0).length, metrics.interval)}
-      summary={`Line chart of share of voice per ${metrics.interval} for ${series.map((s) => s.name).join(", ")}. ${project.name} over the period: ${percent(total)}.`}
+      summary={`Line chart of share of voice per ${metrics.interval} for ${series.map((s) => s.name).join(", ")}. ${project.name} over the period: ${percent(total)}.${markersSentence(placed)}`}
+      markers={<ChangeMarkersList placed={placed} />}
     >
       <ResponsiveContainer width="100%" height={280}>
         <LineChart data={data} margin={{ top: 8, right: 12, bottom: 0, left: -8 }} accessibilityLayer={false}>
@@ -83,6 +99,7 @@ export function ShareOfVoiceChart({ metrics, subtitle }: { metrics: ProjectMetri
               connectNulls={false}
             />
           ))}
+          {markerLines(placed)}
         </LineChart>
       </ResponsiveContainer>
     </ChartCard>

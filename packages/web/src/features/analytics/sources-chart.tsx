@@ -3,7 +3,7 @@ import { Bar, BarChart, CartesianGrid, Cell, LabelList, ResponsiveContainer, Too
 import { formatNumber } from "../../lib/format.ts";
 import { useBrand } from "../brand-page/brand-context.tsx";
 import { ChartCard } from "../charts/chart-card.tsx";
-import { AXIS, GRID_COLOR, TooltipBox, TooltipRow } from "./chart-parts.tsx";
+import { AXIS, GRID_COLOR, TooltipBox, TooltipRow } from "../charts/chart-parts.tsx";
 import { KIND_COLOR, KIND_NAME } from "./source-kind.tsx";
 
 /** The most cited domains as bars, coloured by whose they are. */

@@ -15,8 +15,16 @@ import { engineName } from "../../lib/format.ts";
 import { bucketLabel } from "../../lib/period.ts";
 import { useBrand } from "../brand-page/brand-context.tsx";
 import { ChartCard } from "../charts/chart-card.tsx";
+import { AXIS, GRID_COLOR, pct, sparseNote, TooltipBox, TooltipRow } from "../charts/chart-parts.tsx";
 import { ALL_ENGINES_COLOR, engineColor } from "../charts/palette.ts";
-import { AXIS, GRID_COLOR, pct, sparseNote, TooltipBox, TooltipRow } from "./chart-parts.tsx";
+import {
+  bucketOf,
+  ChangeMarkersList,
+  markerLines,
+  markersSentence,
+  placeMarkers,
+  useChangeMarkers,
+} from "../experiments/change-markers.tsx";
 
 const ALL = "__all";
 
@@ -81,6 +89,13 @@ export function VisibilityChart({ metrics, subtitle }: { metrics: ProjectMetrics
     return cells;
   });
   const overall = metrics.total.overall.figures.visibility;
+  const placed = placeMarkers(
+    useChangeMarkers(),
+    bucketOf(
+      metrics.series.map((bucket) => ({ start: bucket.start, label: bucketLabel(bucket.start, metrics.interval) })),
+      metrics.to,
+    ),
+  );
 
   return (
     <ChartCard
@@ -93,7 +108,8 @@ export function VisibilityChart({ metrics, subtitle }: { metrics: ProjectMetrics
       table={{ columns, rows }}
       filename={`${project.name} visibility ${metrics.from.slice(0, 10)} ${metrics.to.slice(0, 10)}`}
       note={sparseNote(metrics.series.filter((bucket) => bucket.overall.counts.answers > 0).length, metrics.interval)}
-      summary={`Line chart of visibility per ${metrics.interval}, ${series.map((s) => s.name).join(", ")}. Over the period: ${proportion(overall)}.`}
+      summary={`Line chart of visibility per ${metrics.interval}, ${series.map((s) => s.name).join(", ")}. Over the period: ${proportion(overall)}.${markersSentence(placed)}`}
+      markers={<ChangeMarkersList placed={placed} />}
     >
       <ResponsiveContainer width="100%" height={280}>
         <ComposedChart data={data} margin={{ top: 8, right: 12, bottom: 0, left: -8 }} accessibilityLayer={false}>
@@ -140,6 +156,7 @@ export function VisibilityChart({ metrics, subtitle }: { metrics: ProjectMetrics
               <ErrorBar dataKey={`${s.key}:whisker`} width={8} stroke={s.color} strokeWidth={1.5} direction="y" />
             </Line>
           ))}
+          {markerLines(placed)}
         </ComposedChart>
       </ResponsiveContainer>
     </ChartCard>

@@ -106,6 +106,18 @@ export function BrandNav({
         </li>
         <li>
           <Link
+            to="/w/$workspaceId/brands/$brandId/experiments"
+            params={params}
+            search={filters}
+            activeOptions={{ includeSearch: false }}
+            className={linkClass}
+            activeProps={active}
+          >
+            Experiments
+          </Link>
+        </li>
+        <li>
+          <Link
             to="/w/$workspaceId/brands/$brandId/monitoring"
             params={params}
             search={filters}

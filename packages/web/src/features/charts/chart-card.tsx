@@ -30,6 +30,7 @@ export function ChartCard({
   summary,
   actions,
   note,
+  markers,
   children,
 }: {
   id: string;
@@ -47,6 +48,8 @@ export function ChartCard({
   actions?: ReactNode;
   /** A line under the chart, e.g. why it looks sparse. */
   note?: ReactNode;
+  /** Under the chart: what its marks stand for (the brand's recorded changes), as links. */
+  markers?: ReactNode;
   children: ReactNode;
 }) {
   const chart = useRef<HTMLDivElement>(null);
@@ -113,6 +116,7 @@ export function ChartCard({
         <div ref={chart} role="img" aria-label={summary} className="min-w-0">
           {children}
         </div>
+        {markers}
         {note && <p className="text-xs text-muted-foreground">{note}</p>}
         <details className="group text-sm">
           <summary className="w-fit cursor-pointer rounded-sm text-muted-foreground hover:text-foreground focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none">

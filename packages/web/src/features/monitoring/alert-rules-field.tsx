@@ -9,12 +9,12 @@ import { Label } from "../../components/ui/label.tsx";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "../../components/ui/select.tsx";
 import { setupQuery } from "../../lib/queries.ts";
 import {
+  BRAND_RULE_TYPES,
   MAX_RULE_EMAILS,
   newRule,
   RULE_TYPES,
   type RuleDraft,
   type RuleType,
-  TRAFFIC_RULE_TYPES,
 } from "./schedule-draft.ts";
 
 const MAX_RULES = 20;
@@ -162,7 +162,7 @@ function RuleEditor({
           <FieldError message={error("competitor")} />
         </div>
       )}
-      {!TRAFFIC_RULE_TYPES.includes(rule.type) && (
+      {!BRAND_RULE_TYPES.includes(rule.type) && (
         <EnginesField
           legend="Engines (optional)"
           description="Judge each chosen engine on its own. None chosen: all engines together."

@@ -68,10 +68,24 @@ export const RULE_TYPES: { type: RuleType; label: string; description: string }[
     description:
       "The brand's robots.txt blocks a crawler that feeds one of the engines this schedule asks, so that engine cannot read or cite its pages.",
   },
+  {
+    type: "experiment_result",
+    label: "An experiment's result is ready",
+    description:
+      "One of the brand's experiments (a change recorded on the Experiments page) has its answers in and its result ready to read.",
+  },
 ];
 
-/** Rules read from the brand's traffic: judged for the brand as a whole, never per engine. */
-export const TRAFFIC_RULE_TYPES: readonly RuleType[] = ["crawls_drop", "referrals_drop", "crawler_blocked"];
+/**
+ * Rules judged for the brand as a whole, never per engine: those read from its traffic, and an
+ * experiment's result (which has its own engines). They take no engines.
+ */
+export const BRAND_RULE_TYPES: readonly RuleType[] = [
+  "crawls_drop",
+  "referrals_drop",
+  "crawler_blocked",
+  "experiment_result",
+];
 
 export interface RuleDraft {
   key: string;
@@ -215,7 +229,7 @@ function ruleOf(rule: RuleDraft): AlertRuleInput {
     const { engines: _engines, ...whole } = base;
     return { ...whole, threshold: Number(rule.threshold) };
   }
-  if (rule.type === "crawler_blocked") {
+  if (rule.type === "crawler_blocked" || rule.type === "experiment_result") {
     const { engines: _engines, ...whole } = base;
     return whole;
   }

@@ -4,9 +4,16 @@ import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxi
 import { ErrorState, LoadingState } from "../../components/page-states.tsx";
 import { formatNumber } from "../../lib/format.ts";
 import { bucketLabel, type Period } from "../../lib/period.ts";
-import { AXIS, GRID_COLOR, TooltipBox, TooltipRow } from "../analytics/chart-parts.tsx";
 import { useBrand } from "../brand-page/brand-context.tsx";
 import { ChartCard } from "../charts/chart-card.tsx";
+import { AXIS, GRID_COLOR, TooltipBox, TooltipRow } from "../charts/chart-parts.tsx";
+import {
+  ChangeMarkersList,
+  markerLines,
+  markersSentence,
+  placeMarkers,
+  useChangeMarkers,
+} from "../experiments/change-markers.tsx";
 
 const DAY = 86_400_000;
 
@@ -71,6 +78,11 @@ export function DailyChart({
   });
   const totals = series.map((s) => ({ ...s, total: days.reduce((sum, day) => sum + (s.values.get(day) ?? 0), 0) }));
   const all = totals.reduce((sum, s) => sum + s.total, 0);
+  const inPeriod = new Set(days);
+  const placed = placeMarkers(useChangeMarkers(), (iso) => {
+    const day = iso.slice(0, 10);
+    return inPeriod.has(day) ? bucketLabel(`${day}T00:00:00Z`, "day") : null;
+  });
   return (
     <ChartCard
       id={id}
@@ -83,7 +95,8 @@ export function DailyChart({
         rows: data.map((row) => [String(row.day), ...series.map((s) => Number(row[s.key]))]),
       }}
       filename={`${project.name} ${title} ${period.firstDay} ${period.lastDay}`}
-      summary={`Bar chart of ${unit} per day over ${days.length} days: ${formatNumber(all)} in all${totals.length > 1 ? `; ${totals.map((s) => `${s.name} ${formatNumber(s.total)}`).join(", ")}` : ""}.`}
+      summary={`Bar chart of ${unit} per day over ${days.length} days: ${formatNumber(all)} in all${totals.length > 1 ? `; ${totals.map((s) => `${s.name} ${formatNumber(s.total)}`).join(", ")}` : ""}.${markersSentence(placed)}`}
+      markers={<ChangeMarkersList placed={placed} />}
       actions={actions}
       note={note}
     >
@@ -121,6 +134,7 @@ export function DailyChart({
                 radius={index === series.length - 1 ? [3, 3, 0, 0] : 0}
               />
             ))}
+            {markerLines(placed)}
           </BarChart>
         </ResponsiveContainer>
       )}
