@@ -1477,7 +1477,7 @@ export interface ChangeCreate {
   control_prompts?: string[];
   /** The engines measured; the brand's by default. */
   engines?: EngineName[];
-  /** The effect to detect, as a share (0.1 = 10 points): the sample plan is made for it. 0.1 by default. */
+  /** The effect to detect, as a share (0.1 = 10 points): the sample plan is made for it. By default 0.1, or, when the prompts are too few for 10 points to show at all, the smallest they can show with 50 answers per prompt and engine each side (rounded up to 5 points). */
   effect?: number;
   /** The opportunity this change acts on (“I did this”): its prompts are the treated prompts when none are given. */
   opportunity_id?: string;

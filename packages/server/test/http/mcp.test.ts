@@ -359,6 +359,8 @@ describeEachDialect("MCP server", (h: Harness) => {
       prompts: ["acme pricing?", "acme prices?"],
       status: "collecting",
     });
+    // No effect given and two prompts a side: 10 points cannot show, so the plan is for what can (60 points).
+    expect(change.plan).toMatchObject({ effect: 0.6, answers_per_prompt: expect.any(Number) });
     const words = (recorded as CallToolResult).content.map((block) => (block.type === "text" ? block.text : ""));
     expect(words[1]).toContain("New pricing page: Collecting");
     expect(words[1]).toContain("Plan: ");

@@ -12,6 +12,7 @@ import { getProject } from "../projects/projects.ts";
 import { activePrompts } from "../projects/prompt-tags.ts";
 import { brandDomains } from "../traffic/access.ts";
 import { pageKey } from "./answers.ts";
+import { planAnswers, smallestEffect } from "./plan.ts";
 import { pathWords, proposePrompts, topicWords } from "./propose.ts";
 import type { ChangeCreateSchema } from "./schemas.ts";
 import { type ChangeView, changeView } from "./view.ts";
@@ -22,6 +23,20 @@ const DAY_MS = 86_400_000;
 const MAX_PAST_DAYS = 365;
 const MAX_AHEAD_DAYS = 90;
 const DEFAULT_EFFECT = 0.1;
+/** The answers per prompt and engine an effect left out is chosen for, when 10 points cannot show. */
+const DEFAULT_ANSWERS = 50;
+
+/**
+ * The effect planned for when none is given: 10 points, or, when the prompts are too few for 10
+ * points to show at all, the smallest these prompts can show with 50 answers per prompt and engine
+ * each side, rounded up to 5 points: a plan that can succeed rather than "more prompts needed".
+ */
+function defaultEffect(treated: number, control: number): number {
+  if (planAnswers({ treatedPrompts: treated, controlPrompts: control, effect: DEFAULT_EFFECT }).answers !== null)
+    return DEFAULT_EFFECT;
+  const smallest = smallestEffect({ treatedPrompts: treated, controlPrompts: control, answers: DEFAULT_ANSWERS });
+  return Math.min(1, Math.ceil(smallest * 20) / 20);
+}
 
 function httpUrl(value: string): boolean {
   try {
@@ -160,7 +175,7 @@ export async function createChange(ctx: ServiceContext, projectId: string, input
     control_prompts: toJson(control),
     prompts_proposed: proposed,
     engines: toJson(engines),
-    effect: input.effect ?? DEFAULT_EFFECT,
+    effect: input.effect ?? defaultEffect(treated.length, control.length),
     opportunity_id: input.opportunity_id ?? null,
     schedule_id: null,
     result_at: null,

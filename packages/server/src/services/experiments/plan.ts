@@ -43,3 +43,18 @@ export function planAnswers(input: PlanInput): Plan {
   // Var(one prompt's change) = τ² + 2 p(1 − p) / n.
   return { answers: Math.ceil((2 * p * (1 - p)) / chance), degrees_of_freedom: df };
 }
+
+/**
+ * The smallest effect an experiment can detect with `answers` per prompt and engine on each side
+ * (80% power by default), as a share: what to plan for when the prompts are too few for the effect
+ * asked. The inverse of planAnswers.
+ */
+export function smallestEffect(input: Omit<PlanInput, "effect"> & { answers: number }): number {
+  const p = input.baseRate ?? 0.5;
+  const tau = input.promptSpread ?? DEFAULT_PROMPT_SPREAD;
+  const k = input.treatedPrompts;
+  const m = input.controlPrompts;
+  const df = Math.max(1, k + m - 2);
+  const needed = studentTQuantile(0.975, df) + studentTQuantile(input.power ?? 0.8, df);
+  return needed * Math.sqrt((tau * tau + (2 * p * (1 - p)) / input.answers) * (1 / k + 1 / m));
+}

@@ -51,7 +51,7 @@ export const ChangeCreateSchema = component(
           minimum: 0.02,
           maximum: 1,
           description:
-            "The effect to detect, as a share (0.1 = 10 points): the sample plan is made for it. 0.1 by default.",
+            "The effect to detect, as a share (0.1 = 10 points): the sample plan is made for it. By default 0.1, or, when the prompts are too few for 10 points to show at all, the smallest they can show with 50 answers per prompt and engine each side (rounded up to 5 points).",
         }),
       ),
       opportunity_id: Type.Optional(

@@ -7,13 +7,15 @@ import { trafficAround } from "../traffic/around.ts";
 import { pageKey, windowAnswers } from "./answers.ts";
 import { changeColumns } from "./columns.ts";
 import { effectOf, preTrendOf, seriesOf, verdict, type WindowAnswer } from "./figures.ts";
-import { planAnswers } from "./plan.ts";
+import { planAnswers, smallestEffect } from "./plan.ts";
 import { type ChangeSchema, WINDOW_DAYS } from "./schemas.ts";
 
 export type ChangeView = Static<typeof ChangeSchema>;
 type PlanView = ChangeView["plan"];
 
 const DAY_MS = 86_400_000;
+/** The answers per prompt and engine the smallest detectable effect is told for. */
+const SMALLEST_AT = 50;
 
 /** The stored change's lists, parsed. */
 export function changeLists(row: Selectable<ChangesTable>) {
@@ -90,7 +92,7 @@ async function planOf(
   const size = `${Math.round(row.effect * 100)} pts`;
   const message =
     plan.answers === null
-      ? `More prompts are needed: with ${prompts.length} treated and ${control.length} control prompts, prompts differ too much for ${size} to show however many answers are asked. Add prompts, or plan for a larger effect.`
+      ? `More prompts are needed: with ${prompts.length} treated and ${control.length} control prompts, prompts differ too much for ${size} to show however many answers are asked. Add prompts, or plan for a larger effect: these prompts can show about ${Math.ceil(smallestEffect({ treatedPrompts: prompts.length, controlPrompts: control.length, answers: SMALLEST_AT, ...(baseRate === undefined ? {} : { baseRate }) }) * 100)} pts with ${SMALLEST_AT} answers per prompt and engine.`
       : `To detect ${size} with 80% power: ${plan.answers} answers per prompt and engine before and after (${needed.toLocaleString("en-US")} each side). Before: ${have.before.toLocaleString("en-US")}${now >= changedAt && have.before < needed ? " (the period before the change is past: the estimate rests on what it has)" : ""}; after: ${have.after.toLocaleString("en-US")}. ${credits === 0 ? "Nothing more to ask." : `The answers missing cost ${credits.toLocaleString("en-US")} credits${cost_usd === null ? "" : cost_usd === 0 ? " (these engines charge nothing)" : ` and about ${usd(cost_usd)} at the vendors`}.`}`;
   return {
     effect: row.effect,
