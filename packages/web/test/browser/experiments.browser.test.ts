@@ -5,11 +5,13 @@ import { ManualClock } from "../../../server/src/lib/clock.ts";
 import { createLogger } from "../../../server/src/lib/logger.ts";
 import { createAnalysis } from "../../../server/src/services/analyses/create.ts";
 import { runAnalysisHandler } from "../../../server/src/services/analyses/run.ts";
+import { settleExperiments } from "../../../server/src/services/experiments/samples.ts";
 import { workspaceContext } from "../../../server/src/services/workspaces/workspaces.ts";
 import { expectAccessible, launchChromium, SCREENSHOTS, screenshot } from "../../../server/test/helpers/browser.ts";
 import { TEST_SECRET_KEY } from "../../../server/test/helpers/harness.ts";
 import { appCall, type Installation, type Session, sessionPage, signUp, startInstallation } from "./installation.ts";
 import { expectNoSidewaysScroll } from "./screens.ts";
+import { startScriptedEngine } from "./scripted-engine.ts";
 
 const OWNER = { name: "Mia Marketer", email: "mia@northwind.example.com", password: "a long enough password for mia" };
 const DOMAIN = "northwind.example";
@@ -31,6 +33,51 @@ const CHANGE_DAYS_AGO = 10;
 const ANALYSES_DAYS_AGO = [36, 33, 30, 27, 24, 21, 18, 15, 13, 11, 9, 7, 5, 3, 1];
 const SAMPLES = 2;
 
+/**
+ * The scripted engine's experiment: a brand whose engine is a workspace's own OpenAI-compatible
+ * endpoint, a fake vendor on 127.0.0.1 that names the brand in as many of each prompt's answers as
+ * the script says. Two analyses of ten samples before the change (20 and 15 days ago), two after
+ * (8 and 6 days ago): the treated prompts go from about 13% to 80%, the controls stay near 42%.
+ */
+const SCRIPTED = {
+  brand: "Tailspin CRM",
+  domain: "tailspin.example",
+  samples: 10,
+  before: [20, 15],
+  after: [8, 6],
+  /** Per prompt, the answers naming the brand in each analysis (of `samples`). */
+  mentions: {
+    [PROMPTS[0] as string]: [1, 2, 9, 9],
+    [PROMPTS[1] as string]: [2, 1, 8, 8],
+    [PROMPTS[2] as string]: [1, 1, 7, 7],
+    [PROMPTS[3] as string]: [4, 4, 4, 4],
+    [PROMPTS[4] as string]: [3, 4, 5, 5],
+    [PROMPTS[5] as string]: [5, 5, 4, 4],
+  } as Record<string, number[]>,
+} as const;
+
+/** The difference in differences the script makes, worked out by hand: treated prompts' mean change minus the controls'. */
+function scriptedEffect(): number {
+  const before = SCRIPTED.before.length;
+  const change = (prompt: string) => {
+    const rounds = SCRIPTED.mentions[prompt] ?? [];
+    const share = (part: number[]) => part.reduce((a, b) => a + b, 0) / (part.length * SCRIPTED.samples);
+    return share(rounds.slice(before)) - share(rounds.slice(0, before));
+  };
+  const mean = (prompts: string[]) => prompts.reduce((sum, p) => sum + change(p), 0) / prompts.length;
+  return mean(TREATED) - mean(PROMPTS.slice(TREATED.length));
+}
+
+/** A share of answers as a group's line reads ("13%"); the scripted shares are all 10% or more. */
+const percent = (share: number) => `${Math.round(share * 100)}%`;
+/** A difference in points as the dashboard writes it: "+65 pts", "−3.3 pts". */
+function points(delta: number): string {
+  const scaled = delta * 100;
+  const rounded = Math.abs(scaled) < 10 ? Math.round(scaled * 10) / 10 : Math.round(scaled);
+  if (rounded === 0) return "±0 pts";
+  return `${rounded > 0 ? "+" : "\u2212"}${Math.abs(rounded)} pts`;
+}
+
 /** Painted marks of a chart (as the traffic test counts them): shapes with an area, not its grid or axes. */
 function chartMarks(card: Locator): Promise<number> {
   return card
@@ -48,6 +95,48 @@ function chartMarks(card: Locator): Promise<number> {
 }
 
 /**
+ * Analyses of a brand run as the worker runs them (its job handler, with the experiments' hook that
+ * settles results when an analysis finishes), each on a clock set back to its own day: the answers
+ * are the engines' and measured as any, only their dates are the test's. In the test's process,
+ * against the installation's database.
+ */
+async function runAnalysesAt(
+  installation: Installation,
+  workspaceId: string,
+  brandId: string,
+  daysAgo: readonly number[],
+  samples: number,
+  now: number,
+): Promise<void> {
+  const clock = new ManualClock(now);
+  const runtime = await createRuntime(
+    // Private addresses allowed, as the installation: a custom engine answers from 127.0.0.1.
+    { database: installation.database, secretKeys: [TEST_SECRET_KEY], webhookAllowPrivate: true },
+    createLogger("silent"),
+    { migrate: false, clock },
+  );
+  try {
+    const ctx = await workspaceContext(runtime.deps, workspaceId);
+    const run = runAnalysisHandler(runtime.deps, [settleExperiments]);
+    for (const days of daysAgo) {
+      clock.set(now - days * DAY);
+      const analysis = await createAnalysis(ctx, { project_id: brandId, samples });
+      const outcome = await run({
+        id: `seed-${analysis.id}`,
+        kind: "analysis.run",
+        payload: { analysis_id: analysis.id },
+        attempt: 1,
+        maxAttempts: 1,
+        createdAt: clock.now().toISOString(),
+      });
+      expect(outcome).toEqual({ status: "succeeded" });
+    }
+  } finally {
+    await runtime.close();
+  }
+}
+
+/**
  * Issue 27's experiments in a real Chromium against `sightline serve`: a brand of six prompts whose
  * sandbox analyses ran over the last five weeks (each at its own time, through the server's own
  * analysis job on a moved clock), so that a change ten days ago has answers on both sides. A change
@@ -56,7 +145,11 @@ function chartMarks(card: Locator): Promise<number> {
  * interval, treated against control with the change marked, the plan; its extra samples are
  * scheduled and show in Monitoring with their alert rule. The Overview's chart marks the change.
  * "I did this" on an opportunity opens the form prefilled, and records a change with the
- * opportunity's prompts. At 1280 and 390 px, light and dark, axe clean, only 127.0.0.1 asked.
+ * opportunity's prompts. A finished result comes from an engine the test scripts: a workspace's own
+ * OpenAI-compatible engine answering from a fake vendor, whose answers after the change name the
+ * brand far more on the treated prompts; the analysis that brings the planned answers in settles it
+ * (the worker's hook), and its page and the list show it as the API does. At 1280 and 390 px, light
+ * and dark, axe clean, only 127.0.0.1 asked.
  */
 describe("experiments in a browser", () => {
   let browser: Browser;
@@ -104,7 +197,8 @@ describe("experiments in a browser", () => {
     [browser, installation] = await Promise.all([
       launchChromium(),
       // Without the worker: the seeded analyses are run here, on a moved clock, and nothing else runs.
-      startInstallation("sqlite", {}, "serve"),
+      // Private addresses allowed: a workspace's own engine answers from a fake vendor on 127.0.0.1.
+      startInstallation("sqlite", { SIGHTLINE_WEBHOOK_ALLOW_PRIVATE: "true" }, "serve"),
     ]);
     ({ session, workspaceId } = await signUp(installation, OWNER, { workspace_name: "Northwind marketing" }));
     ({ id: brandId } = await v1<{ id: string }>("POST", "/projects", {
@@ -119,31 +213,7 @@ describe("experiments in a browser", () => {
     }));
     // The sandbox's analyses as the worker runs them (the same job handler), each at its own time in
     // the past: the answers are the sandbox's and measured as any, only their dates are the test's.
-    const clock = new ManualClock(now);
-    const runtime = await createRuntime(
-      { database: installation.database, secretKeys: [TEST_SECRET_KEY] },
-      createLogger("silent"),
-      { migrate: false, clock },
-    );
-    try {
-      const ctx = await workspaceContext(runtime.deps, workspaceId);
-      const run = runAnalysisHandler(runtime.deps);
-      for (const daysAgo of ANALYSES_DAYS_AGO) {
-        clock.set(now - daysAgo * DAY);
-        const analysis = await createAnalysis(ctx, { project_id: brandId, samples: SAMPLES });
-        const outcome = await run({
-          id: `seed-${daysAgo}`,
-          kind: "analysis.run",
-          payload: { analysis_id: analysis.id },
-          attempt: 1,
-          maxAttempts: 1,
-          createdAt: clock.now().toISOString(),
-        });
-        expect(outcome).toEqual({ status: "succeeded" });
-      }
-    } finally {
-      await runtime.close();
-    }
+    await runAnalysesAt(installation, workspaceId, brandId, ANALYSES_DAYS_AGO, SAMPLES, now);
   }, 180_000);
 
   afterEach(async () => {
@@ -171,7 +241,10 @@ describe("experiments in a browser", () => {
     await dialog.getByLabel("When").waitFor();
     expect(await dialog.getByLabel("Let Sightline propose the treated prompts").isChecked()).toBe(true);
     expect(await dialog.getByLabel("Compare with all the other prompts").isChecked()).toBe(true);
-    expect(await dialog.getByLabel("Effect to detect (points)").inputValue()).toBe("10");
+    // Empty: Sightline chooses (10 points, or the smallest the prompts can show).
+    const effectField = dialog.getByLabel("Effect to detect (points)");
+    expect(await effectField.inputValue()).toBe("");
+    expect(await effectField.getAttribute("placeholder")).toBe("Let Sightline choose");
     await dialog.getByRole("button", { name: "Record the change" }).click();
     await dialog.getByText("Say what was changed").waitFor();
     await dialog.getByLabel("What did you change?").fill("Rewrote the pricing page");
@@ -206,7 +279,7 @@ describe("experiments in a browser", () => {
     }>("GET", `/projects/${brandId}/changes/${changeId}`);
     expect(change.prompts).toEqual(TREATED);
     expect(change.visibility.overall.status).toBe("estimate");
-    const result = page.getByRole("region", { name: /^Result/ });
+    const result = page.getByRole("region", { name: /^Did it work\?/ });
     await result.getByText(change.summary, { exact: true }).waitFor();
     await result
       .getByText(/pts \(95% interval .* pts\)/)
@@ -293,7 +366,7 @@ describe("experiments in a browser", () => {
     await page.goto(brandUrl(`/experiments/${changeId}`));
     await page.emulateMedia({ colorScheme: "dark" });
     await expect.poll(() => page.evaluate("document.documentElement.classList.contains('dark')")).toBe(true);
-    await page.getByRole("region", { name: /^Result/ }).waitFor();
+    await page.getByRole("region", { name: /^Did it work\?/ }).waitFor();
     await fits(page, "change-dark");
     // The one 400 is the server's answer to the page on another domain, shown on its field.
     expect(problems.filter((p) => !/status of 400/.test(p))).toEqual([]);
@@ -327,7 +400,7 @@ describe("experiments in a browser", () => {
       const setup = page.getByRole("region", { name: "What is compared", exact: true });
       await setup.getByText("The treated prompts are those of the opportunity acted on.").waitFor();
       for (const prompt of chosen.prompts) await setup.getByText(prompt, { exact: true }).first().waitFor();
-      await page.getByRole("region", { name: /^Result/ }).waitFor();
+      await page.getByRole("region", { name: /^Did it work\?/ }).waitFor();
       await fits(page, "from-opportunity", [390]);
       // Deleted, it leaves the list.
       await setup.getByRole("button", { name: "Delete" }).click();
@@ -344,4 +417,155 @@ describe("experiments in a browser", () => {
     }
     expect(problems.filter((p) => !/status of 400/.test(p))).toEqual([]);
   }, 120_000);
+
+  it("shows a finished result, settled when the answers after the change are in, from an engine the test scripts", async () => {
+    const engine = await startScriptedEngine({
+      perRound: SCRIPTED.samples,
+      mentions: SCRIPTED.mentions,
+      named: `${SCRIPTED.brand} is the one most reviewers recommend here; Contoso Sales comes second.`,
+      unnamed: "Most reviewers recommend Contoso Sales here; Fabrikam Desk comes second.",
+    });
+    try {
+      // A workspace of its own, with its own engine: the workspace's OpenAI-compatible endpoint.
+      const { id: ws } = await appCall<{ id: string }>(installation, session, "POST", "/workspaces", {
+        name: "Tailspin marketing",
+      });
+      const call = <T>(method: string, path: string, body?: unknown) =>
+        appCall<T>(installation, session, method, `/workspaces/${ws}${path}`, body);
+      await call("POST", "/engines", {
+        name: "house_llm",
+        title: "House LLM",
+        base_url: engine.url,
+        model: "llama3.1",
+      });
+      const { id: brand } = await call<{ id: string }>("POST", "/v1/projects", {
+        name: SCRIPTED.brand,
+        primary_domain: SCRIPTED.domain,
+        competitors: [{ name: "Contoso Sales", domains: ["contoso.example"] }],
+        prompts: PROMPTS,
+        engines: ["house_llm"],
+      });
+      await runAnalysesAt(installation, ws, brand, SCRIPTED.before, SCRIPTED.samples, now);
+
+      // The change, recorded through the form ten days ago: three treated prompts, the other three
+      // as controls, planned for 50 points (17 answers per prompt each side: 102 after it).
+      const { page, problems } = await open(1280);
+      await page.goto(`${installation.base}/w/${ws}/brands/${brand}/experiments`);
+      await page.getByRole("button", { name: "Record a change" }).click();
+      const dialog = page.getByRole("dialog", { name: "Record a change" });
+      await dialog.getByLabel("What did you change?").fill("Published a comparison page");
+      await dialog.getByLabel("When").fill(new Date(now - CHANGE_DAYS_AGO * DAY).toISOString().slice(0, 16));
+      await dialog.getByLabel("Let Sightline propose the treated prompts").click();
+      const treated = dialog.getByRole("group", { name: "Treated prompts: those the change should move" });
+      for (const prompt of TREATED) await treated.getByLabel(prompt, { exact: true }).click();
+      await dialog.getByLabel("Effect to detect (points)").fill("50");
+      await dialog.getByRole("button", { name: "Record the change" }).click();
+      await page.waitForURL(/\/experiments\/chg_/);
+      const changeId = page.url().split("/").pop() ?? "";
+      const path = `/v1/projects/${brand}/changes/${changeId}`;
+      type Effect = {
+        status: string;
+        effect: number | null;
+        ci_low: number | null;
+        ci_high: number | null;
+        p_value: number | null;
+        answers: number;
+        treated: { before: number | null; after: number | null };
+        control: { before: number | null; after: number | null };
+      };
+      type ChangeBody = {
+        status: string;
+        summary: string;
+        result_at: string | null;
+        prompts: string[];
+        control_prompts: string[];
+        engines: string[];
+        visibility: { overall: Effect };
+        pre_trend: { diverging: boolean } | null;
+        plan: { answers_per_prompt: number | null; after: { answers: number; needed: number } };
+      };
+      const recorded = await call<ChangeBody>("GET", path);
+      expect(recorded).toMatchObject({
+        status: "collecting",
+        result_at: null,
+        prompts: TREATED,
+        control_prompts: PROMPTS.slice(TREATED.length),
+        engines: ["house_llm"],
+      });
+      // One analysis after the change is too few for the plan, two are enough.
+      const perAnalysis = PROMPTS.length * SCRIPTED.samples;
+      expect(recorded.plan.after.needed).toBeGreaterThan(perAnalysis);
+      expect(recorded.plan.after.needed).toBeLessThanOrEqual(perAnalysis * SCRIPTED.after.length);
+      const result = page.getByRole("region", { name: /^Did it work\?/ });
+      await result.locator("[data-slot=badge]").getByText("Collecting", { exact: true }).waitFor();
+      await result.getByText(recorded.summary, { exact: true }).waitFor();
+      await shot(page, "scripted-collecting-1280");
+
+      // The analyses after it, as the worker runs them: the second one's finishing settles the result.
+      await runAnalysesAt(installation, ws, brand, SCRIPTED.after, SCRIPTED.samples, now);
+      for (const prompt of PROMPTS) expect(engine.asked.get(prompt)).toBe(4 * SCRIPTED.samples);
+      const change = await call<ChangeBody>("GET", path);
+      const settledAt = new Date(now - (SCRIPTED.after.at(-1) ?? 0) * DAY).toISOString();
+      expect(change.status).toBe("result");
+      expect(change.result_at).toBe(settledAt);
+      expect(change.pre_trend?.diverging).toBe(false);
+      const overall = change.visibility.overall;
+      expect(overall).toMatchObject({
+        status: "estimate",
+        answers: 4 * perAnalysis,
+        treated: { before: 0.1333, after: 0.8 },
+        control: { before: 0.4167, after: 0.4333 },
+      });
+      expect(overall.effect).toBeCloseTo(scriptedEffect(), 4);
+      const { effect, ci_low: low, ci_high: high, p_value: p } = overall;
+      if (effect === null || low === null || high === null || p === null) throw new Error("no estimate");
+      expect(low).toBeGreaterThan(0);
+      expect(high).toBeGreaterThan(effect);
+      expect(p).toBeLessThan(0.05);
+      const effectText = `${points(effect)} (95% interval ${points(low).replace(/ pts$/, "")} to ${points(high)})`;
+      const pText = p < 0.001 ? "p < 0.001" : `p = ${p.toFixed(3)}`;
+      console.log(`scripted experiment: ${effectText}, ${pText}; ${change.summary}`);
+
+      // Its page, read again: the result card in words and figures, each as the API gives it.
+      await page.reload();
+      await result.locator("[data-slot=badge]").getByText("Result", { exact: true }).waitFor();
+      await result
+        .getByText("The effect is statistically real (p < 0.05), with the answers planned in and no pre-trend.")
+        .waitFor();
+      await result.getByText(change.summary, { exact: true }).waitFor();
+      expect(change.summary).toContain(
+        `(95% interval ${points(low).replace(/ pts$/, "")} to ${points(high)}); ${pText}; no pre-trend.`,
+      );
+      await result.getByText(effectText, { exact: true }).waitFor();
+      await result
+        .getByText(
+          `${pText} · 3 treated prompts and 3 control prompts answered on both sides, ${overall.answers} answers`,
+          {
+            exact: true,
+          },
+        )
+        .waitFor();
+      await result.getByText("Treated prompts: 13% before, 80% after", { exact: true }).waitFor();
+      await result
+        .getByText(`Control prompts: ${percent(0.4167)} before, ${percent(0.4333)} after`, { exact: true })
+        .waitFor();
+      await result.getByText(/^Pre-trend check passed/).waitFor();
+      const engines = page.getByRole("region", { name: "Effect by engine", exact: true });
+      await engines.getByText(effectText, { exact: true }).waitFor();
+      await fits(page, "scripted-result");
+
+      // The list: the change with its "Result" badge and the same sentence.
+      await page.getByRole("navigation", { name: "Brand" }).getByRole("link", { name: "Experiments" }).click();
+      const item = page
+        .getByRole("list", { name: "Changes" })
+        .getByRole("listitem")
+        .filter({ hasText: "Published a comparison page" });
+      await item.locator("[data-slot=badge]").getByText("Result", { exact: true }).waitFor();
+      await item.getByText(change.summary, { exact: true }).waitFor();
+      await fits(page, "scripted-list");
+      expect(problems).toEqual([]);
+    } finally {
+      await engine.stop();
+    }
+  }, 180_000);
 });

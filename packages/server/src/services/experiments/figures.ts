@@ -17,6 +17,7 @@ export interface WindowAnswer extends ExperimentAnswer {
 
 export type EffectView = Static<typeof ExperimentEffectSchema>;
 
+const lower = (text: string) => `${text.charAt(0).toLowerCase()}${text.slice(1)}`;
 const round = (value: number, digits = 4) => Math.round(value * 10 ** digits) / 10 ** digits;
 const shareOf = (answers: readonly WindowAnswer[], pick: (a: WindowAnswer) => boolean) =>
   answers.length === 0 ? null : round(answers.filter(pick).length / answers.length);
@@ -45,6 +46,12 @@ export function effectOf(
         answers.filter((a) => a.treated === treated && a.after && before.has(a.prompt)).map((a) => a.prompt),
       ).size;
     };
+    const sides = { before: answers.some((a) => !a.after), after: answers.some((a) => a.after) };
+    const lacking = !sides.after
+      ? "no answers after the change yet"
+      : !sides.before
+        ? "no answers before the change, so nothing to compare with"
+        : `${lower(what)} needs at least 2 treated and 2 control prompts answered both before and after the change`;
     return {
       status: "not_enough_data",
       effect: null,
@@ -55,7 +62,7 @@ export function effectOf(
       control_prompts: prompts(false),
       answers: answers.length,
       ...groups,
-      message: `Not enough data yet: ${what.charAt(0).toLowerCase()}${what.slice(1)} needs at least 2 treated and 2 control prompts answered both before and after the change.`,
+      message: `Not enough data yet: ${lacking}.`,
     };
   }
   const clamp = (v: number) => round(Math.max(-1, Math.min(1, v)));
@@ -73,6 +80,11 @@ export function effectOf(
   };
 }
 
+/** "+4 to +20 pts": an interval in points, its unit said once, as the dashboard writes it. */
+export function pointsRange(low: number, high: number): string {
+  return `${points(low).replace(/ pts$/, "")} to ${points(high)}`;
+}
+
 /** "rose 12 pts (95% interval +4 to +20 pts) more than on the controls; p = 0.003". */
 function effectSentence(what: string, effect: number, low: number, high: number, p: number): string {
   const moved =
@@ -82,7 +94,7 @@ function effectSentence(what: string, effect: number, low: number, high: number,
         ? `rose ${points(effect).replace("+", "")} more`
         : `fell ${points(-effect).replace("+", "")} more`;
   const pText = p < 0.001 ? "p < 0.001" : `p = ${p.toFixed(3)}`;
-  return `${what} on the treated prompts ${moved} than on the controls (95% interval ${points(low)} to ${points(high)}); ${pText}.`;
+  return `${what} on the treated prompts ${moved} than on the controls (95% interval ${pointsRange(low, high)}); ${pText}.`;
 }
 
 export interface PreTrendView {
@@ -160,7 +172,7 @@ export function verdict(
   if (pre?.diverging === true)
     return {
       status: "not_called",
-      summary: `Not called: the treated and control prompts were already drifting apart before the change (${points(pre.effect)}, p = ${pre.p_value.toFixed(3)}), so the gap after it cannot be credited to the change.`,
+      summary: `Not called: the treated and control prompts were already drifting apart before the change (${points(pre.effect)}, 95% interval ${pointsRange(pre.ci_low, pre.ci_high)}, p = ${pre.p_value.toFixed(3)}), so the gap after it cannot be credited to the change.`,
     };
   if (overall.status === "not_enough_data")
     return { status: "inconclusive", summary: `Inconclusive. ${overall.message}` };

@@ -15,7 +15,7 @@ export interface ChangeDraft {
   /** The control prompts are the brand's other active prompts, rather than chosen. */
   restAsControl: boolean;
   control: string[];
-  /** The effect to detect, in points. */
+  /** The effect to detect, in points; empty: Sightline chooses. */
   effect: string;
   opportunityId: string;
 }
@@ -37,7 +37,7 @@ export function emptyChange(now: Date, prefill: { title?: string; opportunityId?
     treated: [],
     restAsControl: true,
     control: [],
-    effect: "10",
+    effect: "",
     opportunityId: prefill.opportunityId ?? "",
   };
 }
@@ -70,9 +70,10 @@ export function checkChange(draft: ChangeDraft): Record<string, string> {
   if (placement !== "" && !isUrl(placement)) errors.placement_url = "An address starting with https://.";
   if (!draft.propose && draft.treated.length < 2) errors.prompts = "Choose at least 2 treated prompts.";
   if (!draft.restAsControl && draft.control.length < 2) errors.control_prompts = "Choose at least 2 control prompts.";
+  // Left empty, Sightline chooses: 10 points, or the smallest the prompts can show.
   const effect = Number(draft.effect);
-  if (draft.effect.trim() === "" || !Number.isFinite(effect) || effect < 1 || effect > 100)
-    errors.effect = "A number of points from 1 to 100.";
+  if (draft.effect.trim() !== "" && (!Number.isFinite(effect) || effect < 2 || effect > 100))
+    errors.effect = "A number of points from 2 to 100, or empty to let Sightline choose.";
   return errors;
 }
 
@@ -82,8 +83,8 @@ export function changeBodyOf(draft: ChangeDraft): ChangeCreate {
   const body: ChangeCreate = {
     title: draft.title.trim(),
     changed_at: new Date(draft.changedAt).toISOString(),
-    effect: Number(draft.effect) / 100,
   };
+  if (draft.effect.trim() !== "") body.effect = Number(draft.effect) / 100;
   if (pages.length > 0) body.pages = pages;
   if (placement !== "") body.placement_url = placement;
   if (!draft.propose) body.prompts = draft.treated;

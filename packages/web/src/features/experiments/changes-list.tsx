@@ -28,7 +28,9 @@ export function ChangesList({ changes, more }: { changes: readonly Change[]; mor
               <CardContent className="grid gap-1.5 px-4 sm:px-6">
                 <div className="flex flex-wrap items-center gap-2 text-xs text-muted-foreground">
                   <StatusBadge status={change.status} />
-                  <time dateTime={change.changed_at}>{formatDateTime(change.changed_at)}</time>
+                  <span>
+                    Changed <time dateTime={change.changed_at}>{formatDateTime(change.changed_at)}</time>
+                  </span>
                 </div>
                 <h3 className="text-base leading-tight font-semibold wrap-anywhere">
                   <Link

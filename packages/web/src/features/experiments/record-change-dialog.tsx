@@ -160,10 +160,11 @@ function RecordChangeForm({ prefill, onDone }: { prefill: ChangePrefill | undefi
         name="change-effect"
         type="number"
         inputMode="decimal"
-        min={1}
+        min={2}
         max={100}
         className="max-w-56"
-        hint="The smallest change in visibility worth knowing about: the sample plan asks enough answers to see it."
+        placeholder="Let Sightline choose"
+        hint="The smallest change in visibility worth knowing about: the sample plan asks enough answers to see it. Empty: 10 points, or the smallest your prompts can show."
         {...text("effect")}
       />
     </DialogForm>

@@ -47,7 +47,7 @@ export function ResultCard({ change }: { change: Change }) {
       titleId="result-title"
       title={
         <span className="flex flex-wrap items-center gap-2">
-          Result <StatusBadge status={change.status} />
+          Did it work? <StatusBadge status={change.status} />
         </span>
       }
       description={STATUS_MEANING[change.status]}
