@@ -1,4 +1,4 @@
-import type { ChatCompletion } from "openai/resources/chat/completions/completions";
+import type { ChatCompletion } from "../../../server/test/helpers/fake-vendors/chat-completions.ts";
 import { openAIErrorBody } from "../../../server/test/helpers/fake-vendors/openai-responses.ts";
 import {
   base62,

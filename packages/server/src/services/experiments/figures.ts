@@ -81,7 +81,7 @@ export function effectOf(
 }
 
 /** "+4 to +20 pts": an interval in points, its unit said once, as the dashboard writes it. */
-export function pointsRange(low: number, high: number): string {
+function pointsRange(low: number, high: number): string {
   return `${points(low).replace(/ pts$/, "")} to ${points(high)}`;
 }
 

@@ -1,4 +1,8 @@
 import type { ChatCompletion } from "openai/resources/chat/completions/completions";
+
+/** The vendor's own type of the wire body, for fakes outside this package (the web app's browser tests). */
+export type { ChatCompletion };
+
 import { openAIErrorBody } from "./openai-responses.ts";
 import {
   type Behaviour,
