@@ -5,6 +5,7 @@ import { createLogger, type LogLevel } from "../lib/logger.ts";
 import { ownValue } from "../lib/own-keys.ts";
 import { Redactor } from "../lib/redact.ts";
 import { ANALYZE_USAGE, analyzeCommand } from "./commands/analyze.ts";
+import { BI_USAGE, biCommand } from "./commands/bi.ts";
 import { BOTS_USAGE, botsCommand } from "./commands/bots.ts";
 import { KEY_USAGE, keyCommand } from "./commands/key.ts";
 import { MCP_USAGE, mcpCommand } from "./commands/mcp.ts";
@@ -35,6 +36,7 @@ ${USAGE_USAGE.replace("Usage:\n", "")}
 ${ANALYZE_USAGE.replace("Usage:\n", "")}
 ${REMEASURE_USAGE.replace("Usage:\n", "")}
 ${TRAFFIC_USAGE.replace("Usage:\n", "")}
+${BI_USAGE.replace("Usage:\n", "")}
 ${USER_USAGE.replace("Usage:\n", "")}
 ${SETUP_CODE_USAGE.replace("Usage:\n", "")}
 
@@ -58,6 +60,7 @@ const COMMAND_USAGE: Record<string, string> = {
   analyze: ANALYZE_USAGE,
   remeasure: REMEASURE_USAGE,
   traffic: TRAFFIC_USAGE,
+  bi: BI_USAGE,
   bots: BOTS_USAGE,
   user: USER_USAGE,
   "setup-code": SETUP_CODE_USAGE,
@@ -115,6 +118,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
         "analyze",
         "remeasure",
         "traffic",
+        "bi",
         "user",
         "setup-code",
         "migrate",
@@ -140,6 +144,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
       if (command === "analyze") return await analyzeCommand(runtime, args, io, logger);
       if (command === "remeasure") return await remeasureCommand(runtime, args, io, logger);
       if (command === "traffic") return await trafficCommand(runtime.deps, args, io);
+      if (command === "bi") return await biCommand(runtime.deps, config.database, args, io);
       if (command === "user") return await userCommand(runtime.deps, args, io);
       if (command === "setup-code") return await setupCodeCommand(runtime.deps, args, io);
       return await keyCommand(runtime.deps, args, io);

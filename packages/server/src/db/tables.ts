@@ -57,6 +57,7 @@ export interface Tables {
   engine_batches: EngineBatchesTable;
   traffic_ga4_connections: TrafficGa4ConnectionsTable;
   changes: ChangesTable;
+  bi_grants: BiGrantsTable;
 }
 
 /** One vendor batch of an analysis's answers for one engine (ADR 0030). */
@@ -795,4 +796,14 @@ export interface ChangesTable {
   result_at: string | null;
   created_at: string;
   updated_at: string;
+}
+
+/**
+ * A database login role that reads one workspace's BI views (issue 28, docs/bi.md). PostgreSQL only:
+ * the table does not exist on SQLite. Its password is never stored here.
+ */
+interface BiGrantsTable {
+  role_name: string;
+  workspace_id: string;
+  created_at: string;
 }

@@ -1,0 +1,77 @@
+import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { beforeAll, expect, it } from "vitest";
+import { csvRow } from "../../src/services/bi/csv.ts";
+import { exportBi } from "../../src/services/bi/export.ts";
+import { BI_VIEW_NAMES, BI_VIEWS } from "../../src/services/bi/views.ts";
+import { runCliInProcess } from "../helpers/cli-io.ts";
+import { describeEachDialect } from "../helpers/harness.ts";
+import { readCsv } from "./csv.ts";
+import { appCounts, type Seeded, seedWorkspace } from "./seed.ts";
+
+it("quotes CSV fields as RFC 4180 says", () => {
+  expect(csvRow(["plain", 'say "hi"', "a,b", "two\nlines", null, 0.5, true, -1])).toBe(
+    'plain,"say ""hi""","a,b","two\nlines",,0.5,true,-1\r\n',
+  );
+  const dir = mkdtempSync(join(tmpdir(), "sightline-csv-"));
+  writeFileSync(join(dir, "x.csv"), csvRow(["h1", "h2"]) + csvRow(['a "b"', "c,\r\nd"]));
+  expect(readCsv(join(dir, "x.csv"))).toEqual({ header: ["h1", "h2"], rows: [['a "b"', "c,\r\nd"]] });
+});
+
+describeEachDialect("sightline bi export: the BI views as CSV files (issue 28)", (h) => {
+  let a: Seeded;
+  let b: Seeded;
+  beforeAll(async () => {
+    await h.startWorker();
+    a = await seedWorkspace(h, "Acme");
+    b = await seedWorkspace(h, "Bravo");
+  });
+
+  it("writes one file per view, with the views' columns and the workspace's rows only", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "sightline-bi-"));
+    const result = await exportBi(h.deps, { workspaceId: a.tenant.workspace.id, dir });
+    expect(readdirSync(dir).sort()).toEqual(BI_VIEW_NAMES.map((v) => `${v}.csv`).sort());
+    const counts = await appCounts(h, a.tenant.workspace.id);
+    for (const view of BI_VIEW_NAMES) {
+      const csv = readCsv(join(dir, `${view}.csv`));
+      expect(csv.header, view).toEqual([...BI_VIEWS[view]]);
+      expect(result.files.find((f) => f.view === view)?.rows, view).toBe(csv.rows.length);
+      const workspace = csv.header.indexOf("workspace_id");
+      expect(new Set(csv.rows.map((r) => r[workspace])), view).toEqual(new Set([a.tenant.workspace.id]));
+      if (view !== "daily_metrics") expect(csv.rows.length, view).toBe(counts[view]);
+      expect(csv.rows.flat().join("\n")).not.toContain(b.projectId);
+    }
+    const daily = readCsv(join(dir, "daily_metrics.csv"));
+    const answers = daily.header.indexOf("answers");
+    expect(daily.rows.reduce((n, r) => n + Number(r[answers]), 0)).toBe(counts.answers);
+    const visibility = daily.header.indexOf("visibility");
+    for (const row of daily.rows) expect(Number(row[visibility])).toBeGreaterThanOrEqual(0);
+    const sentiment = readCsv(join(dir, "answers.csv"));
+    const column = sentiment.header.indexOf("sentiment");
+    for (const row of sentiment.rows) {
+      if (row[column] !== "") expect(Number(row[column])).toBeGreaterThanOrEqual(0);
+    }
+  });
+
+  it("runs from the command line, and on SQLite refuses a BI role with what to do instead", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "sightline-bi-cli-"));
+    const env = { DATABASE_URL: h.database.url };
+    const run = await runCliInProcess(
+      ["bi", "export", "--workspace", b.tenant.workspace.id, "--dir", dir, "--json"],
+      env,
+    );
+    expect(run.code, run.stderr).toBe(0);
+    const files = JSON.parse(run.stdout).files as { view: string; rows: number }[];
+    expect(files.map((f) => f.view)).toEqual(BI_VIEW_NAMES);
+    expect(files.find((f) => f.view === "answers")?.rows).toBe((await appCounts(h, b.tenant.workspace.id)).answers);
+    const missing = await runCliInProcess(["bi", "export", "--workspace", "ws_nope", "--dir", dir], env);
+    expect(missing.code).toBe(1);
+    if (h.dialect === "sqlite") {
+      const grant = await runCliInProcess(["bi", "grant", "--workspace", a.tenant.workspace.id], env);
+      expect(grant.code).toBe(1);
+      expect(grant.stderr).toContain("BI roles need PostgreSQL");
+      expect(grant.stderr).toContain("sightline bi export");
+    }
+  });
+});
