@@ -7,6 +7,44 @@ import { scheduleColumns } from "./columns.ts";
 import { ruleCondition } from "./rule-words.ts";
 import type { AlertRule } from "./types.ts";
 
+/** What an alert says when it fires; the rest of its row is the firing's own. */
+interface Firing {
+  projectId: string;
+  scheduleId: string;
+  runId: string;
+  rule: AlertRule;
+  /** "all" or an engine. */
+  scope: string;
+  observed: number | null;
+  previous: number | null;
+  message: string;
+}
+
+/**
+ * Records an alert and its `alert.triggered` event (which the webhooks and the rule's channels
+ * receive), in the caller's transaction: after a run's rules (runs.ts) or an experiment's result.
+ */
+export async function fireAlert(ctx: ServiceContext, firing: Firing): Promise<void> {
+  const alert = {
+    id: newId("alt"),
+    workspace_id: ctx.workspace.id,
+    project_id: firing.projectId,
+    schedule_id: firing.scheduleId,
+    run_id: firing.runId,
+    rule_id: firing.rule.id,
+    rule: toJson(firing.rule),
+    engine: firing.scope === "all" ? null : firing.scope,
+    observed: firing.observed,
+    previous: firing.previous,
+    message: firing.message,
+    created_at: ctx.clock.now().toISOString(),
+    acknowledged_at: null,
+    acknowledged_by: null,
+  };
+  await ctx.db.insertInto("alerts").values(alert).execute();
+  await recordEvent(ctx, "alert.triggered", { object: rowToAlert(alert) });
+}
+
 /**
  * Fires the `experiment_result` rules of a brand's schedules (issue 27): experiments call this
  * when a change's result becomes ready, in the transaction that records it. Each schedule with
@@ -29,7 +67,6 @@ export async function fireExperimentAlerts(
     .where("workspace_id", "=", ctx.workspace.id)
     .where("project_id", "=", projectId)
     .execute();
-  const now = ctx.clock.now().toISOString();
   let fired = 0;
   for (const schedule of schedules) {
     const rules = scheduleColumns.alertRules.read(schedule.alert_rules) as AlertRule[];
@@ -44,24 +81,16 @@ export async function fireExperimentAlerts(
       (analysisId === null ? undefined : await runs.where("analysis_id", "=", analysisId).executeTakeFirst()) ??
       (await runs.orderBy("created_at", "desc").orderBy("id", "desc").limit(1).executeTakeFirst());
     if (run === undefined) continue;
-    const alert = {
-      id: newId("alt"),
-      workspace_id: ctx.workspace.id,
-      project_id: projectId,
-      schedule_id: schedule.id,
-      run_id: run.id,
-      rule_id: rule.id,
-      rule: toJson(rule),
-      engine: null,
+    await fireAlert(ctx, {
+      projectId,
+      scheduleId: schedule.id,
+      runId: run.id,
+      rule,
+      scope: "all",
       observed: results.length,
       previous: null,
       message: `${ruleCondition(rule)}: ${results.join(" ")}`,
-      created_at: now,
-      acknowledged_at: null,
-      acknowledged_by: null,
-    };
-    await ctx.db.insertInto("alerts").values(alert).execute();
-    await recordEvent(ctx, "alert.triggered", { object: rowToAlert(alert) });
+    });
     fired++;
   }
   return fired;

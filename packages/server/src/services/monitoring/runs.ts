@@ -14,8 +14,8 @@ import { fetchPage, type Page, type PageParams } from "../pagination.ts";
 import { liveProjectIds } from "../projects/live.ts";
 import { trafficSignals } from "../traffic/signals.ts";
 import type { CostView } from "../usage/costs.ts";
-import { rowToAlert } from "./alert-list.ts";
 import { evaluateRules, TRAFFIC_RULES } from "./alerts.ts";
+import { fireAlert } from "./brand-alerts.ts";
 import { runColumns, scheduleColumns } from "./columns.ts";
 import type { MetricChange, RunChange, RunFailures, RunView } from "./types.ts";
 
@@ -200,24 +200,16 @@ async function finishRun(
         )
         .execute();
       if (!evaluation.holds || wasActive) continue;
-      const alert = {
-        id: newId("alt"),
-        workspace_id: ctx.workspace.id,
-        project_id: run.project_id,
-        schedule_id: schedule.id,
-        run_id: run.id,
-        rule_id: evaluation.rule.id,
-        rule: toJson(evaluation.rule),
-        engine: evaluation.scope === "all" ? null : evaluation.scope,
+      await fireAlert(ctx, {
+        projectId: run.project_id,
+        scheduleId: schedule.id,
+        runId: run.id,
+        rule: evaluation.rule,
+        scope: evaluation.scope,
         observed: evaluation.observed,
         previous: evaluation.previous,
         message: evaluation.message,
-        created_at: now,
-        acknowledged_at: null,
-        acknowledged_by: null,
-      };
-      await ctx.db.insertInto("alerts").values(alert).execute();
-      await recordEvent(ctx, "alert.triggered", { object: rowToAlert(alert) });
+      });
     }
   }
 
