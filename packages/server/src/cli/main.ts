@@ -4,6 +4,7 @@ import { configuredSecrets } from "../config/secrets.ts";
 import { createLogger, type LogLevel } from "../lib/logger.ts";
 import { ownValue } from "../lib/own-keys.ts";
 import { Redactor } from "../lib/redact.ts";
+import { AGENCY_USAGE, agencyCommand } from "./commands/agency.ts";
 import { ANALYZE_USAGE, analyzeCommand } from "./commands/analyze.ts";
 import { BI_USAGE, biCommand } from "./commands/bi.ts";
 import { BOTS_USAGE, botsCommand } from "./commands/bots.ts";
@@ -37,6 +38,7 @@ ${ANALYZE_USAGE.replace("Usage:\n", "")}
 ${REMEASURE_USAGE.replace("Usage:\n", "")}
 ${TRAFFIC_USAGE.replace("Usage:\n", "")}
 ${BI_USAGE.replace("Usage:\n", "")}
+${AGENCY_USAGE.replace("Usage:\n", "")}
 ${USER_USAGE.replace("Usage:\n", "")}
 ${SETUP_CODE_USAGE.replace("Usage:\n", "")}
 
@@ -61,6 +63,7 @@ const COMMAND_USAGE: Record<string, string> = {
   remeasure: REMEASURE_USAGE,
   traffic: TRAFFIC_USAGE,
   bi: BI_USAGE,
+  agency: AGENCY_USAGE,
   bots: BOTS_USAGE,
   user: USER_USAGE,
   "setup-code": SETUP_CODE_USAGE,
@@ -119,6 +122,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
         "remeasure",
         "traffic",
         "bi",
+        "agency",
         "user",
         "setup-code",
         "migrate",
@@ -145,6 +149,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
       if (command === "remeasure") return await remeasureCommand(runtime, args, io, logger);
       if (command === "traffic") return await trafficCommand(runtime.deps, args, io);
       if (command === "bi") return await biCommand(runtime.deps, config.database, args, io);
+      if (command === "agency") return await agencyCommand(runtime.deps, args, io);
       if (command === "user") return await userCommand(runtime.deps, args, io);
       if (command === "setup-code") return await setupCodeCommand(runtime.deps, args, io);
       return await keyCommand(runtime.deps, args, io);

@@ -12,6 +12,7 @@ export const BOOLEAN_COLUMNS: Readonly<Record<string, readonly string[]>> = {
   users: ["email_verified"],
   workspace_engines: ["custom"],
   workspace_branding: ["show_sightline"],
+  agency_branding: ["show_sightline"],
   changes: ["prompts_proposed"],
 };
 

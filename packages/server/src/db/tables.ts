@@ -58,6 +58,11 @@ export interface Tables {
   traffic_ga4_connections: TrafficGa4ConnectionsTable;
   changes: ChangesTable;
   bi_grants: BiGrantsTable;
+  agencies: AgenciesTable;
+  agency_members: AgencyMembersTable;
+  agency_branding: AgencyBrandingTable;
+  agency_credit_usage: AgencyCreditUsageTable;
+  pitches: PitchesTable;
 }
 
 /** One vendor batch of an analysis's answers for one engine (ADR 0030). */
@@ -103,6 +108,69 @@ export interface WorkspacesTable {
   name: string;
   plan: string;
   billing_anchor: string;
+  /** The agency that owns it (issue 28), or null for a workspace of its own. */
+  agency_id: string | null;
+  /** With `agency_id`: 'client' or 'pitch'. */
+  agency_kind: string | null;
+  /** A client's monthly credit cap within the agency's pool; null for none. */
+  credit_cap: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+interface AgenciesTable {
+  id: string;
+  name: string;
+  /** The pool every client draws on, per billing month. */
+  credits_per_month: number;
+  billing_anchor: string;
+  /** The host name (with an optional port) its dashboard and share links are reached on. */
+  custom_host: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+interface AgencyMembersTable {
+  agency_id: string;
+  user_id: string;
+  /** admin, strategist or viewer. */
+  role: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The columns of workspace_branding, set once for every client of the agency. */
+interface AgencyBrandingTable {
+  agency_id: string;
+  name: string | null;
+  logo: string | null;
+  logo_mime: string | null;
+  primary_color: string | null;
+  accent_color: string | null;
+  show_sightline: DbBool;
+  updated_at: string;
+  updated_by: string | null;
+}
+
+interface AgencyCreditUsageTable {
+  agency_id: string;
+  period_start: string;
+  used: number;
+  updated_at: string;
+}
+
+interface PitchesTable {
+  id: string;
+  agency_id: string;
+  /** The workspace of kind 'pitch' that holds its brand, analysis and report. */
+  workspace_id: string;
+  website: string;
+  project_id: string | null;
+  analysis_id: string | null;
+  /** The report share made for it, once made. */
+  share_id: string | null;
+  created_by: string | null;
+  converted_at: string | null;
   created_at: string;
   updated_at: string;
 }

@@ -8,6 +8,7 @@ import Fastify, {
 import { ApiError } from "../errors/api-error.ts";
 import { newId } from "../lib/ids.ts";
 import { ServerOrigins } from "../lib/origins.ts";
+import { reloadCustomHosts } from "../services/agencies/hosts.ts";
 import type { Deps } from "../services/context.ts";
 import { billingPeriod } from "../services/usage/period.ts";
 import { admit, authenticateRequests, needsKey } from "./authenticate-request.ts";
@@ -23,6 +24,9 @@ import { rejectUnstorableText } from "./text-guard.ts";
 import { V1_ROUTES } from "./v1/routes.ts";
 import { lazySerializers, validatorCompiler } from "./validation.ts";
 import { isWebPath, WebApp } from "./web.ts";
+
+/** How often the agencies' custom hosts are read again (a host set elsewhere is answered within this). */
+const CUSTOM_HOSTS_RELOAD_MS = 10_000;
 
 export interface HttpOptions {
   publicUrl: string;
@@ -105,6 +109,14 @@ export async function buildHttpApp(deps: Deps, options: HttpOptions): Promise<Fa
   // Before anything else: a request for a host name this server is not (DNS rebinding) gets no
   // further, whatever it carries. Health checks are answered under any name (they reveal nothing,
   // and orchestrators address them by the container's own address).
+  // Agencies' custom hosts are names it answers to as well: loaded now, and again every few
+  // seconds for a host another process set (the CLI sets it in the database).
+  await reloadCustomHosts(deps);
+  const hostReload = setInterval(() => {
+    reloadCustomHosts(deps).catch((error: unknown) => app.log.warn({ err: error }, "custom hosts not reloaded"));
+  }, CUSTOM_HOSTS_RELOAD_MS);
+  hostReload.unref();
+  app.addHook("onClose", async () => clearInterval(hostReload));
   app.addHook("onRequest", (request, reply, done) => {
     if (deps.origins.allowsHost(request.host) || request.url === "/healthz") return done();
     sendError(

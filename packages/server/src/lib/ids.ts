@@ -29,6 +29,8 @@ export function randomBase62(length: number): string {
 
 export type IdPrefix =
   | "ws"
+  | "agy"
+  | "pit"
   | "inv"
   | "key"
   | "prj"

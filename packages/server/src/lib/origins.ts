@@ -17,6 +17,8 @@ export class ServerOrigins {
   readonly #loopback: boolean;
   /** Listed names; a name listed with a port matches that port only. */
   readonly #allowed: { hostname: string; port: string | null }[];
+  /** Agencies' custom hosts, from the database (services/agencies/hosts.ts keeps them current). */
+  #custom: { hostname: string; port: string | null }[] = [];
 
   constructor(publicUrl: string, allowedHosts: readonly string[] = []) {
     const url = new URL(publicUrl);
@@ -37,9 +39,17 @@ export class ServerOrigins {
     if (parsed === null) return false;
     if (parsed.hostname === this.#publicHostname) return true;
     if (this.#loopback && isLoopbackHostname(parsed.hostname)) return true;
-    return this.#allowed.some(
+    return [...this.#allowed, ...this.#custom].some(
       (allowed) => allowed.hostname === parsed.hostname && (allowed.port === null || allowed.port === parsed.port),
     );
+  }
+
+  /** Replaces the agencies' custom hosts this server answers to (names that do not parse are left out). */
+  setCustomHosts(hosts: readonly string[]): void {
+    this.#custom = hosts.flatMap((entry) => {
+      const parsed = parseHost(entry);
+      return parsed === null ? [] : [{ hostname: parsed.hostname, port: parsed.port === "" ? null : parsed.port }];
+    });
   }
 
   /**
@@ -71,7 +81,7 @@ export class ServerOrigins {
 }
 
 /** A `Host` value as a URL sees it (lower-case, default port dropped), or null when it is not one. */
-function parseHost(value: string, protocol = "http:"): URL | null {
+export function parseHost(value: string, protocol = "http:"): URL | null {
   const trimmed = value.trim().replace(/\.$/, "");
   // Only a host and a port: no credentials, path, query, fragment or spaces smuggled in.
   if (trimmed === "" || /[\s@/?#\\]/.test(trimmed)) return null;

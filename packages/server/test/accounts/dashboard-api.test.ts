@@ -12,7 +12,7 @@ describeEachDialect(
       expect(me.statusCode).toBe(200);
       expect(me.json()).toEqual({
         user: session.user,
-        workspaces: [{ id: session.workspaceId, name: "Acme agency", plan: "agency", role: "owner" }],
+        workspaces: [{ id: session.workspaceId, name: "Acme agency", plan: "agency", role: "owner", agency: null }],
       });
       const details = await dashboard(h, "GET", `/app/api/workspaces/${session.workspaceId}`, {
         cookie: session.cookie,

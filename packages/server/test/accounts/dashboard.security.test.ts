@@ -194,7 +194,7 @@ describeEachDialect("a new installation", (h) => {
     });
     const first = await signUp(h, { workspace_name: "First" });
     expect((await dashboard(h, "GET", "/app/api/me", { cookie: first.cookie })).json().workspaces).toEqual([
-      { id: first.workspaceId, name: "First", plan: "agency", role: "owner" },
+      { id: first.workspaceId, name: "First", plan: "agency", role: "owner", agency: null },
     ]);
     expect((await dashboard(h, "GET", "/app/api/setup")).json().needs_setup).toBe(false);
     const second = await dashboard(h, "POST", "/app/api/signup", {

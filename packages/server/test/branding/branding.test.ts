@@ -51,6 +51,7 @@ describeEachDialect(
         show_sightline: true,
         workspace_name: "Northwind agency",
         custom_name: false,
+        agency: null,
         updated_at: null,
       });
       expect(await brandingOf(h.deps, owner.workspaceId)).toEqual({

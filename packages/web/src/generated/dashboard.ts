@@ -27,6 +27,10 @@ export interface UserWorkspace {
   name: string;
   plan: string;
   role: Role;
+  agency: {
+    id: string;
+    name: string;
+  } | null;
 }
 
 export type Role = "viewer" | "member" | "admin" | "owner";
@@ -193,6 +197,8 @@ export interface BrandingSettings {
   workspace_name: string;
   /** Whether `name` was set, rather than the workspace's name. */
   custom_name: boolean;
+  /** The agency the workspace belongs to: what the workspace does not set is the agency's (docs/agencies.md). */
+  agency: string | null;
   /** ISO 8601 UTC timestamp. */
   updated_at: string | null;
 }
@@ -235,6 +241,106 @@ export interface DigestSubscription {
   subscribed: boolean;
   /** Whether the server can send e-mail (SMTP_URL). */
   email_delivery: boolean;
+}
+
+export interface Host {
+  /** The agency whose custom host this request came in on. */
+  agency: string | null;
+  name: string | null;
+  logo: string | null;
+  primary: string | null;
+  accent: string | null;
+  show_sightline: boolean;
+}
+
+export interface Agency {
+  id: string;
+  name: string;
+  role: AgencyRole;
+  credits: {
+    /** The pool every client draws on this billing month. */
+    allowance: number;
+    used: number;
+    remaining: number;
+    period_start: string;
+    /** The day the pool (and every client's cap) renews. */
+    period_end: string;
+  };
+  /** The host its dashboard and share links are reached on. */
+  custom_host: string | null;
+  clients: number;
+  /** ISO 8601 UTC timestamp. */
+  created_at: string;
+}
+
+export type AgencyRole = "viewer" | "strategist" | "admin";
+
+export interface AgencyClient {
+  /** The client's workspace. */
+  id: string;
+  name: string;
+  brands: number;
+  visibility: Proportion;
+  visibility_previous: Proportion;
+  /** Points of share, this period minus the one before. */
+  visibility_change: number | null;
+  visibility_change_significant: boolean | null;
+  open_alerts: number;
+  credits_used: number;
+  credit_cap: number | null;
+  /** ISO 8601 UTC timestamp. */
+  last_run_at: string | null;
+  /** ISO 8601 UTC timestamp. */
+  next_run_at: string | null;
+  /** ISO 8601 UTC timestamp. */
+  created_at: string;
+}
+
+export interface Proportion {
+  /** count ÷ n; null when n is 0. */
+  value: number | null;
+  /** Answers counted. */
+  n: number;
+  /** Answers that qualify. */
+  count: number;
+  /** Lower bound of the Wilson 95% interval. */
+  ci_low: number | null;
+  /** Upper bound of the Wilson 95% interval. */
+  ci_high: number | null;
+}
+
+export interface AgencyStaff {
+  user_id: string;
+  name: string;
+  email: string;
+  role: AgencyRole;
+  /** ISO 8601 UTC timestamp. */
+  joined_at: string;
+}
+
+export interface Pitch {
+  id: string;
+  website: string;
+  /** The prospect's name, once run. */
+  name: string | null;
+  status: "draft" | "running" | "ready" | "failed" | "converted";
+  /** The pitch's own workspace (its brand, answers and report). */
+  workspace_id: string;
+  project_id: string | null;
+  analysis_id: string | null;
+  /** The analysis's progress. */
+  answers: {
+    done: number;
+    total: number;
+  };
+  report_id: string | null;
+  /** The branded report's link, opened without a session. */
+  share_url: string | null;
+  error: string | null;
+  /** ISO 8601 UTC timestamp. */
+  converted_at: string | null;
+  /** ISO 8601 UTC timestamp. */
+  created_at: string;
 }
 
 /** Every route of the dashboard's API under /app/api but the workspace's mount of API v1 (which the SDK's operations describe). */
@@ -583,6 +689,355 @@ export interface DashboardOperations {
     };
     response: DigestSubscription;
   };
+  getHost: {
+    params: undefined;
+    query: undefined;
+    body: undefined;
+    response: Host;
+  };
+  listAgencies: {
+    params: undefined;
+    query: undefined;
+    body: undefined;
+    response: {
+      data: Agency[];
+    };
+  };
+  createAgency: {
+    params: undefined;
+    query: undefined;
+    body: {
+      name: string;
+      workspace_id: string;
+    };
+    response: Agency;
+  };
+  getAgency: {
+    params: {
+      agency: string;
+    };
+    query: undefined;
+    body: undefined;
+    response: Agency;
+  };
+  renameAgency: {
+    params: {
+      agency: string;
+    };
+    query: undefined;
+    body: {
+      name: string;
+    };
+    response: Agency;
+  };
+  listAgencyClients: {
+    params: {
+      agency: string;
+    };
+    query: undefined;
+    body: undefined;
+    response: {
+      data: AgencyClient[];
+      /** ISO 8601 UTC timestamp. */
+      from: string;
+      /** ISO 8601 UTC timestamp. */
+      to: string;
+      /** When the credits used renew. */
+      period_end: string;
+    };
+  };
+  createAgencyClient: {
+    params: {
+      agency: string;
+    };
+    query: undefined;
+    body: {
+      name: string;
+      credit_cap?: number | null;
+    };
+    response: AgencyClient;
+  };
+  updateAgencyClient: {
+    params: {
+      agency: string;
+      workspace: string;
+    };
+    query: undefined;
+    body: {
+      name?: string;
+      credit_cap?: number | null;
+    };
+    response: AgencyClient;
+  };
+  listAgencyStaff: {
+    params: {
+      agency: string;
+    };
+    query: undefined;
+    body: undefined;
+    response: {
+      data: AgencyStaff[];
+    };
+  };
+  addAgencyStaff: {
+    params: {
+      agency: string;
+    };
+    query: undefined;
+    body: {
+      email: string;
+      role: string;
+    };
+    response: AgencyStaff;
+  };
+  changeAgencyStaffRole: {
+    params: {
+      agency: string;
+      user: string;
+    };
+    query: undefined;
+    body: {
+      role: string;
+    };
+    response: AgencyStaff;
+  };
+  removeAgencyStaff: {
+    params: {
+      agency: string;
+      user: string;
+    };
+    query: undefined;
+    body: undefined;
+    response: {
+      user_id: string;
+      removed: true;
+    };
+  };
+  getAgencyBranding: {
+    params: {
+      agency: string;
+    };
+    query: undefined;
+    body: undefined;
+    response: BrandingSettings;
+  };
+  updateAgencyBranding: {
+    params: {
+      agency: string;
+    };
+    query: undefined;
+    body: {
+      /** 1 to 80 characters; null: the workspace's. */
+      name?: string | null;
+      /** A PNG or JPEG of at most 200 kB, as a data URL or base64; null removes it. */
+      logo?: string | null;
+      primary?: string | null;
+      accent?: string | null;
+      show_sightline?: boolean;
+    };
+    response: BrandingSettings;
+  };
+  listPitches: {
+    params: {
+      agency: string;
+    };
+    query: undefined;
+    body: undefined;
+    response: {
+      data: Pitch[];
+    };
+  };
+  createPitch: {
+    params: {
+      agency: string;
+    };
+    query: undefined;
+    body: {
+      website: string;
+    };
+    response: {
+      pitch: Pitch;
+      /** A proposed brand, read from its website: every field for the person adding it to confirm or edit. Nothing is stored. */
+      suggestion: {
+        object: "brand_suggestion";
+        /** The address that was read (after redirects). */
+        website: string;
+        /** The engine whose suggestions are included (`sandbox` when simulated). */
+        engine: string;
+        /** The pages asked for, in order, robots.txt included. */
+        pages: Array<{
+          url: string;
+          read: boolean;
+          /** Why it was not read. */
+          reason?: string;
+        }>;
+        name: {
+          value: string;
+          /** Where it came from: the URL of the page it was read on, `sandbox` (simulated by the offline sandbox, not a real engine's answer), the name of the engine that was asked, or `answers` (the brand's stored answers). */
+          source: string;
+          /** What was read there: `og:site_name`, the sentence on the page, `simulated market`… */
+          detail: string;
+        } | null;
+        aliases: Array<{
+          value: string;
+          /** Where it came from: the URL of the page it was read on, `sandbox` (simulated by the offline sandbox, not a real engine's answer), the name of the engine that was asked, or `answers` (the brand's stored answers). */
+          source: string;
+          /** What was read there: `og:site_name`, the sentence on the page, `simulated market`… */
+          detail: string;
+        }>;
+        /** The first is the primary domain. */
+        domains: Array<{
+          value: string;
+          /** Where it came from: the URL of the page it was read on, `sandbox` (simulated by the offline sandbox, not a real engine's answer), the name of the engine that was asked, or `answers` (the brand's stored answers). */
+          source: string;
+          /** What was read there: `og:site_name`, the sentence on the page, `simulated market`… */
+          detail: string;
+        }>;
+        category: {
+          value: string;
+          /** Where it came from: the URL of the page it was read on, `sandbox` (simulated by the offline sandbox, not a real engine's answer), the name of the engine that was asked, or `answers` (the brand's stored answers). */
+          source: string;
+          /** What was read there: `og:site_name`, the sentence on the page, `simulated market`… */
+          detail: string;
+        } | null;
+        language: {
+          value: string;
+          /** Where it came from: the URL of the page it was read on, `sandbox` (simulated by the offline sandbox, not a real engine's answer), the name of the engine that was asked, or `answers` (the brand's stored answers). */
+          source: string;
+          /** What was read there: `og:site_name`, the sentence on the page, `simulated market`… */
+          detail: string;
+        } | null;
+        country: {
+          value: string;
+          /** Where it came from: the URL of the page it was read on, `sandbox` (simulated by the offline sandbox, not a real engine's answer), the name of the engine that was asked, or `answers` (the brand's stored answers). */
+          source: string;
+          /** What was read there: `og:site_name`, the sentence on the page, `simulated market`… */
+          detail: string;
+        } | null;
+        /** The fact sheet the pages state (`facts` of a project). */
+        facts: {
+          founded_year?: {
+            value: number;
+            /** Where it came from: the URL of the page it was read on, `sandbox` (simulated by the offline sandbox, not a real engine's answer), the name of the engine that was asked, or `answers` (the brand's stored answers). */
+            source: string;
+            /** What was read there: `og:site_name`, the sentence on the page, `simulated market`… */
+            detail: string;
+          };
+          headquarters?: {
+            value: string;
+            /** Where it came from: the URL of the page it was read on, `sandbox` (simulated by the offline sandbox, not a real engine's answer), the name of the engine that was asked, or `answers` (the brand's stored answers). */
+            source: string;
+            /** What was read there: `og:site_name`, the sentence on the page, `simulated market`… */
+            detail: string;
+          };
+          starting_price?: {
+            value: {
+              amount: number;
+              currency: string;
+              period?: "month" | "year" | "once";
+            };
+            /** Where it came from: the URL of the page it was read on, `sandbox` (simulated by the offline sandbox, not a real engine's answer), the name of the engine that was asked, or `answers` (the brand's stored answers). */
+            source: string;
+            /** What was read there: `og:site_name`, the sentence on the page, `simulated market`… */
+            detail: string;
+          };
+          free_plan?: {
+            value: boolean;
+            /** Where it came from: the URL of the page it was read on, `sandbox` (simulated by the offline sandbox, not a real engine's answer), the name of the engine that was asked, or `answers` (the brand's stored answers). */
+            source: string;
+            /** What was read there: `og:site_name`, the sentence on the page, `simulated market`… */
+            detail: string;
+          };
+          features?: Array<{
+            value: string;
+            /** Where it came from: the URL of the page it was read on, `sandbox` (simulated by the offline sandbox, not a real engine's answer), the name of the engine that was asked, or `answers` (the brand's stored answers). */
+            source: string;
+            /** What was read there: `og:site_name`, the sentence on the page, `simulated market`… */
+            detail: string;
+          }>;
+        };
+        competitors: Array<{
+          value: string;
+          /** Where it came from: the URL of the page it was read on, `sandbox` (simulated by the offline sandbox, not a real engine's answer), the name of the engine that was asked, or `answers` (the brand's stored answers). */
+          source: string;
+          /** What was read there: `og:site_name`, the sentence on the page, `simulated market`… */
+          detail: string;
+        }>;
+        prompts: Array<{
+          value: string;
+          /** Where it came from: the URL of the page it was read on, `sandbox` (simulated by the offline sandbox, not a real engine's answer), the name of the engine that was asked, or `answers` (the brand's stored answers). */
+          source: string;
+          /** What was read there: `og:site_name`, the sentence on the page, `simulated market`… */
+          detail: string;
+          stage: "awareness" | "consideration" | "decision";
+          /** `funnel:<stage>` when the stage is known. */
+          tags: string[];
+        }>;
+        /** What could not be suggested and why (an engine that failed, no category found…). */
+        notices: string[];
+      } | null;
+      /** Why the site could not be read, when it could not. */
+      problem: string | null;
+    };
+  };
+  getPitch: {
+    params: {
+      agency: string;
+      pitch: string;
+    };
+    query: undefined;
+    body: undefined;
+    response: Pitch;
+  };
+  runPitch: {
+    params: {
+      agency: string;
+      pitch: string;
+    };
+    query: undefined;
+    body: {
+      name: string;
+      /** The prospect's domain; the website's by default. */
+      primary_domain?: string;
+      prompts: string[];
+      competitors: string[];
+      engines?: string[];
+    };
+    response: Pitch;
+  };
+  sharePitch: {
+    params: {
+      agency: string;
+      pitch: string;
+    };
+    query: undefined;
+    body: undefined;
+    response: Pitch;
+  };
+  convertPitch: {
+    params: {
+      agency: string;
+      pitch: string;
+    };
+    query: undefined;
+    body: {
+      name?: string;
+      credit_cap?: number | null;
+    };
+    response: Pitch;
+  };
+  deletePitch: {
+    params: {
+      agency: string;
+      pitch: string;
+    };
+    query: undefined;
+    body: undefined;
+    response: {
+      id: string;
+      deleted: true;
+    };
+  };
   signIn: {
     params: undefined;
     query: undefined;
@@ -687,6 +1142,27 @@ export const DASHBOARD_OPERATIONS = {
   revokeIngestToken: { method: "DELETE", path: "/workspaces/{workspace}/projects/{id}/ingest-tokens/{token_id}" },
   getDigestSubscription: { method: "GET", path: "/workspaces/{workspace}/projects/{project_id}/digest" },
   setDigestSubscription: { method: "PATCH", path: "/workspaces/{workspace}/projects/{project_id}/digest" },
+  getHost: { method: "GET", path: "/host" },
+  listAgencies: { method: "GET", path: "/agencies" },
+  createAgency: { method: "POST", path: "/agencies" },
+  getAgency: { method: "GET", path: "/agencies/{agency}" },
+  renameAgency: { method: "PATCH", path: "/agencies/{agency}" },
+  listAgencyClients: { method: "GET", path: "/agencies/{agency}/clients" },
+  createAgencyClient: { method: "POST", path: "/agencies/{agency}/clients" },
+  updateAgencyClient: { method: "PATCH", path: "/agencies/{agency}/clients/{workspace}" },
+  listAgencyStaff: { method: "GET", path: "/agencies/{agency}/staff" },
+  addAgencyStaff: { method: "POST", path: "/agencies/{agency}/staff" },
+  changeAgencyStaffRole: { method: "PATCH", path: "/agencies/{agency}/staff/{user}" },
+  removeAgencyStaff: { method: "DELETE", path: "/agencies/{agency}/staff/{user}" },
+  getAgencyBranding: { method: "GET", path: "/agencies/{agency}/branding" },
+  updateAgencyBranding: { method: "PATCH", path: "/agencies/{agency}/branding" },
+  listPitches: { method: "GET", path: "/agencies/{agency}/pitches" },
+  createPitch: { method: "POST", path: "/agencies/{agency}/pitches" },
+  getPitch: { method: "GET", path: "/agencies/{agency}/pitches/{pitch}" },
+  runPitch: { method: "POST", path: "/agencies/{agency}/pitches/{pitch}/run" },
+  sharePitch: { method: "POST", path: "/agencies/{agency}/pitches/{pitch}/share" },
+  convertPitch: { method: "POST", path: "/agencies/{agency}/pitches/{pitch}/convert" },
+  deletePitch: { method: "DELETE", path: "/agencies/{agency}/pitches/{pitch}" },
   signIn: { method: "POST", path: "/auth/sign-in/email" },
   signOut: { method: "POST", path: "/auth/sign-out" },
   requestPasswordReset: { method: "POST", path: "/auth/request-password-reset" },

@@ -26,6 +26,7 @@ import * as trafficIngest from "./2026-11-26-04-traffic-ingest.ts";
 import * as trafficGa4 from "./2026-11-26-05-traffic-ga4.ts";
 import * as changes from "./2026-11-27-01-changes.ts";
 import * as biViews from "./2026-11-27-02-bi-views.ts";
+import * as agencies from "./2026-11-27-03-agencies.ts";
 
 /** A migration: frozen in time, it is typed against no particular schema and imports nothing of the app. */
 export interface Migration {
@@ -63,4 +64,5 @@ export const MIGRATIONS: Migration[] = [
   { name: "2026-11-26-05-traffic-ga4", up: trafficGa4.up },
   { name: "2026-11-27-01-changes", up: changes.up },
   { name: "2026-11-27-02-bi-views", up: biViews.up },
+  { name: "2026-11-27-03-agencies", up: agencies.up },
 ];

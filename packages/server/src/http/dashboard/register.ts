@@ -8,6 +8,7 @@ import { registerEmailLinks } from "../email-links.ts";
 import type { Route, SessionRoute } from "../route.ts";
 import { mountRoutes } from "../runner.ts";
 import { accountRoutes } from "./routes/accounts.ts";
+import { agencyRoutes } from "./routes/agencies.ts";
 import { apiKeyRoutes } from "./routes/api-keys.ts";
 import { brandingRoutes } from "./routes/branding.ts";
 import { digestRoutes } from "./routes/digests.ts";
@@ -15,6 +16,7 @@ import { engineRoutes } from "./routes/engines.ts";
 import { ingestTokenRoutes } from "./routes/ingest-tokens.ts";
 import { invitationRoutes } from "./routes/invitations.ts";
 import { memberRoutes } from "./routes/members.ts";
+import { pitchRoutes } from "./routes/pitches.ts";
 import { workspaceRoutes } from "./routes/workspaces.ts";
 
 /** Where the dashboard's API lives; the SPA is served everywhere else but /v1, /docs and /healthz. */
@@ -32,6 +34,8 @@ export function dashboardRoutes(deps: Deps): SessionRoute[] {
     ...brandingRoutes(),
     ...ingestTokenRoutes(),
     ...digestRoutes(),
+    ...agencyRoutes(deps),
+    ...pitchRoutes(deps),
   ];
 }
 

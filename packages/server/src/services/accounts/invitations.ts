@@ -7,6 +7,7 @@ import { brandingOf } from "../branding/branding.ts";
 import { brandedEmail } from "../branding/email.ts";
 import type { Deps, ServiceContext } from "../context.ts";
 import { inTransaction } from "../context.ts";
+import { linkOrigin } from "../workspaces/links.ts";
 import { workspaceContext } from "../workspaces/workspaces.ts";
 import { addMember, type Membership } from "./members.ts";
 import { can, isRole, ROLES, type Role } from "./roles.ts";
@@ -88,7 +89,7 @@ export async function createInvitation(
     created_at: now.toISOString(),
   };
   await ctx.db.insertInto("invitations").values(row).execute();
-  const link = `${ctx.publicUrl}/invite/${token}`;
+  const link = `${await linkOrigin(ctx, ctx.workspace.id)}/invite/${token}`;
   let emailed = false;
   if (ctx.mailer !== null) {
     const workspace = await ctx.db

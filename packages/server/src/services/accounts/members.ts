@@ -2,7 +2,7 @@ import { ApiError, notFound, validationError } from "../../errors/api-error.ts";
 import type { Deps, ServiceContext } from "../context.ts";
 import { inTransaction } from "../context.ts";
 import type { PlanName } from "../plan-names.ts";
-import { can, isRole, ROLES, type Role } from "./roles.ts";
+import { can, clientRoleOf, isAgencyRole, isRole, ROLES, type Role } from "./roles.ts";
 
 export interface MemberView {
   user_id: string;
@@ -23,32 +23,84 @@ export interface UserWorkspace {
   name: string;
   plan: PlanName;
   role: Role;
+  /** The agency that owns it, when one does. */
+  agency: { id: string; name: string } | null;
 }
 
 function roleOf(value: string): Role {
   return isRole(value) ? value : "viewer";
 }
 
-/** The user's role in the workspace, or null when they are not a member of it. */
+/**
+ * The user's role in the workspace, or null when they have none: their own membership, or else
+ * the role their place at the agency that owns the workspace gives them there (accounts/roles.ts).
+ */
 export async function membership(deps: Deps, workspaceId: string, userId: string): Promise<Role | null> {
   const row = await deps.db
-    .selectFrom("members")
-    .select("role")
-    .where("workspace_id", "=", workspaceId)
-    .where("user_id", "=", userId)
+    .selectFrom("workspaces as w")
+    .leftJoin("members as m", (join) => join.onRef("m.workspace_id", "=", "w.id").on("m.user_id", "=", userId))
+    .leftJoin("agency_members as a", (join) =>
+      join.onRef("a.agency_id", "=", "w.agency_id").on("a.user_id", "=", userId),
+    )
+    .select(["m.role as member_role", "a.role as agency_role"])
+    .where("w.id", "=", workspaceId)
     .executeTakeFirst();
-  return row === undefined ? null : roleOf(row.role);
+  if (row === undefined) return null;
+  if (row.member_role !== null) return roleOf(row.member_role);
+  if (row.agency_role !== null && isAgencyRole(row.agency_role)) return clientRoleOf(row.agency_role);
+  return null;
 }
 
+/**
+ * The workspaces the user works in: those they are a member of, and every client of the agencies
+ * they are staff of (pitches are reached from the agency's page, not listed here). By name.
+ */
 export async function workspacesOf(deps: Deps, userId: string): Promise<UserWorkspace[]> {
-  const rows = await deps.db
+  const direct = await deps.db
     .selectFrom("members")
     .innerJoin("workspaces", "workspaces.id", "members.workspace_id")
-    .select(["workspaces.id", "workspaces.name", "workspaces.plan", "members.role"])
+    .leftJoin("agencies", "agencies.id", "workspaces.agency_id")
+    .select([
+      "workspaces.id",
+      "workspaces.name",
+      "workspaces.plan",
+      "members.role",
+      "agencies.id as agency_id",
+      "agencies.name as agency_name",
+    ])
     .where("members.user_id", "=", userId)
-    .orderBy("workspaces.name")
     .execute();
-  return rows.map((row) => ({ id: row.id, name: row.name, plan: row.plan as PlanName, role: roleOf(row.role) }));
+  const viaAgency = await deps.db
+    .selectFrom("agency_members")
+    .innerJoin("workspaces", "workspaces.agency_id", "agency_members.agency_id")
+    .innerJoin("agencies", "agencies.id", "workspaces.agency_id")
+    .select([
+      "workspaces.id",
+      "workspaces.name",
+      "workspaces.plan",
+      "agency_members.role",
+      "agencies.id as agency_id",
+      "agencies.name as agency_name",
+    ])
+    .where("agency_members.user_id", "=", userId)
+    .where("workspaces.agency_kind", "=", "client")
+    .execute();
+  const seen = new Set(direct.map((row) => row.id));
+  const all = [
+    ...direct.map((row) => ({ ...row, role: roleOf(row.role) })),
+    ...viaAgency
+      .filter((row) => !seen.has(row.id))
+      .map((row) => ({ ...row, role: isAgencyRole(row.role) ? clientRoleOf(row.role) : ("viewer" as Role) })),
+  ];
+  return all
+    .map((row) => ({
+      id: row.id,
+      name: row.name,
+      plan: row.plan as PlanName,
+      role: row.role,
+      agency: row.agency_id === null || row.agency_name === null ? null : { id: row.agency_id, name: row.agency_name },
+    }))
+    .sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
 }
 
 export async function listMembers(ctx: ServiceContext): Promise<MemberView[]> {

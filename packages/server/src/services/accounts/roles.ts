@@ -45,3 +45,25 @@ const ALLOWED: Record<Permission, Role> = {
 export function can(role: Role, permission: Permission): boolean {
   return ROLES.indexOf(role) >= ROLES.indexOf(ALLOWED[permission]);
 }
+
+/** A role at an agency, least to most. */
+export const AGENCY_ROLES = ["viewer", "strategist", "admin"] as const;
+
+export type AgencyRole = (typeof AGENCY_ROLES)[number];
+
+export function isAgencyRole(value: string): value is AgencyRole {
+  return (AGENCY_ROLES as readonly string[]).includes(value);
+}
+
+/**
+ * What a role at the agency is in each of its client workspaces, unless the client's own
+ * membership says otherwise: an admin runs the client as its owner, a strategist works in it as a
+ * member (brands, analyses, monitoring, reports), a viewer reads.
+ */
+export function clientRoleOf(role: AgencyRole): Role {
+  return role === "admin" ? "owner" : role === "strategist" ? "member" : "viewer";
+}
+
+export function atLeast(role: AgencyRole, least: AgencyRole): boolean {
+  return AGENCY_ROLES.indexOf(role) >= AGENCY_ROLES.indexOf(least);
+}

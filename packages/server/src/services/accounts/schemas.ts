@@ -41,7 +41,14 @@ export const SignedUpSchema = component(
 export const UserWorkspaceSchema = component(
   "UserWorkspace",
   Type.Object(
-    { id: Type.String(), name: Type.String(), plan: Type.String(), role: Role },
+    {
+      id: Type.String(),
+      name: Type.String(),
+      plan: Type.String(),
+      role: Role,
+      /** The agency that owns the workspace, when one does (a client of it). */
+      agency: Nullable(Type.Object({ id: Type.String(), name: Type.String() }, { additionalProperties: false })),
+    },
     { additionalProperties: false },
   ),
 );

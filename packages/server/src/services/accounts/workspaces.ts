@@ -109,6 +109,7 @@ export async function deleteWorkspace(ctx: ServiceContext, confirmName: string):
       "api_keys",
       "invitations",
       "members",
+      "pitches",
     ] as const) {
       await tx.db.deleteFrom(table).where("workspace_id", "=", id).execute();
     }

@@ -14,13 +14,19 @@ export type BrandingChange = Static<typeof UpdateBrandingSchema>;
 const NAME_MAX = 80;
 const COLOR = /^#[0-9a-f]{6}$/i;
 
-/** The workspace's row and its branding's, if it set any; undefined for no such workspace. */
+/**
+ * The workspace's row, its branding's if it set any, and its agency's branding if it belongs to
+ * an agency; undefined for no such workspace.
+ */
 function readRow(db: Db, workspaceId: string) {
   return db
     .selectFrom("workspaces as w")
     .leftJoin("workspace_branding as b", "b.workspace_id", "w.id")
+    .leftJoin("agencies as a", "a.id", "w.agency_id")
+    .leftJoin("agency_branding as ab", "ab.agency_id", "w.agency_id")
     .select([
       "w.name as workspace_name",
+      "a.name as agency",
       "b.name",
       "b.logo",
       "b.logo_mime",
@@ -28,6 +34,12 @@ function readRow(db: Db, workspaceId: string) {
       "b.accent_color",
       "b.show_sightline",
       "b.updated_at",
+      "ab.name as agency_brand_name",
+      "ab.logo as agency_logo",
+      "ab.logo_mime as agency_logo_mime",
+      "ab.primary_color as agency_primary",
+      "ab.accent_color as agency_accent",
+      "ab.show_sightline as agency_show_sightline",
     ])
     .where("w.id", "=", workspaceId)
     .executeTakeFirst();
@@ -35,22 +47,68 @@ function readRow(db: Db, workspaceId: string) {
 
 type Row = NonNullable<Awaited<ReturnType<typeof readRow>>>;
 
-function settingsOf(row: Row): BrandingSettings {
+/** The settings' columns, whether the workspace's or its agency's. */
+interface Columns {
+  name: string | null;
+  logo: string | null;
+  logo_mime: string | null;
+  primary_color: string | null;
+  accent_color: string | null;
+  show_sightline: boolean | null;
+  updated_at: string | null;
+}
+
+function settingsFrom(
+  own: Columns,
+  fallback: Columns | null,
+  ownerName: string,
+  agency: string | null,
+): BrandingSettings {
+  const pick = <K extends keyof Columns>(key: K): Columns[K] => own[key] ?? fallback?.[key] ?? null;
+  // The logo comes with its media type, from the same row.
+  const logoRow = own.logo !== null ? own : fallback?.logo != null ? fallback : null;
   const logo =
-    row.logo === null || row.logo_mime === null
+    logoRow === null || logoRow.logo === null || logoRow.logo_mime === null
       ? null
-      : logoDataUrl({ mime: row.logo_mime as LogoMime, base64: row.logo });
+      : logoDataUrl({ mime: logoRow.logo_mime as LogoMime, base64: logoRow.logo });
   return {
-    name: row.name ?? row.workspace_name,
+    name: pick("name") ?? ownerName,
     logo,
-    primary: row.primary_color ?? DEFAULT_BRANDING.primary,
-    accent: row.accent_color ?? DEFAULT_BRANDING.accent,
-    // A workspace that set nothing shows it; the left join gives null then.
-    show_sightline: row.show_sightline ?? true,
-    workspace_name: row.workspace_name,
-    custom_name: row.name !== null,
+    primary: pick("primary_color") ?? DEFAULT_BRANDING.primary,
+    accent: pick("accent_color") ?? DEFAULT_BRANDING.accent,
+    // The agency decides, for all its clients, whether Sightline shows; else the workspace; shown
+    // when nothing was set (the left join gives null then).
+    show_sightline: fallback?.show_sightline ?? own.show_sightline ?? true,
+    workspace_name: ownerName,
+    custom_name: pick("name") !== null,
+    agency,
+    updated_at: own.updated_at ?? fallback?.updated_at ?? null,
+  };
+}
+
+function settingsOf(row: Row): BrandingSettings {
+  const own: Columns = {
+    name: row.name,
+    logo: row.logo,
+    logo_mime: row.logo_mime,
+    primary_color: row.primary_color,
+    accent_color: row.accent_color,
+    show_sightline: row.show_sightline === null ? null : Boolean(row.show_sightline),
     updated_at: row.updated_at,
   };
+  const agency: Columns | null =
+    row.agency === null
+      ? null
+      : {
+          name: row.agency_brand_name ?? row.agency,
+          logo: row.agency_logo,
+          logo_mime: row.agency_logo_mime,
+          primary_color: row.agency_primary,
+          accent_color: row.agency_accent,
+          show_sightline: row.agency_show_sightline === null ? null : Boolean(row.agency_show_sightline),
+          updated_at: null,
+        };
+  return settingsFrom(own, agency, row.workspace_name, row.agency);
 }
 
 function brandingFrom(settings: BrandingSettings): Branding {
@@ -60,8 +118,9 @@ function brandingFrom(settings: BrandingSettings): Branding {
 
 /**
  * How the workspace presents what it sends: its own name unless it set one, the default colours
- * unless it set its own, "Sightline" shown unless it asked otherwise. A workspace that does not
- * exist (deleted since) gets the defaults.
+ * unless it set its own, "Sightline" shown unless it asked otherwise. A client of an agency takes
+ * what it did not set from the agency's branding (the agency's name before its own). A workspace
+ * that does not exist (deleted since) gets the defaults.
  */
 export async function brandingOf(deps: { db: Db }, workspaceId: string): Promise<Branding> {
   const row = await readRow(deps.db, workspaceId);
@@ -79,6 +138,40 @@ export async function brandingOfReport(deps: { db: Db }, reportId: string): Prom
     .where("id", "=", reportId)
     .executeTakeFirst();
   return report === undefined ? { ...DEFAULT_BRANDING } : brandingOf(deps, report.workspace_id);
+}
+
+async function agencyRow(db: Db, agencyId: string) {
+  return db
+    .selectFrom("agencies as a")
+    .leftJoin("agency_branding as b", "b.agency_id", "a.id")
+    .select([
+      "a.name as agency_name",
+      "b.name",
+      "b.logo",
+      "b.logo_mime",
+      "b.primary_color",
+      "b.accent_color",
+      "b.show_sightline",
+      "b.updated_at",
+    ])
+    .where("a.id", "=", agencyId)
+    .executeTakeFirstOrThrow();
+}
+
+/** The agency's branding, set once for every client: its settings as its staff see them. */
+export async function agencyBrandingSettings(deps: { db: Db }, agencyId: string): Promise<BrandingSettings> {
+  const row = await agencyRow(deps.db, agencyId);
+  return settingsFrom(
+    { ...row, show_sightline: row.show_sightline === null ? null : Boolean(row.show_sightline) },
+    null,
+    row.agency_name,
+    row.agency_name,
+  );
+}
+
+/** The agency's branding as what it sends shows it (the custom host's pages). */
+export async function agencyBranding(deps: { db: Db }, agencyId: string): Promise<Branding> {
+  return brandingFrom(await agencyBrandingSettings(deps, agencyId));
 }
 
 /** Settings → Branding as every member sees it. */
@@ -145,4 +238,22 @@ export async function updateBranding(ctx: ServiceContext, input: BrandingChange)
     .onConflict((oc) => oc.column("workspace_id").doUpdateSet(values))
     .execute();
   return getBrandingSettings(ctx);
+}
+
+/** The agency's branding changed as a workspace's is (`updateBranding`), for all its clients. */
+export async function updateAgencyBranding(
+  deps: Pick<ServiceContext, "db" | "clock">,
+  agencyId: string,
+  userId: string,
+  input: BrandingChange,
+): Promise<BrandingSettings> {
+  const { set, problems } = columnsOf(input);
+  if (problems.length > 0) throw validationError(problems);
+  const values = { ...set, updated_at: deps.clock.now().toISOString(), updated_by: userId };
+  await deps.db
+    .insertInto("agency_branding")
+    .values({ agency_id: agencyId, show_sightline: true, ...values })
+    .onConflict((oc) => oc.column("agency_id").doUpdateSet(values))
+    .execute();
+  return agencyBrandingSettings(deps, agencyId);
 }

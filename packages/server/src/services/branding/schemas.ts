@@ -20,6 +20,12 @@ export const BrandingSettingsSchema = component(
       show_sightline: Type.Boolean({ description: 'Whether "Made with Sightline" appears on what is sent.' }),
       workspace_name: Type.String({ description: "What `name` is when the workspace sets none." }),
       custom_name: Type.Boolean({ description: "Whether `name` was set, rather than the workspace's name." }),
+      agency: Nullable(
+        Type.String({
+          description:
+            "The agency the workspace belongs to: what the workspace does not set is the agency's (docs/agencies.md).",
+        }),
+      ),
       updated_at: Nullable(Timestamp),
     },
     { additionalProperties: false },

@@ -6,6 +6,7 @@ import type { Branding } from "../branding/types.ts";
 import type { Deps } from "../context.ts";
 import type { ClaimedJob, JobHandler, JobOutcome } from "../jobs/types.ts";
 import type { WebhookTransport } from "../webhooks/transport.ts";
+import { linkOrigin } from "../workspaces/links.ts";
 import { alertMessage } from "./alert-message.ts";
 import { digestMessage } from "./digest-mail.ts";
 import { type Message, slackBody } from "./message.ts";
@@ -90,10 +91,12 @@ export function sendNotificationHandler(deps: Deps, transport: WebhookTransport)
 
     // Read at send time, as the message is: a change of branding applies to what is still to go.
     const branding = await brandingOf(deps, row.workspace_id);
+    // Its links on the agency's custom host, for a client of an agency that has one.
+    const linked = { ...deps, publicUrl: await linkOrigin(deps, row.workspace_id) };
     const message =
       row.kind === "alert"
-        ? await alertMessage(deps, row.workspace_id, row.subject_id, branding)
-        : await digestMessage(deps, row, branding);
+        ? await alertMessage(linked, row.workspace_id, row.subject_id, branding)
+        : await digestMessage(linked, row, branding);
     if (message === null) {
       await update({ status: "canceled" });
       return DONE;

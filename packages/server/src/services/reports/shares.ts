@@ -4,6 +4,7 @@ import type { ReportSharesTable } from "../../db/tables.ts";
 import { notFound } from "../../errors/api-error.ts";
 import { newId } from "../../lib/ids.ts";
 import type { Deps, ServiceContext } from "../context.ts";
+import { linkOrigin } from "../workspaces/links.ts";
 import { assertReport, reportById } from "./reports.ts";
 import type { ReportShareSchema } from "./schemas.ts";
 import type { Report } from "./types.ts";
@@ -36,15 +37,16 @@ function seesLinks(ctx: Pick<ServiceContext, "scopes">): boolean {
 }
 
 function rowToShare(
-  ctx: Pick<ServiceContext, "secrets" | "publicUrl" | "clock" | "scopes">,
+  ctx: Pick<ServiceContext, "secrets" | "clock" | "scopes">,
   row: Selectable<ReportSharesTable>,
+  origin: string,
 ) {
   const now = ctx.clock.now().toISOString();
   return {
     id: row.id,
     object: "report_share" as const,
     report_id: row.report_id,
-    url: seesLinks(ctx) ? `${ctx.publicUrl}/shared/reports/${shareToken(ctx, row.id)}` : null,
+    url: seesLinks(ctx) ? `${origin}/shared/reports/${shareToken(ctx, row.id)}` : null,
     expires_at: row.expires_at,
     revoked_at: row.revoked_at,
     active: row.revoked_at === null && row.expires_at > now,
@@ -89,7 +91,7 @@ export async function createReportShare(
     await ctx.db.deleteFrom("report_shares").where("id", "=", oldest.id).execute();
   }
   await ctx.db.insertInto("report_shares").values(row).execute();
-  return rowToShare(ctx, row);
+  return rowToShare(ctx, row, await linkOrigin(ctx, ctx.workspace.id));
 }
 
 /** The report's links, newest first, revoked and expired ones included (at most 100). */
@@ -107,7 +109,8 @@ export async function listReportShares(
     .orderBy("id", "desc")
     .limit(MAX_SHARES_PER_REPORT)
     .execute();
-  return { data: rows.map((row) => rowToShare(ctx, row)), has_more: false, next_cursor: null };
+  const origin = await linkOrigin(ctx, ctx.workspace.id);
+  return { data: rows.map((row) => rowToShare(ctx, row, origin)), has_more: false, next_cursor: null };
 }
 
 /** Takes a link back: from now on it is 404. Revoking twice keeps the first time. */
@@ -130,7 +133,7 @@ export async function revokeReportShare(ctx: ServiceContext, reportId: string, s
       .where("revoked_at", "is", null)
       .execute();
   }
-  return rowToShare(ctx, (await find()) ?? row);
+  return rowToShare(ctx, (await find()) ?? row, await linkOrigin(ctx, ctx.workspace.id));
 }
 
 /**

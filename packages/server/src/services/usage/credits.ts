@@ -47,10 +47,102 @@ function boundWaits(ctx: ServiceContext): Promise<void> {
   return ctx.sql.boundWaits(ctx.db, { lockMs: 2_000, statementMs: 5_000 });
 }
 
+/** The pool a client of an agency draws on, with its own cap; null for a workspace of its own. */
+export interface AgencyPool {
+  agencyId: string;
+  agencyName: string;
+  clientName: string;
+  allowance: number;
+  billingAnchor: string;
+  /** The client's monthly cap, or null for none (only the pool then). */
+  cap: number | null;
+}
+
+export async function agencyPoolOf(ctx: ServiceContext): Promise<AgencyPool | null> {
+  const row = await ctx.db
+    .selectFrom("workspaces as w")
+    .innerJoin("agencies as a", "a.id", "w.agency_id")
+    .select(["a.id", "a.name", "a.credits_per_month", "a.billing_anchor", "w.name as client", "w.credit_cap"])
+    .where("w.id", "=", ctx.workspace.id)
+    .executeTakeFirst();
+  if (row === undefined) return null;
+  return {
+    agencyId: row.id,
+    agencyName: row.name,
+    clientName: row.client,
+    allowance: Number(row.credits_per_month),
+    billingAnchor: row.billing_anchor,
+    cap: row.credit_cap === null ? null : Number(row.credit_cap),
+  };
+}
+
+/** Raises the agency's counter for the period within its pool, or refuses for the whole agency. */
+async function raisePool(ctx: ServiceContext, pool: AgencyPool, requested: number, now: Date): Promise<void> {
+  const period = billingPeriod(pool.billingAnchor, now);
+  await ctx.db
+    .insertInto("agency_credit_usage")
+    .values({ agency_id: pool.agencyId, period_start: period.start, used: 0, updated_at: now.toISOString() })
+    .onConflict((oc) => oc.columns(["agency_id", "period_start"]).doNothing())
+    .execute();
+  const raised = await ctx.db
+    .updateTable("agency_credit_usage")
+    .set((eb) => ({ used: eb("used", "+", requested), updated_at: now.toISOString() }))
+    .where("agency_id", "=", pool.agencyId)
+    .where("period_start", "=", period.start)
+    .where((eb) => eb(eb("used", "+", requested), "<=", pool.allowance))
+    .executeTakeFirst();
+  if (raised.numUpdatedRows > 0n) return;
+  const row = await ctx.db
+    .selectFrom("agency_credit_usage")
+    .select("used")
+    .where("agency_id", "=", pool.agencyId)
+    .where("period_start", "=", period.start)
+    .executeTakeFirst();
+  const used = Number(row?.used ?? 0);
+  throw new ApiError(
+    "BILLING_LIMIT_EXCEEDED",
+    `This needs ${count(requested, "credit")}, but ${Math.max(0, pool.allowance - used).toLocaleString("en-US")} of ${pool.agencyName}'s pool of ${count(pool.allowance, "credit")} are left until ${period.end}, for all its clients.`,
+    {
+      details: [
+        {
+          issue: "agency credit pool reached",
+          agency: pool.agencyName,
+          allowance: pool.allowance,
+          used,
+          requested,
+          period_end: period.end,
+        },
+      ],
+    },
+  );
+}
+
+function capReached(pool: AgencyPool, cap: number, used: number, requested: number, periodEnd: string): ApiError {
+  return new ApiError(
+    "BILLING_LIMIT_EXCEEDED",
+    `This needs ${count(requested, "credit")}, but ${pool.clientName} has ${Math.max(0, cap - used).toLocaleString("en-US")} of its cap of ${count(cap, "credit")} left; ${pool.agencyName} set the cap, and it renews on ${periodEnd}.`,
+    {
+      details: [
+        {
+          issue: "client credit cap reached",
+          client: pool.clientName,
+          agency: pool.agencyName,
+          cap,
+          used,
+          requested,
+          period_end: periodEnd,
+        },
+      ],
+    },
+  );
+}
+
 /**
  * Reserves credits against the monthly allowance, atomically: the period's counter is raised
  * only if the result stays within the allowance, so concurrent reservations can never overspend
- * (a row lock on PostgreSQL, the write lock on SQLite). Runs in the caller's transaction when there
+ * (a row lock on PostgreSQL, the write lock on SQLite). A client of an agency has no allowance of
+ * its own: it raises the agency's pooled counter within the pool and its own within its cap, in
+ * the same transaction, so a reservation counts in both or in neither. Runs in the caller's transaction when there
  * is one, so that the work it pays for and the reservation commit together.
  *
  * @throws BILLING_LIMIT_EXCEEDED with details {allowance, used, requested}
@@ -69,18 +161,23 @@ export async function reserveCredits(
     return await inTransaction(ctx, async (tx) => {
       await boundWaits(tx);
       const key = { workspace_id: tx.workspace.id, period_start: period.start };
+      const pool = await agencyPoolOf(tx);
+      // A client of an agency draws on the agency's pool first (its row locked first, by every
+      // client alike), then within its own cap; a refusal by either rolls both back.
+      if (pool !== null) await raisePool(tx, pool, requested, now);
       await tx.db
         .insertInto("credit_usage")
         .values({ ...key, used: 0, updated_at: now.toISOString() })
         .onConflict((oc) => oc.columns(["workspace_id", "period_start"]).doNothing())
         .execute();
-      const raised = await tx.db
+      const limit = pool === null ? allowance : pool.cap;
+      let raise = tx.db
         .updateTable("credit_usage")
         .set((eb) => ({ used: eb("used", "+", requested), updated_at: now.toISOString() }))
         .where("workspace_id", "=", key.workspace_id)
-        .where("period_start", "=", key.period_start)
-        .where((eb) => eb(eb("used", "+", requested), "<=", allowance))
-        .executeTakeFirst();
+        .where("period_start", "=", key.period_start);
+      if (limit !== null) raise = raise.where((eb) => eb(eb("used", "+", requested), "<=", limit));
+      const raised = await raise.executeTakeFirst();
       if (raised.numUpdatedRows === 0n) {
         const row = await tx.db
           .selectFrom("credit_usage")
@@ -89,6 +186,7 @@ export async function reserveCredits(
           .where("period_start", "=", key.period_start)
           .executeTakeFirst();
         const used = row?.used ?? 0;
+        if (pool !== null && limit !== null) throw capReached(pool, limit, used, requested, period.end);
         throw new ApiError(
           "BILLING_LIMIT_EXCEEDED",
           `This needs ${count(requested, "credit")}, but ${Math.max(0, allowance - used).toLocaleString("en-US")} of the ${count(allowance, "credit")} of the ${tx.workspace.plan.name} plan are left until ${period.end}.`,
@@ -134,6 +232,7 @@ export async function releaseCredits(
   if (total(input.charges) <= 0) return 0;
   const now = ctx.clock.now().toISOString();
   return inTransaction(ctx, async (tx) => {
+    const pool = await agencyPoolOf(tx);
     const held = await tx.db
       .selectFrom("credit_entries")
       .select(["engine", "period_start", (eb) => eb.fn.sum<number>("credits").as("credits")])
@@ -167,6 +266,17 @@ export async function releaseCredits(
         .where("workspace_id", "=", tx.workspace.id)
         .where("period_start", "=", entry.period_start)
         .execute();
+      if (pool !== null) {
+        await tx.db
+          .updateTable("agency_credit_usage")
+          .set((eb) => ({
+            used: sql<number>`case when ${eb.ref("used")} >= ${amount} then ${eb.ref("used")} - ${amount} else 0 end`,
+            updated_at: now,
+          }))
+          .where("agency_id", "=", pool.agencyId)
+          .where("period_start", "=", entry.period_start)
+          .execute();
+      }
       released += amount;
     }
     return released;

@@ -2,7 +2,7 @@ import type { Static } from "typebox";
 import type { ServiceContext } from "../context.ts";
 import type { RateDecision } from "../rate-limits/rate-limits.ts";
 import { costsByPeriod, costView } from "./costs.ts";
-import { JUDGE_LEDGER } from "./credits.ts";
+import { agencyPoolOf, JUDGE_LEDGER } from "./credits.ts";
 import { type BillingPeriod, billingPeriod, previousPeriod } from "./period.ts";
 import type { UsageSchema } from "./schemas.ts";
 
@@ -51,8 +51,22 @@ export async function getUsage(ctx: ServiceContext, rate: RateDecision | null): 
   );
   const costOf = (start: string) => costView(costs.get(start) ?? new Map());
 
-  const allowance = ctx.workspace.plan.creditsPerMonth;
   const used = Number(creditRow?.used ?? 0);
+  // A client of an agency: its cap, and no more than what is left of the agency's pool.
+  const pool = await agencyPoolOf(ctx);
+  let allowance = ctx.workspace.plan.creditsPerMonth;
+  let remaining = Math.max(0, allowance - used);
+  if (pool !== null) {
+    const pooled = await ctx.db
+      .selectFrom("agency_credit_usage")
+      .select("used")
+      .where("agency_id", "=", pool.agencyId)
+      .where("period_start", "=", billingPeriod(pool.billingAnchor, ctx.clock.now()).start)
+      .executeTakeFirst();
+    const poolLeft = Math.max(0, pool.allowance - Number(pooled?.used ?? 0));
+    allowance = pool.cap ?? pool.allowance;
+    remaining = Math.min(Math.max(0, allowance - used), poolLeft);
+  }
   const sorted = [...byEndpoint].sort(([a], [b]) => a.localeCompare(b));
   return {
     object: "usage",
@@ -63,7 +77,7 @@ export async function getUsage(ctx: ServiceContext, rate: RateDecision | null): 
     credits: {
       allowance,
       used,
-      remaining: Math.max(0, allowance - used),
+      remaining,
       by_engine: Object.fromEntries(
         engineRows
           .filter((row) => row.engine !== JUDGE_LEDGER && Number(row.credits) !== 0)

@@ -35,7 +35,18 @@ function checkPlan(plan: string): PlanName {
   return plan;
 }
 
-export async function createWorkspace(deps: Deps, input: { name: string; plan: string }): Promise<WorkspaceView> {
+/** A workspace an agency owns: its kind, and the billing month it follows (the agency's). */
+export interface AgencyOwner {
+  agencyId: string;
+  kind: "client" | "pitch";
+  billingAnchor: string;
+  creditCap?: number | null;
+}
+
+export async function createWorkspace(
+  deps: Deps,
+  input: { name: string; plan: string; agency?: AgencyOwner },
+): Promise<WorkspaceView> {
   const name = input.name.trim();
   if (name.length === 0 || name.length > 100) {
     throw validationError([{ field: "name", issue: "must be 1 to 100 characters" }]);
@@ -46,7 +57,10 @@ export async function createWorkspace(deps: Deps, input: { name: string; plan: s
     id: newId("ws"),
     name,
     plan,
-    billing_anchor: now.slice(0, 10),
+    billing_anchor: input.agency?.billingAnchor ?? now.slice(0, 10),
+    agency_id: input.agency?.agencyId ?? null,
+    agency_kind: input.agency?.kind ?? null,
+    credit_cap: input.agency?.creditCap ?? null,
     created_at: now,
     updated_at: now,
   };

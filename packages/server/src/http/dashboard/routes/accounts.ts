@@ -60,7 +60,7 @@ export function accountRoutes(deps: Deps): SessionRoute[] {
       success: { status: 201, schema: UserWorkspaceSchema },
       handler: async ({ user, body }) => {
         const workspace = await createWorkspaceFor(deps, user.id, body.name);
-        return { id: workspace.id, name: workspace.name, plan: workspace.plan, role: "owner" as const };
+        return { id: workspace.id, name: workspace.name, plan: workspace.plan, role: "owner" as const, agency: null };
       },
     }),
   ];
