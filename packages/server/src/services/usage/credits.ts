@@ -101,7 +101,7 @@ async function raisePool(ctx: ServiceContext, pool: AgencyPool, requested: numbe
   const used = Number(row?.used ?? 0);
   throw new ApiError(
     "BILLING_LIMIT_EXCEEDED",
-    `This needs ${count(requested, "credit")}, but ${Math.max(0, pool.allowance - used).toLocaleString("en-US")} of ${pool.agencyName}'s pool of ${count(pool.allowance, "credit")} are left until ${period.end}, for all its clients.`,
+    `This needs ${count(requested, "credit")}, but ${Math.max(0, pool.allowance - used).toLocaleString("en-US")} of the ${count(pool.allowance, "credit")} ${pool.agencyName} shares among its clients are left until ${period.end}.`,
     {
       details: [
         {
