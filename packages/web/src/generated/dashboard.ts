@@ -44,6 +44,13 @@ export interface Workspace {
   requests_per_minute: number | null;
   credits_per_month: number;
   engines: string[];
+  /** The agency the workspace is a client of: its credits come from the agency's pool. */
+  agency: {
+    id: string;
+    name: string;
+    /** The client's monthly cap; null: the pool alone. */
+    credit_cap: number | null;
+  } | null;
   /** ISO 8601 UTC timestamp. */
   created_at: string;
 }

@@ -75,6 +75,19 @@ export const WorkspaceDetailsSchema = component(
       requests_per_minute: Nullable(Type.Integer()),
       credits_per_month: Type.Integer(),
       engines: Type.Array(Type.String()),
+      agency: Nullable(
+        Type.Object(
+          {
+            id: Type.String(),
+            name: Type.String(),
+            credit_cap: Nullable(Type.Integer({ description: "The client's monthly cap; null: the pool alone." })),
+          },
+          {
+            additionalProperties: false,
+            description: "The agency the workspace is a client of: its credits come from the agency's pool.",
+          },
+        ),
+      ),
       created_at: Timestamp,
     },
     { additionalProperties: false },

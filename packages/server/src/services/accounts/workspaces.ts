@@ -16,14 +16,24 @@ export interface WorkspaceDetails {
   requests_per_minute: number | null;
   credits_per_month: number;
   engines: string[];
+  /** The agency the workspace is a client of: its credits come from the agency's pool, within `credit_cap`. */
+  agency: { id: string; name: string; credit_cap: number | null } | null;
   created_at: string;
 }
 
 export async function workspaceDetails(ctx: ServiceContext, role: Role): Promise<WorkspaceDetails> {
   const row = await ctx.db
     .selectFrom("workspaces")
-    .selectAll()
-    .where("id", "=", ctx.workspace.id)
+    .leftJoin("agencies", "agencies.id", "workspaces.agency_id")
+    .select([
+      "workspaces.id",
+      "workspaces.name",
+      "workspaces.credit_cap",
+      "workspaces.created_at",
+      "agencies.id as agency_id",
+      "agencies.name as agency_name",
+    ])
+    .where("workspaces.id", "=", ctx.workspace.id)
     .executeTakeFirstOrThrow();
   const plan = ctx.workspace.plan;
   return {
@@ -37,6 +47,14 @@ export async function workspaceDetails(ctx: ServiceContext, role: Role): Promise
     engines: (await workspaceEngines(ctx))
       .names()
       .filter((engine) => plan.allEngines || plan.engines.includes(engine as never)),
+    agency:
+      row.agency_id === null || row.agency_name === null
+        ? null
+        : {
+            id: row.agency_id,
+            name: row.agency_name,
+            credit_cap: row.credit_cap === null ? null : Number(row.credit_cap),
+          },
     created_at: row.created_at,
   };
 }

@@ -5,6 +5,7 @@ import { QueryState } from "../../components/page-states.tsx";
 import { SectionCard } from "../../components/section-card.tsx";
 import { Progress } from "../../components/ui/progress.tsx";
 import { formatDate, formatNumber, formatUsd, planName, plural } from "../../lib/format.ts";
+import type { Workspace } from "../../lib/types.ts";
 import { useWorkspace } from "../workspace/workspace-context.tsx";
 import { usageQuery } from "./usage-api.ts";
 import { CostByEngine, CostByMonth, CreditsByEngine, RequestsByEndpoint } from "./usage-tables.tsx";
@@ -25,12 +26,12 @@ export function UsageCard() {
       description="What this workspace has used in the current billing period."
     >
       <QueryState query={usage} loading="Loading usage…" error="Usage could not be loaded" />
-      {usage.data && <UsageDetails usage={usage.data} />}
+      {usage.data && <UsageDetails usage={usage.data} agency={workspace.agency} />}
     </SectionCard>
   );
 }
 
-function UsageDetails({ usage }: { usage: Usage }) {
+function UsageDetails({ usage, agency }: { usage: Usage; agency: Workspace["agency"] }) {
   const { credits, rate_limit: rateLimit } = usage;
   const percent = credits.allowance > 0 ? Math.min(100, (credits.used / credits.allowance) * 100) : 100;
   const nearlyOut = percent >= 90;
@@ -82,6 +83,14 @@ function UsageDetails({ usage }: { usage: Usage }) {
           one AI engine.
           {credits.remaining <= 0 && " New analyses are refused until the period renews."}
         </p>
+        {agency && (
+          <p className="text-sm text-muted-foreground">
+            {agency.credit_cap === null
+              ? `Credits come from the pool ${agency.name} shares among its clients; this client has no cap of its own.`
+              : `Credits come from the pool ${agency.name} shares among its clients, within the cap of ${plural(agency.credit_cap, "credit")} a month ${agency.name} set for this client.`}{" "}
+            The cap and the pool renew on {formatDate(usage.period.end)}.
+          </p>
+        )}
       </section>
 
       <section aria-labelledby="cost-title" className="grid gap-2">
