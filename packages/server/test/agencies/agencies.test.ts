@@ -359,6 +359,31 @@ describeEachDialect(
       await worker.stop(1_000);
     });
 
+    it("starts at most ten pitches a minute per agency: each reads a website in a workspace of its own", async () => {
+      const setup = await agencyWithAdmin(h, 1_000);
+      const start = () =>
+        dashboard(h, "POST", `/app/api/agencies/${setup.agencyId}/pitches`, {
+          cookie: setup.admin.cookie,
+          // Nothing listens there: the pitch is made, with why its site could not be read.
+          body: { website: "http://127.0.0.1:9" },
+        });
+      for (let i = 0; i < 10; i++) {
+        const res = await start();
+        expect(res.statusCode, res.body).toBe(201);
+        expect(res.json().problem).toEqual(expect.any(String));
+      }
+      const refused = await start();
+      expect(refused.statusCode).toBe(429);
+      expect(refused.json().error.code).toBe("RATE_LIMIT_EXCEEDED");
+      const made = await h.deps.db
+        .selectFrom("workspaces")
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .where("agency_id", "=", setup.agencyId)
+        .where("agency_kind", "=", "pitch")
+        .executeTakeFirstOrThrow();
+      expect(Number(made.n)).toBe(10);
+    });
+
     it("inherits the agency's branding field by field, the client's own settings winning", async () => {
       const setup = await agencyWithAdmin(h, 1_000);
       const c = await client(h, setup, "Own Colours Co");

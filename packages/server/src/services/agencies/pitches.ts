@@ -5,6 +5,8 @@ import { deleteWorkspace } from "../accounts/workspaces.ts";
 import { createAnalysis } from "../analyses/create.ts";
 import type { Deps, ServiceContext } from "../context.ts";
 import { createProject } from "../projects/projects.ts";
+import type { WindowCounter } from "../rate-limits/counter.ts";
+import type { CounterStore } from "../rate-limits/store.ts";
 import { createReportShare, listReportShares } from "../reports/shares.ts";
 import { suggestBrand } from "../websites/brand-suggestions.ts";
 import { websiteAddress } from "../websites/read.ts";
@@ -17,6 +19,31 @@ type PitchView = Static<typeof PitchSchema>;
 
 /** How long a pitch's link opens the report: a prospect reads it within the quarter. */
 const SHARE_DAYS = 90;
+
+/**
+ * Pitches an agency may start per minute. Each reads a website (a few pages) in a workspace of its
+ * own, so the per-workspace limit on reading websites would not hold them back: this one does.
+ */
+const PITCHES_PER_MINUTE = 10;
+
+const counters = new WeakMap<CounterStore, WindowCounter>();
+
+async function checkPitchRate(deps: Deps, agencyId: string): Promise<void> {
+  let counter = counters.get(deps.counters);
+  if (counter === undefined) {
+    counter = deps.counters.counter("pitches:agency", 60);
+    counters.set(deps.counters, counter);
+  }
+  const { count, msBeforeReset } = await counter.hit(agencyId);
+  if (count > PITCHES_PER_MINUTE) {
+    const seconds = Math.max(1, Math.ceil(msBeforeReset / 1000));
+    throw new ApiError(
+      "RATE_LIMIT_EXCEEDED",
+      `An agency starts at most ${PITCHES_PER_MINUTE} pitches a minute; try again in ${seconds} s.`,
+      { retryAfter: seconds },
+    );
+  }
+}
 
 /**
  * Pitches (issue 28): a prospect's website and a handful of prompts, one analysis against the
@@ -123,6 +150,7 @@ export async function createPitch(
   if (address === null) {
     throw validationError([{ field: "website", issue: "not a website address; type it as acme.com" }]);
   }
+  await checkPitchRate(deps, access.id);
   const agency = await deps.db
     .selectFrom("agencies")
     .select("billing_anchor")
