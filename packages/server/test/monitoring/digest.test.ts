@@ -170,6 +170,63 @@ describeEachDialect(
       expect(digests(owner.user.email)).toHaveLength(1);
     });
 
+    it("reaches an agency's staff who opted in to a client's brand, and stops when they leave the staff", async () => {
+      const owner = await signUp(h, { email: uniqueEmail("owner"), workspace_name: "Client of an agency" });
+      const agency = await dashboard(h, "POST", "/app/api/agencies", {
+        cookie: owner.cookie,
+        body: { name: "Digest Partners", workspace_id: owner.workspaceId },
+      });
+      expect(agency.statusCode, agency.body).toBe(201);
+      const agencyId = agency.json().id as string;
+      const strategist = await signUp(h, { email: uniqueEmail("strategist"), workspace_name: "Their own" });
+      const added = await dashboard(h, "POST", `/app/api/agencies/${agencyId}/staff`, {
+        cookie: owner.cookie,
+        body: { email: strategist.user.email, role: "strategist" },
+      });
+      expect(added.statusCode, added.body).toBe(201);
+      const v1 = (path: string) => `/app/api/workspaces/${owner.workspaceId}/v1${path}`;
+      const project = await dashboard(h, "POST", v1("/projects"), {
+        cookie: strategist.cookie,
+        body: {
+          name: "Fjord Bikes",
+          primary_domain: "fjordbikes.example",
+          prompts: ["best cargo bike?"],
+          engines: ["sandbox"],
+        },
+      });
+      expect(project.statusCode, project.body).toBe(201);
+      const projectId = project.json().id as string;
+      const schedule = await dashboard(h, "POST", v1("/monitoring"), {
+        cookie: strategist.cookie,
+        body: { project_id: projectId, schedule: { every: "week" }, samples: 1 },
+      });
+      expect(schedule.statusCode, schedule.body).toBe(201);
+      // The strategist is no member of the client: their agency role lets them opt in.
+      const path = `/app/api/workspaces/${owner.workspaceId}/projects/${projectId}/digest`;
+      const optedIn = await dashboard(h, "PATCH", path, { cookie: strategist.cookie, body: { subscribed: true } });
+      expect(optedIn.statusCode, optedIn.body).toBe(200);
+      const week = async () => {
+        const run = await dashboard(h, "POST", v1(`/monitoring/${schedule.json().id}/run`), { cookie: owner.cookie });
+        expect(run.statusCode, run.body).toBe(202);
+        await idle(h);
+        h.clock.set(weekStart(h.clock.now()).getTime() + 7 * 86_400_000 + 3_600_000);
+        await schedulerTick(h.deps);
+        await idle(h);
+      };
+      const digests = () =>
+        smtp.to(strategist.user.email).filter((m) => m.subject?.startsWith("Weekly digest: Fjord Bikes"));
+      await week();
+      await smtp.waitFor(strategist.user.email, 1);
+      expect(digests()).toHaveLength(1);
+      // Off the staff: the next week's digest is not theirs any more.
+      const removed = await dashboard(h, "DELETE", `/app/api/agencies/${agencyId}/staff/${strategist.user.id}`, {
+        cookie: owner.cookie,
+      });
+      expect(removed.statusCode, removed.body).toBe(200);
+      await week();
+      expect(digests()).toHaveLength(1);
+    });
+
     it("refuses to opt in when the server cannot send e-mail", async () => {
       const owner = await signUp(h, { email: uniqueEmail("nomail"), workspace_name: "No mail" });
       const project = await dashboard(h, "POST", `/app/api/workspaces/${owner.workspaceId}/v1/projects`, {

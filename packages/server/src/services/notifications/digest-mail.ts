@@ -1,5 +1,6 @@
 import type { NotificationsTable } from "../../db/tables.ts";
 import { count } from "../../lib/plural.ts";
+import { membership } from "../accounts/members.ts";
 import type { Branding } from "../branding/types.ts";
 import { type Deps, inTransaction } from "../context.ts";
 import { percent, sentiment } from "../glossary/format.ts";
@@ -32,9 +33,6 @@ export async function queueDigestEmails(deps: Deps, now: Date): Promise<number> 
   for (const report of reports) {
     const members = await deps.db
       .selectFrom("digest_subscriptions as s")
-      .innerJoin("members as m", (join) =>
-        join.onRef("m.workspace_id", "=", "s.workspace_id").onRef("m.user_id", "=", "s.user_id"),
-      )
       .innerJoin("users as u", "u.id", "s.user_id")
       .leftJoin("notifications as n", (join) =>
         join.on("n.subject_id", "=", report.id).onRef("n.user_id", "=", "s.user_id"),
@@ -44,7 +42,12 @@ export async function queueDigestEmails(deps: Deps, now: Date): Promise<number> 
       .where("s.project_id", "=", report.project_id)
       .where("n.id", "is", null)
       .execute();
-    const owed = members.filter((m) => Date.parse(m.created_at) <= Date.parse(report.created_at));
+    // Those who still work in the workspace: its members, and its agency's staff (their role there).
+    const owed: typeof members = [];
+    for (const m of members) {
+      if (Date.parse(m.created_at) > Date.parse(report.created_at)) continue;
+      if ((await membership(deps, report.workspace_id, m.user_id)) !== null) owed.push(m);
+    }
     if (owed.length === 0) continue;
     const ctx = await workspaceContext(deps, report.workspace_id, { type: "system" });
     for (const member of owed) {
@@ -84,15 +87,12 @@ export async function digestMessage(
   const projectId = report.project_id;
   const still = await deps.db
     .selectFrom("digest_subscriptions as s")
-    .innerJoin("members as m", (join) =>
-      join.onRef("m.workspace_id", "=", "s.workspace_id").onRef("m.user_id", "=", "s.user_id"),
-    )
     .select("s.user_id")
     .where("s.workspace_id", "=", workspaceId)
     .where("s.project_id", "=", projectId)
     .where("s.user_id", "=", userId)
     .executeTakeFirst();
-  if (still === undefined) return null;
+  if (still === undefined || (await membership(deps, workspaceId, userId)) === null) return null;
 
   const previous = await deps.db
     .selectFrom("reports")
