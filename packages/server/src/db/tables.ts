@@ -867,11 +867,13 @@ export interface ChangesTable {
 }
 
 /**
- * A database login role that reads one workspace's BI views (issue 28, docs/bi.md). PostgreSQL only:
- * the table does not exist on SQLite. Its password is never stored here.
+ * A database login role that reads the BI views of one workspace, or of every client of one agency
+ * (issue 28, docs/bi.md): exactly one of the two is set. PostgreSQL only: the table does not exist on
+ * SQLite. Its password is never stored here.
  */
 interface BiGrantsTable {
   role_name: string;
-  workspace_id: string;
+  workspace_id: string | null;
+  agency_id: string | null;
   created_at: string;
 }

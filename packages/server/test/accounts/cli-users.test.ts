@@ -78,7 +78,9 @@ describe.each(DIALECTS)("a CLI-made owner signs in [%s]", (dialect) => {
     expect(signedIn.statusCode, signedIn.body).toBe(200);
     const cookie = String(signedIn.headers["set-cookie"]).split(";")[0] ?? "";
     const me = await dashboard(h, "GET", "/app/api/me", { cookie });
-    expect(me.json().workspaces).toEqual([{ id: workspaceId, name: "Agency", plan: "agency", role: "owner", agency: null }]);
+    expect(me.json().workspaces).toEqual([
+      { id: workspaceId, name: "Agency", plan: "agency", role: "owner", agency: null },
+    ]);
     // The installation counts as set up: nobody else signs up uninvited.
     expect((await dashboard(h, "GET", "/app/api/setup")).json().needs_setup).toBe(false);
   });

@@ -2,13 +2,16 @@ import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, expect, it } from "vitest";
+import { createAgency } from "../../src/services/agencies/agencies.ts";
+import { createClient } from "../../src/services/agencies/clients.ts";
 import { csvRow } from "../../src/services/bi/csv.ts";
-import { exportBi } from "../../src/services/bi/export.ts";
+import { exportAgencyBi, exportBi } from "../../src/services/bi/export.ts";
 import { BI_VIEW_NAMES, BI_VIEWS } from "../../src/services/bi/views.ts";
+import { createWorkspace } from "../../src/services/workspaces/workspaces.ts";
 import { runCliInProcess } from "../helpers/cli-io.ts";
 import { describeEachDialect } from "../helpers/harness.ts";
 import { readCsv } from "./csv.ts";
-import { appCounts, type Seeded, seedWorkspace } from "./seed.ts";
+import { appCounts, type Seeded, seedBrand, seedWorkspace } from "./seed.ts";
 
 it("quotes CSV fields as RFC 4180 says", () => {
   expect(csvRow(["plain", 'say "hi"', "a,b", "two\nlines", null, 0.5, true, -1])).toBe(
@@ -52,6 +55,26 @@ describeEachDialect("sightline bi export: the BI views as CSV files (issue 28)",
     for (const row of sentiment.rows) {
       if (row[column] !== "") expect(Number(row[column])).toBeGreaterThanOrEqual(0);
     }
+  });
+
+  it("exports an agency's clients, one sub-folder each, and not its pitches", async () => {
+    const agency = (await createAgency(h.deps, { name: "Export Agency" })).id;
+    const client = await createClient(h.deps, { id: agency, name: "x", role: "admin" }, { name: "Client" });
+    await seedBrand(h, { workspaceId: client.id, key: await h.key(client.id) }, "Client");
+    const pitch = await createWorkspace(h.deps, {
+      name: "Prospect",
+      plan: "agency",
+      agency: { agencyId: agency, kind: "pitch", billingAnchor: "2026-11-21" },
+    });
+    await seedBrand(h, { workspaceId: pitch.id, key: await h.key(pitch.id) }, "Prospect");
+    const dir = mkdtempSync(join(tmpdir(), "sightline-bi-agency-"));
+    const result = await exportAgencyBi(h.deps, { agencyId: agency, dir });
+    expect(readdirSync(dir)).toEqual([client.id]);
+    expect(result.clients.map((c) => c.workspace_id)).toEqual([client.id]);
+    const answers = readCsv(join(dir, client.id, "answers.csv"));
+    expect(answers.rows.length).toBe((await appCounts(h, client.id)).answers);
+    expect(new Set(answers.rows.map((r) => r[answers.header.indexOf("workspace_id")]))).toEqual(new Set([client.id]));
+    await expect(exportAgencyBi(h.deps, { agencyId: "agy_nope", dir })).rejects.toMatchObject({ code: "NOT_FOUND" });
   });
 
   it("runs from the command line, and on SQLite refuses a BI role with what to do instead", async () => {

@@ -77,9 +77,15 @@ describe("BI roles on PostgreSQL: one workspace's views, enforced by row-level s
     expect(roleA.role).toMatch(/^sl_bi_[0-9a-f]{12}$/);
     expect(roleA.password.length).toBeGreaterThanOrEqual(40);
     expect(roleA.url).toContain(`@${roleA.host}:${roleA.port}/${roleA.database}`);
-    const listed = await listBi(h.deps, a.tenant.workspace.id);
+    const listed = await listBi(h.deps, { workspaceId: a.tenant.workspace.id });
     expect(listed).toEqual([
-      { object: "bi_role", role: roleA.role, workspace_id: a.tenant.workspace.id, created_at: roleA.created_at },
+      {
+        object: "bi_role",
+        role: roleA.role,
+        workspace_id: a.tenant.workspace.id,
+        agency_id: null,
+        created_at: roleA.created_at,
+      },
     ]);
     expect(JSON.stringify(listed)).not.toContain(roleA.password);
     // PostgreSQL keeps a SCRAM verifier, never the password.
@@ -311,7 +317,7 @@ describe("BI roles on PostgreSQL: one workspace's views, enforced by row-level s
     const open = await connect(roleB);
     expect((await open.query("select count(*)::int as n from bi.answers")).rows[0]?.n).toBeGreaterThan(0);
     await revokeBi(h.deps, { role: roleB.role });
-    expect(await listBi(h.deps, b.tenant.workspace.id)).toEqual([]);
+    expect(await listBi(h.deps, { workspaceId: b.tenant.workspace.id })).toEqual([]);
     await refused(open, "select count(*) from bi.answers");
     await expect(connect(roleB)).rejects.toThrow(/does not exist|password authentication failed/);
     const gone = await sql`select rolname from pg_roles where rolname = ${roleB.role}`.execute(h.deps.db);

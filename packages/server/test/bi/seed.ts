@@ -29,8 +29,20 @@ function accessLog(path: string): string {
  */
 export async function seedWorkspace(h: Harness, name: string): Promise<Seeded> {
   const tenant = await h.tenant("growth");
+  return { tenant, projectId: await seedBrand(h, { workspaceId: tenant.workspace.id, key: tenant.key }, name) };
+}
+
+/**
+ * A brand with its answers and a day of traffic in an existing workspace (an agency's client or
+ * pitch), through the API with one of its keys; returns the brand's id. The worker must be running.
+ */
+export async function seedBrand(
+  h: Harness,
+  workspace: { workspaceId: string; key: string },
+  name: string,
+): Promise<string> {
   const created = await h.call("createProject", {
-    key: tenant.key,
+    key: workspace.key,
     body: {
       name,
       primary_domain: `${name.toLowerCase()}.example.com`,
@@ -41,13 +53,13 @@ export async function seedWorkspace(h: Harness, name: string): Promise<Seeded> {
   expect(created.statusCode, created.body).toBe(201);
   const projectId = created.json().id as string;
   const analysis = await h.call("analyze", {
-    key: tenant.key,
+    key: workspace.key,
     body: { project_id: projectId, engines: ["sandbox"], samples: 3, wait: 60 },
   });
   expect(analysis.statusCode, analysis.body).toBe(200);
-  const ctx = await workspaceContext(h.deps, tenant.workspace.id);
+  const ctx = await workspaceContext(h.deps, workspace.workspaceId);
   await importTrafficLogs(ctx, projectId, { body: Readable.from([accessLog(`/${name}`)]), source: "api" });
-  return { tenant, projectId };
+  return projectId;
 }
 
 /** What the app itself counts of a workspace, for each view. */

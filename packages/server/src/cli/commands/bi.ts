@@ -2,22 +2,25 @@ import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import type { DatabaseConfig } from "../../config/database-url.ts";
 import { endpointOf } from "../../services/bi/endpoint.ts";
-import { exportBi } from "../../services/bi/export.ts";
-import { grantBi, listBi, revokeBi } from "../../services/bi/grants.ts";
+import { exportAgencyBi, exportBi } from "../../services/bi/export.ts";
+import { type BiScope, grantBi, listBi, revokeBi } from "../../services/bi/grants.ts";
 import type { Deps } from "../../services/context.ts";
 import { type Io, outputMode, required, table, UsageError } from "../io.ts";
 
 export const BI_USAGE = `Usage:
-  sightline bi grant --workspace ID [--host HOST] [--json|--quiet]
-  sightline bi list --workspace ID [--json|--quiet]
+  sightline bi grant (--workspace ID | --agency ID) [--host HOST] [--json|--quiet]
+  sightline bi list (--workspace ID | --agency ID) [--json|--quiet]
   sightline bi revoke --role NAME [--json|--quiet]
-  sightline bi export --workspace ID --dir PATH [--json|--quiet]
+  sightline bi export (--workspace ID | --agency ID) --dir PATH [--json|--quiet]
 grant, list and revoke need PostgreSQL: a read-only database role for BI tools (docs/bi.md).
+--agency: one role for all the agency's client workspaces (pitches excluded), those of each query.
 --host: the host name BI tools reach the database at, when it is not DATABASE_URL's.
-export writes the same views as CSV files into PATH, on either database.`;
+export writes the same views as CSV files into PATH, on either database; --agency, one sub-folder
+per client workspace, named by its id.`;
 
 const options = {
   workspace: { type: "string" },
+  agency: { type: "string" },
   host: { type: "string" },
   role: { type: "string" },
   dir: { type: "string" },
@@ -25,21 +28,38 @@ const options = {
   quiet: { type: "boolean" },
 } as const;
 
+/** --workspace ID or --agency ID: exactly one. */
+function scopeOf(values: { workspace?: string; agency?: string }): BiScope {
+  if (values.workspace !== undefined && values.agency !== undefined) {
+    throw new UsageError("--workspace and --agency exclude each other: give one workspace or one agency");
+  }
+  if (values.agency !== undefined) return { agencyId: required(values, "agency") };
+  if (values.workspace !== undefined) return { workspaceId: required(values, "workspace") };
+  throw new UsageError("--workspace ID or --agency ID is required");
+}
+
+/** What a role reads, in words. */
+function scopeText(scope: { workspace_id: string | null; agency_id: string | null }): string {
+  return scope.agency_id === null
+    ? `workspace ${scope.workspace_id}`
+    : `agency ${scope.agency_id} (its client workspaces, pitches excluded)`;
+}
+
 export async function biCommand(deps: Deps, database: DatabaseConfig, args: string[], io: Io): Promise<number> {
   const [sub, ...rest] = args;
   const { values } = parseArgs({ args: rest, options, strict: true, allowPositionals: false });
   const mode = outputMode(values);
   switch (sub) {
     case "grant": {
-      const workspaceId = required(values, "workspace");
+      const scope = scopeOf(values);
       // On SQLite there is no endpoint; the service refuses with what to do instead.
       const endpoint =
         database.dialect === "postgres" ? endpointOf(database.url, values.host) : { host: "", port: 0, sslmode: "" };
-      const created = await grantBi(deps, { workspaceId, endpoint });
+      const created = await grantBi(deps, { ...scope, endpoint });
       if (mode === "json") io.out(JSON.stringify(created, null, 2));
       else if (mode === "quiet") io.out(created.url);
       else {
-        io.out(`Created the read-only BI role ${created.role} for workspace ${created.workspace_id}.`);
+        io.out(`Created the read-only BI role ${created.role} for ${scopeText(created)}.`);
         io.out("");
         for (const line of table([
           ["  Host", created.host],
@@ -59,10 +79,12 @@ export async function biCommand(deps: Deps, database: DatabaseConfig, args: stri
       return 0;
     }
     case "list": {
-      const roles = await listBi(deps, required(values, "workspace"));
+      const scope = scopeOf(values);
+      const roles = await listBi(deps, scope);
       if (mode === "json") io.out(JSON.stringify(roles, null, 2));
       else if (mode === "quiet") for (const r of roles) io.out(r.role);
-      else if (roles.length === 0) io.out("No BI roles for this workspace.");
+      else if (roles.length === 0)
+        io.out(`No BI roles for this ${scope.agencyId === undefined ? "workspace" : "agency"}.`);
       else {
         const rows = roles.map((r) => [r.role, r.created_at.slice(0, 19).replace("T", " ")]);
         for (const line of table([["ROLE", "CREATED"], ...rows])) io.out(line);
@@ -77,10 +99,24 @@ export async function biCommand(deps: Deps, database: DatabaseConfig, args: stri
       return 0;
     }
     case "export": {
-      const result = await exportBi(deps, {
-        workspaceId: required(values, "workspace"),
-        dir: resolve(io.cwd, required(values, "dir")),
-      });
+      const scope = scopeOf(values);
+      const dir = resolve(io.cwd, required(values, "dir"));
+      if (scope.agencyId !== undefined) {
+        const result = await exportAgencyBi(deps, { agencyId: scope.agencyId, dir });
+        const files = result.clients.flatMap((c) => c.files.map((f) => ({ ...f, workspace_id: c.workspace_id })));
+        if (mode === "json") io.out(JSON.stringify(result, null, 2));
+        else if (mode === "quiet") for (const f of files) io.out(f.path);
+        else {
+          io.out(
+            `Exported ${result.clients.length} client workspaces of agency ${result.agency_id} into ${result.dir}:`,
+          );
+          for (const line of table(files.map((f) => [`  ${f.workspace_id}/${f.view}.csv`, `${f.rows} rows`]))) {
+            io.out(line);
+          }
+        }
+        return 0;
+      }
+      const result = await exportBi(deps, { workspaceId: scope.workspaceId, dir });
       if (mode === "json") io.out(JSON.stringify(result, null, 2));
       else if (mode === "quiet") for (const f of result.files) io.out(f.path);
       else {

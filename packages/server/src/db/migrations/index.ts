@@ -27,6 +27,7 @@ import * as trafficGa4 from "./2026-11-26-05-traffic-ga4.ts";
 import * as changes from "./2026-11-27-01-changes.ts";
 import * as biViews from "./2026-11-27-02-bi-views.ts";
 import * as agencies from "./2026-11-27-03-agencies.ts";
+import * as biAgencies from "./2026-11-27-04-bi-agencies.ts";
 
 /** A migration: frozen in time, it is typed against no particular schema and imports nothing of the app. */
 export interface Migration {
@@ -65,4 +66,5 @@ export const MIGRATIONS: Migration[] = [
   { name: "2026-11-27-01-changes", up: changes.up },
   { name: "2026-11-27-02-bi-views", up: biViews.up },
   { name: "2026-11-27-03-agencies", up: agencies.up },
+  { name: "2026-11-27-04-bi-agencies", up: biAgencies.up },
 ];

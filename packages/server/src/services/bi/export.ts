@@ -1,7 +1,7 @@
 import { mkdir, open, rename } from "node:fs/promises";
 import { join } from "node:path";
 import type { Db } from "../../db/database.ts";
-import { notFound } from "../../errors/api-error.ts";
+import { ApiError, notFound } from "../../errors/api-error.ts";
 import type { Deps } from "../context.ts";
 import { csvRow } from "./csv.ts";
 import { answerRows, type DailyTally } from "./rows.ts";
@@ -79,6 +79,37 @@ export async function exportBi(deps: Deps, input: { workspaceId: string; dir: st
     dir: input.dir,
     files: [...files.values()].map((f) => ({ view: f.view, path: f.path, rows: f.rows })),
   };
+}
+
+interface AgencyBiExport {
+  agency_id: string;
+  dir: string;
+  /** One per client workspace, each in the sub-folder of `dir` named by the workspace's id. */
+  clients: BiExport[];
+}
+
+/**
+ * Writes each client workspace of an agency (never a pitch) as `exportBi` does, into a sub-folder
+ * of `dir` named by the workspace's id: on SQLite, what an agency's BI role reads on PostgreSQL.
+ * The clients are those of the moment it runs. A former client's folder from an earlier run is left
+ * as it was: Sightline removes no file it did not write in this run (docs/bi.md).
+ */
+export async function exportAgencyBi(deps: Deps, input: { agencyId: string; dir: string }): Promise<AgencyBiExport> {
+  const agency = await deps.db.selectFrom("agencies").select("id").where("id", "=", input.agencyId).executeTakeFirst();
+  if (agency === undefined) throw new ApiError("NOT_FOUND", `No agency with id '${input.agencyId}' exists.`);
+  const clients = await deps.db
+    .selectFrom("workspaces")
+    .select("id")
+    .where("agency_id", "=", agency.id)
+    .where("agency_kind", "=", "client")
+    .orderBy("id")
+    .execute();
+  await mkdir(input.dir, { recursive: true });
+  const exports: BiExport[] = [];
+  for (const client of clients) {
+    exports.push(await exportBi(deps, { workspaceId: client.id, dir: join(input.dir, client.id) }));
+  }
+  return { agency_id: agency.id, dir: input.dir, clients: exports };
 }
 
 async function writeBrands(db: Db, workspaceId: string, file: ViewFile): Promise<void> {

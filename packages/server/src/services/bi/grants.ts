@@ -27,9 +27,15 @@ interface BiRoleView {
   object: "bi_role";
   /** The PostgreSQL login role: the user name a BI tool connects with. */
   role: string;
-  workspace_id: string;
+  /** The workspace it reads; null for an agency's role. */
+  workspace_id: string | null;
+  /** The agency whose client workspaces it reads; null for a workspace's role. */
+  agency_id: string | null;
   created_at: string;
 }
+
+/** Whose rows a BI role reads: one workspace, or every client workspace of one agency (never a pitch). */
+export type BiScope = { workspaceId: string; agencyId?: undefined } | { agencyId: string; workspaceId?: undefined };
 
 /** What a BI tool needs to connect: returned by `grantBi` only; Sightline keeps no copy of the password. */
 export interface CreatedBiRole extends BiRoleView {
@@ -47,7 +53,7 @@ function requirePostgres(db: Db): void {
   if (!(db.getExecutor().adapter instanceof PostgresAdapter)) {
     throw new ApiError(
       "VALIDATION_ERROR",
-      "BI roles need PostgreSQL (DATABASE_URL=postgres://…). On SQLite, write the same views as CSV files with `sightline bi export --workspace ID --dir PATH` (docs/bi.md).",
+      "BI roles need PostgreSQL (DATABASE_URL=postgres://…). On SQLite, write the same views as CSV files with `sightline bi export --workspace ID --dir PATH` (or --agency ID; docs/bi.md).",
     );
   }
 }
@@ -64,28 +70,61 @@ async function requireViews(db: Db): Promise<void> {
   }
 }
 
-function toView(row: { role_name: string; workspace_id: string; created_at: string }): BiRoleView {
-  return { object: "bi_role", role: row.role_name, workspace_id: row.workspace_id, created_at: row.created_at };
+interface GrantRow {
+  role_name: string;
+  workspace_id: string | null;
+  agency_id: string | null;
+  created_at: string;
+}
+
+function toView(row: GrantRow): BiRoleView {
+  return {
+    object: "bi_role",
+    role: row.role_name,
+    workspace_id: row.workspace_id,
+    agency_id: row.agency_id,
+    created_at: row.created_at,
+  };
+}
+
+/** The column of bi_grants a scope names, and its id; both or neither given is a caller's mistake. */
+function scopeColumn(scope: BiScope): { column: "workspace_id" | "agency_id"; id: string } {
+  if ((scope.workspaceId === undefined) === (scope.agencyId === undefined)) {
+    throw new ApiError(
+      "VALIDATION_ERROR",
+      "A BI role is for one workspace or one agency: give exactly one of the two.",
+    );
+  }
+  return scope.agencyId === undefined
+    ? { column: "workspace_id", id: scope.workspaceId }
+    : { column: "agency_id", id: scope.agencyId };
+}
+
+/** The grant row's scope, once the workspace or agency it names is known to exist. */
+async function grantee(db: Db, scope: BiScope): Promise<Pick<GrantRow, "workspace_id" | "agency_id">> {
+  const { column, id } = scopeColumn(scope);
+  if (column === "agency_id") {
+    const agency = await db.selectFrom("agencies").select("id").where("id", "=", id).executeTakeFirst();
+    if (agency === undefined) throw new ApiError("NOT_FOUND", `No agency with id '${id}' exists.`);
+    return { workspace_id: null, agency_id: agency.id };
+  }
+  const workspace = await db.selectFrom("workspaces").select("id").where("id", "=", id).executeTakeFirst();
+  if (workspace === undefined) throw notFound("workspace", id);
+  return { workspace_id: workspace.id, agency_id: null };
 }
 
 /**
- * Creates a PostgreSQL login role that reads the views of schema `bi` for one workspace, and
- * nothing else (docs/bi.md). Row-level security on the tables behind the views keeps it to the
- * workspace's rows; the role holds no grant on any table. The password is returned once.
+ * Creates a PostgreSQL login role that reads the views of schema `bi` for one workspace, or for
+ * every client workspace of one agency, and nothing else (docs/bi.md). Row-level security on the
+ * tables behind the views keeps it to those workspaces' rows, decided on each query (an agency's
+ * client added later is seen, one removed is not); the role holds no grant on any table. The
+ * password is returned once.
  */
-export async function grantBi(
-  deps: Deps,
-  input: { workspaceId: string; endpoint: BiEndpoint },
-): Promise<CreatedBiRole> {
+export async function grantBi(deps: Deps, input: BiScope & { endpoint: BiEndpoint }): Promise<CreatedBiRole> {
   requirePostgres(deps.db);
   return withTransaction(deps.db, async (db) => {
     await requireViews(db);
-    const workspace = await db
-      .selectFrom("workspaces")
-      .select("id")
-      .where("id", "=", input.workspaceId)
-      .executeTakeFirst();
-    if (workspace === undefined) throw notFound("workspace", input.workspaceId);
+    const scope = await grantee(db, input);
 
     const role = `sl_bi_${randomBytes(6).toString("hex")}`;
     const password = randomBytes(32).toString("base64url");
@@ -103,20 +142,24 @@ export async function grantBi(
     // Checked, not assumed: a database whose PUBLIC may write or read elsewhere gets no role.
     await checkConfinement(db, role);
 
-    const row = { role_name: role, workspace_id: workspace.id, created_at: deps.clock.now().toISOString() };
+    const row = { role_name: role, ...scope, created_at: deps.clock.now().toISOString() };
     await db.insertInto("bi_grants").values(row).execute();
     const endpoint = { ...input.endpoint, database };
     return { ...toView(row), password, ...endpoint, url: connectionUrl(endpoint, role, password) };
   });
 }
 
-/** The workspace's BI roles, newest first; never a password (Sightline has none). */
-export async function listBi(deps: Deps, workspaceId: string): Promise<BiRoleView[]> {
+/**
+ * The BI roles of a workspace, or of an agency (its own roles, not its clients' workspace roles),
+ * newest first; never a password (Sightline has none).
+ */
+export async function listBi(deps: Deps, scope: BiScope): Promise<BiRoleView[]> {
   requirePostgres(deps.db);
+  const { column, id } = scopeColumn(scope);
   const rows = await deps.db
     .selectFrom("bi_grants")
     .selectAll()
-    .where("workspace_id", "=", workspaceId)
+    .where(column, "=", id)
     .orderBy("created_at", "desc")
     .orderBy("role_name")
     .execute();
@@ -125,7 +168,7 @@ export async function listBi(deps: Deps, workspaceId: string): Promise<BiRoleVie
 
 /**
  * Drops a BI role: its grants, its row and the role itself, in one transaction. A session it has
- * open keeps its connection but reads nothing more (no grant on the views, no workspace).
+ * open keeps its connection but reads nothing more (no grant on the views, no workspace or agency).
  */
 export async function revokeBi(deps: Deps, input: { role: string; workspaceId?: string }): Promise<BiRoleView> {
   requirePostgres(deps.db);
