@@ -10,6 +10,8 @@ import { isUnauthenticated, safeRedirect } from "./lib/navigation.ts";
 import { type BrandSearch, parseBrandSearch } from "./lib/period.ts";
 import { meQuery, setupQuery } from "./lib/queries.ts";
 import { AccountPage } from "./routes/account.tsx";
+import { AgencyHomePage } from "./routes/agency-home.tsx";
+import { AgencyLayout } from "./routes/agency-layout.tsx";
 import { AppLayout } from "./routes/app-layout.tsx";
 import { BrandEditPage } from "./routes/brand-edit.tsx";
 import { BrandLayout } from "./routes/brand-layout.tsx";
@@ -128,6 +130,43 @@ const glossaryRoute = createRoute({
   getParentRoute: () => appRoute,
   path: "/glossary",
   component: lazyRouteComponent(() => import("./routes/glossary.tsx"), "GlossaryPage"),
+});
+
+// An agency's pages, for its staff: its clients, its pitches, its staff and branding.
+const agencyRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: "/agency/$agencyId",
+  component: AgencyLayout,
+});
+
+const agencyHomeRoute = createRoute({
+  getParentRoute: () => agencyRoute,
+  path: "/",
+  component: AgencyHomePage,
+});
+
+const agencyPitchesRoute = createRoute({
+  getParentRoute: () => agencyRoute,
+  path: "/pitches",
+  component: lazyRouteComponent(() => import("./routes/agency-pitches.tsx"), "AgencyPitchesPage"),
+});
+
+const agencyPitchNewRoute = createRoute({
+  getParentRoute: () => agencyRoute,
+  path: "/pitches/new",
+  component: lazyRouteComponent(() => import("./routes/agency-pitch-new.tsx"), "NewPitchPage"),
+});
+
+const agencyPitchRoute = createRoute({
+  getParentRoute: () => agencyRoute,
+  path: "/pitches/$pitchId",
+  component: lazyRouteComponent(() => import("./routes/agency-pitch.tsx"), "PitchPage"),
+});
+
+const agencySettingsRoute = createRoute({
+  getParentRoute: () => agencyRoute,
+  path: "/settings",
+  component: lazyRouteComponent(() => import("./routes/agency-settings.tsx"), "AgencySettingsPage"),
 });
 
 const workspaceRoute = createRoute({
@@ -273,6 +312,13 @@ const routeTree = rootRoute.addChildren([
     homeRoute,
     accountRoute,
     glossaryRoute,
+    agencyRoute.addChildren([
+      agencyHomeRoute,
+      agencyPitchesRoute,
+      agencyPitchNewRoute,
+      agencyPitchRoute,
+      agencySettingsRoute,
+    ]),
     workspaceRoute.addChildren([
       brandsRoute,
       brandNewRoute,

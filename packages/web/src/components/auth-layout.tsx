@@ -1,8 +1,11 @@
 import type { ReactNode } from "react";
 import { useTitle } from "../lib/use-title.ts";
-import { Logo } from "./logo.tsx";
+import { HostLogo } from "./host-logo.tsx";
 
-/** The frame of the pages one sees before signing in: the logo and one centred card. */
+/**
+ * The frame of the pages one sees before signing in: the logo (an agency's on its custom host) and
+ * one centred card.
+ */
 export function AuthLayout({
   title,
   description,
@@ -18,7 +21,7 @@ export function AuthLayout({
   return (
     <div className="flex min-h-screen flex-col items-center px-4 py-10 sm:py-16">
       <header className="mb-8">
-        <Logo className="text-lg" />
+        <HostLogo className="text-lg" />
       </header>
       <main className="w-full max-w-md">
         <div className="rounded-xl border bg-card p-5 shadow-xs sm:p-8">

@@ -8,6 +8,11 @@ export const keys = {
   sessions: ["sessions"] as const,
   workspace: (id: string) => ["workspace", id] as const,
   workspacePart: (id: string, part: string, ...rest: string[]) => ["workspace", id, part, ...rest] as const,
+  host: ["host"] as const,
+  /** Everything of one agency sits under `["agency", id]`; the list of them is `["agency"]`. */
+  agencies: ["agency"] as const,
+  agency: (id: string) => ["agency", id] as const,
+  agencyPart: (id: string, part: string, ...rest: string[]) => ["agency", id, part, ...rest] as const,
 };
 
 export const setupQuery = queryOptions({
@@ -28,3 +33,14 @@ export function workspaceQuery(workspaceId: string) {
     queryFn: ({ signal }) => appCall("getWorkspace", { params: { workspace: workspaceId } }, { signal }),
   });
 }
+
+/**
+ * How this host presents itself: an agency's name, logo and colour on its custom host (the sign-in
+ * page and the header show them instead of Sightline's), nothing elsewhere. Asked once per visit.
+ */
+export const hostQuery = queryOptions({
+  queryKey: keys.host,
+  queryFn: ({ signal }) => appCall("getHost", {}, { signal, on401: "throw" }),
+  staleTime: Number.POSITIVE_INFINITY,
+  retry: false,
+});

@@ -1,7 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link, Navigate, Outlet, useLocation, useParams } from "@tanstack/react-router";
 import { BookOpenIcon, BookTextIcon } from "lucide-react";
-import { Logo } from "../components/logo.tsx";
+import { HostLogo, useHostName } from "../components/host-logo.tsx";
 import { ErrorState, LoadingState } from "../components/page-states.tsx";
 import { UserMenu } from "../features/shell/user-menu.tsx";
 import { WorkspaceNav } from "../features/shell/workspace-nav.tsx";
@@ -14,6 +14,7 @@ export function AppLayout() {
   const me = useQuery(meQuery);
   const params = useParams({ strict: false });
   const location = useLocation();
+  const hostName = useHostName();
 
   if (me.isError && isUnauthenticated(me.error)) {
     return <Navigate to="/sign-in" search={{ redirect: location.href }} />;
@@ -42,13 +43,21 @@ export function AppLayout() {
       </a>
       <header className="sticky top-0 z-40 border-b bg-card/95 backdrop-blur">
         <div className="mx-auto flex h-14 max-w-6xl items-center gap-2 px-3 sm:gap-3 sm:px-6">
-          <Link to="/" aria-label="Sightline home" className="rounded-md focus-visible:ring-2 focus-visible:ring-ring">
-            <Logo className="[&>span:last-child]:hidden sm:[&>span:last-child]:inline" />
+          <Link
+            to="/"
+            aria-label={`${hostName ?? "Sightline"} home`}
+            className="min-w-0 shrink-0 rounded-md focus-visible:ring-2 focus-visible:ring-ring"
+          >
+            <HostLogo compact />
           </Link>
           <span className="text-muted-foreground/50" aria-hidden="true">
             /
           </span>
-          <WorkspaceSwitcher workspaces={workspaces} currentId={currentId} />
+          <WorkspaceSwitcher
+            workspaces={workspaces}
+            currentId={params.agencyId ? undefined : currentId}
+            currentAgencyId={params.agencyId}
+          />
           {params.workspaceId && <WorkspaceNav workspaceId={params.workspaceId} className="ml-2 hidden md:flex" />}
           <div className="ml-auto flex items-center gap-1">
             <Link

@@ -1,6 +1,7 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { getRouteApi, Link } from "@tanstack/react-router";
 import { AuthLayout } from "../components/auth-layout.tsx";
+import { useHostName } from "../components/host-logo.tsx";
 import { SignInForm } from "../features/auth/signin-form.tsx";
 import { setupQuery } from "../lib/queries.ts";
 
@@ -11,13 +12,15 @@ export function SignInPage() {
   const navigate = route.useNavigate();
   const queryClient = useQueryClient();
   const setup = useQuery(setupQuery);
+  // On an agency's custom host, its name rather than Sightline's.
+  const name = useHostName();
   return (
     <AuthLayout
-      title="Sign in to Sightline"
+      title={name === undefined ? "Sign in" : `Sign in to ${name}`}
       footer={
         setup.data?.open_signup ? (
           <>
-            New to Sightline?{" "}
+            New here?{" "}
             <Link to="/sign-up" className="font-medium text-primary underline underline-offset-4">
               Create an account
             </Link>

@@ -1,4 +1,6 @@
+import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
+import { hasAgencySection, WorkspaceAgencyCard } from "../features/agencies/workspace-agency-card.tsx";
 import { ApiKeysCard } from "../features/api-keys/api-keys-card.tsx";
 import { BrandingCard } from "../features/branding/branding-card.tsx";
 import { EnginesCard } from "../features/engines/engines-card.tsx";
@@ -7,6 +9,7 @@ import { UsageCard } from "../features/usage/usage-card.tsx";
 import { WebhooksCard } from "../features/webhooks/webhooks-card.tsx";
 import { WorkspaceCard } from "../features/workspace/workspace-card.tsx";
 import { useWorkspace } from "../features/workspace/workspace-context.tsx";
+import { meQuery } from "../lib/queries.ts";
 import { useTitle } from "../lib/use-title.ts";
 
 const SECTIONS = [
@@ -16,12 +19,16 @@ const SECTIONS = [
   { hash: "usage", label: "Usage and plan" },
   { hash: "members", label: "Members" },
   { hash: "branding", label: "Branding" },
+  { hash: "agency", label: "Agency" },
   { hash: "workspace", label: "Workspace" },
 ] as const;
 
 export function WorkspaceSettingsPage() {
   const workspace = useWorkspace();
   useTitle(`Settings · ${workspace.name}`);
+  const me = useQuery(meQuery);
+  const summary = me.data?.workspaces.find((w) => w.id === workspace.id);
+  const sections = SECTIONS.filter(({ hash }) => hash !== "agency" || hasAgencySection(summary));
   return (
     <div className="grid gap-6">
       <div>
@@ -34,7 +41,7 @@ export function WorkspaceSettingsPage() {
         className="-mx-1 min-w-0 snap-x overflow-x-auto overscroll-x-contain [mask-image:linear-gradient(to_right,black_calc(100%-2rem),transparent)] sm:[mask-image:none]"
       >
         <ul className="flex w-max gap-1 px-1 pr-8 pb-1 sm:pr-1">
-          {SECTIONS.map(({ hash, label }) => (
+          {sections.map(({ hash, label }) => (
             <li key={hash}>
               <Link
                 to="/w/$workspaceId/settings"
@@ -54,6 +61,7 @@ export function WorkspaceSettingsPage() {
       <UsageCard />
       <MembersCard />
       <BrandingCard />
+      {summary && hasAgencySection(summary) && <WorkspaceAgencyCard workspace={workspace} summary={summary} />}
       <WorkspaceCard />
     </div>
   );

@@ -1,15 +1,16 @@
-import { useQuery } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { QueryState, RoleNote } from "../../components/page-states.tsx";
 import { SectionCard } from "../../components/section-card.tsx";
 import { atLeast } from "../../lib/roles.ts";
 import { useWorkspace } from "../workspace/workspace-context.tsx";
-import { brandingQuery } from "./branding-api.ts";
+import { brandingQuery, updateBranding } from "./branding-api.ts";
 import { BrandingForm } from "./branding-form.tsx";
 
 /** Settings → Branding: how what the workspace sends to its clients looks. Everyone sees it; admins and owners change it. */
 export function BrandingCard() {
   const workspace = useWorkspace();
   const canChange = atLeast(workspace.role, "admin");
+  const queryClient = useQueryClient();
   const branding = useQuery(brandingQuery(workspace.id));
   return (
     <SectionCard
@@ -25,9 +26,12 @@ export function BrandingCard() {
         <BrandingForm
           // A save gives new saved values: the form starts again from them.
           key={branding.data.updated_at ?? "default"}
-          workspaceId={workspace.id}
           saved={branding.data}
           readOnly={!canChange}
+          save={async (change) => {
+            const updated = await updateBranding(workspace.id, change);
+            queryClient.setQueryData(brandingQuery(workspace.id).queryKey, updated);
+          }}
         />
       )}
     </SectionCard>

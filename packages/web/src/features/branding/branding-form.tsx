@@ -1,9 +1,8 @@
-import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { toast } from "sonner";
 import { CheckboxField } from "../../components/checkbox-field.tsx";
 import { Field, Form, FormError, PendingButton, useDraft, useSubmit } from "../../components/form.tsx";
-import { type BrandingChange, type BrandingSettings, brandingQuery, updateBranding } from "./branding-api.ts";
+import type { BrandingChange, BrandingSettings } from "./branding-api.ts";
 import { BrandingPreview } from "./branding-preview.tsx";
 import { ColorField, isColor } from "./color-field.tsx";
 import { LogoField } from "./logo-field.tsx";
@@ -39,18 +38,22 @@ const COLOURS = [
 
 /**
  * Settings → Branding, for admins and owners: the name, logo and colours clients see, with a
- * preview of them, and whether "Made with Sightline" appears. Saved all at once.
+ * preview of them, and whether "Made with Sightline" appears. Saved all at once, by `save` (a
+ * workspace's branding, or an agency's that all its clients inherit).
  */
 export function BrandingForm({
-  workspaceId,
   saved,
   readOnly,
+  save,
+  fallback = "the workspace's name",
 }: {
-  workspaceId: string;
   saved: BrandingSettings;
   readOnly: boolean;
+  /** Sends what changed, and keeps what the server answered. */
+  save: (change: BrandingChange) => Promise<void>;
+  /** What an empty name falls back to, as the hint says it ("the workspace's name"). */
+  fallback?: string;
 }) {
-  const queryClient = useQueryClient();
   const { run, pending, errors, formError } = useSubmit();
   /** A file refused before it was sent (not an image, too large), said under the logo. */
   const [logoProblem, setLogoProblem] = useState<string>();
@@ -71,8 +74,7 @@ export function BrandingForm({
   const submit = () =>
     run(
       async () => {
-        const updated = await updateBranding(workspaceId, changes);
-        queryClient.setQueryData(brandingQuery(workspaceId).queryKey, updated);
+        await save(changes);
         toast.success("Branding saved: what you send from now on carries it.");
       },
       {
@@ -97,7 +99,7 @@ export function BrandingForm({
             hint={
               readOnly
                 ? "Signs reports, shared links and e-mails, and is the e-mails' sender name."
-                : `Signs reports, shared links and e-mails, and is the e-mails' sender name. Leave it empty to use the workspace's name, “${saved.workspace_name}”.`
+                : `Signs reports, shared links and e-mails, and is the e-mails' sender name. Leave it empty to use ${fallback}, “${saved.workspace_name}”.`
             }
             disabled={readOnly}
             {...text("name")}

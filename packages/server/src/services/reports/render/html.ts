@@ -25,8 +25,9 @@ figure{margin:16px 0;break-inside:avoid}figcaption{font-weight:600;margin-bottom
 ol.opportunities{padding-left:20px}ol.opportunities li{margin-bottom:8px}ul.traffic{padding-left:20px}ul.traffic li{margin-bottom:4px}
 ul.experiments{padding-left:20px}ul.experiments li{margin-bottom:10px}ul.experiments .meta{margin:0}
 .warning{border-left:4px solid #b3261e;background:#fdf3f2;padding:8px 12px;border-radius:6px;margin:8px 0}
-.none{color:#8a93a3}footer{margin-top:32px;color:#8a93a3;font-size:12px}
-@media (max-width:640px){main{padding:16px}h1{font-size:20px}}
+.none{color:#5f6877}footer{margin-top:32px;color:#5f6877;font-size:12px}
+@media (max-width:640px){main{padding:16px}h1{font-size:20px}
+table{width:auto;min-width:100%}th,td{white-space:nowrap}th:first-child,td:first-child{white-space:normal;min-width:11em;max-width:16em}}
 @media print{main{padding:0}h2{break-after:avoid}a{color:inherit}.scroll{overflow:visible}}
 `;
 }
