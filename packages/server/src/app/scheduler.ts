@@ -1,3 +1,4 @@
+import { type BiExportSchedule, exportAllBi } from "../services/bi/export.ts";
 import type { Deps } from "../services/context.ts";
 import { runDueSchedules } from "../services/monitoring/scheduler.ts";
 import { queueDigestEmails } from "../services/notifications/digest-mail.ts";
@@ -23,10 +24,19 @@ export async function schedulerTick(deps: Deps): Promise<number> {
   return started;
 }
 
-/** Ticks in a worker process, never two ticks at once; retention once an hour, from the first tick. */
-export function startScheduler(deps: Deps, intervalMs: number, retention: RetentionConfig): { stop(): void } {
+/**
+ * Ticks in a worker process, never two ticks at once; retention once an hour, from the first tick;
+ * the scheduled BI export, when configured, every `biExport.everyHours` from the first tick.
+ */
+export function startScheduler(
+  deps: Deps,
+  intervalMs: number,
+  retention: RetentionConfig,
+  biExport: BiExportSchedule | null = null,
+): { stop(): void } {
   let running = false;
   let prunedAt = Number.NEGATIVE_INFINITY;
+  let exportedAt = Number.NEGATIVE_INFINITY;
   const tick = async () => {
     if (running) return;
     running = true;
@@ -37,6 +47,11 @@ export function startScheduler(deps: Deps, intervalMs: number, retention: Retent
         prunedAt = now.getTime();
         const pruned = await prune(deps, now, retention);
         if (Object.values(pruned).some((n) => n > 0)) deps.logger.info({ pruned }, "retention");
+      }
+      if (biExport !== null && now.getTime() - exportedAt >= biExport.everyHours * 3_600_000) {
+        exportedAt = now.getTime();
+        const written = await exportAllBi(deps, biExport.dir);
+        deps.logger.info({ workspaces: written, dir: biExport.dir }, "BI views exported");
       }
     } catch (error) {
       deps.logger.error({ err: error }, "scheduler tick failed");

@@ -3,6 +3,7 @@ import type { Logger } from "../lib/logger.ts";
 import { runAnalysisHandler } from "../services/analyses/run.ts";
 import { RUN_ANALYSIS_JOB } from "../services/analyses/types.ts";
 import { REBUILD_ROLLUPS_JOB, rebuildRollupsHandler } from "../services/analytics/rebuild.ts";
+import type { BiExportSchedule } from "../services/bi/export.ts";
 import { settleExperiments } from "../services/experiments/samples.ts";
 import { JOBS_CHANNEL } from "../services/jobs/store.ts";
 import type { BatchJobHandler, JobHandler } from "../services/jobs/types.ts";
@@ -67,14 +68,25 @@ export async function startWorker(
   runtime: Runtime,
   databaseUrl: string | null,
   logger: Logger,
-  options: Partial<WorkerOptions> & { scheduler?: boolean; retention?: RetentionConfig } = {},
+  options: Partial<WorkerOptions> & {
+    scheduler?: boolean;
+    retention?: RetentionConfig;
+    biExport?: BiExportSchedule | null;
+    /** How often the scheduler ticks (15 s); tests shorten it. */
+    schedulerIntervalMs?: number;
+  } = {},
   transport: WebhookTransport = webhookTransport(runtime),
 ): Promise<RunningWorker> {
   const worker = new Worker(runtime.deps, jobHandlers(runtime, transport), options);
   const scheduler =
     options.scheduler === false
       ? null
-      : startScheduler(runtime.deps, SCHEDULER_INTERVAL_MS, options.retention ?? DEFAULT_RETENTION);
+      : startScheduler(
+          runtime.deps,
+          options.schedulerIntervalMs ?? SCHEDULER_INTERVAL_MS,
+          options.retention ?? DEFAULT_RETENTION,
+          options.biExport ?? null,
+        );
   const unlisten =
     databaseUrl === null
       ? async () => {}

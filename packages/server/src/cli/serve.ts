@@ -28,6 +28,7 @@ export async function runProcess(config: Config, mode: ProcessMode): Promise<num
         leaseMs: config.worker.leaseSeconds * 1000,
         pollIntervalMs: config.worker.pollMs,
         retention: config.retention,
+        biExport: config.biExport,
       });
     }
   } catch (error) {

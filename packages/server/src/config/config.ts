@@ -1,5 +1,6 @@
 import { join, resolve } from "node:path";
 import type { LogLevel } from "../lib/logger.ts";
+import type { BiExportSchedule } from "../services/bi/export.ts";
 import type { VendorDescriptor, VendorSettings } from "../services/engines/descriptor.ts";
 import type { EnginePrice } from "../services/engines/prices.ts";
 import { type CustomEngineSettings, type EngineConfig, vendorSettings } from "../services/engines/settings.ts";
@@ -48,6 +49,8 @@ export interface Config {
   webhookAllowPrivate: boolean;
   worker: { concurrency: number; leaseSeconds: number; pollMs: number };
   retention: RetentionConfig;
+  /** SIGHTLINE_BI_EXPORT_DIR: the workers write every workspace's BI views there as CSV, every `everyHours`; null: off. */
+  biExport: BiExportSchedule | null;
   engines: EngineConfig;
   /** The engine that settles ambiguous mentions and tone; null: the rules alone. */
   judge: { engine: string } | null;
@@ -337,6 +340,8 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   const concurrency = read("SIGHTLINE_WORKER_CONCURRENCY", 8, (raw) => parseInteger(raw, 1, 256));
   const leaseSeconds = read("SIGHTLINE_JOB_LEASE_SECONDS", 60, (raw) => parseInteger(raw, 1, 3600));
   const pollMs = read("SIGHTLINE_JOB_POLL_MS", 1000, (raw) => parseInteger(raw, 10, 60_000));
+  const biExportDir = read<string | null>("SIGHTLINE_BI_EXPORT_DIR", null, (raw) => resolve(cwd, raw.trim()));
+  const biExportHours = read("SIGHTLINE_BI_EXPORT_HOURS", 24, (raw) => parseInteger(raw, 1, 24 * 366));
   const retention: RetentionConfig = {
     jobsDays: read("SIGHTLINE_RETENTION_JOBS_DAYS", DEFAULT_RETENTION.jobsDays, (raw) => parseInteger(raw, 1, 36_500)),
     deliveriesDays: read("SIGHTLINE_RETENTION_DELIVERIES_DAYS", DEFAULT_RETENTION.deliveriesDays, (raw) =>
@@ -419,6 +424,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     webhookAllowPrivate,
     worker: { concurrency, leaseSeconds, pollMs },
     retention,
+    biExport: biExportDir === null ? null : { dir: biExportDir, everyHours: biExportHours },
     engines,
     judge: judgeEngine === null ? null : { engine: judgeEngine },
     botRangesFile,

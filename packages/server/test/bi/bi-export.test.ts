@@ -77,6 +77,37 @@ describeEachDialect("sightline bi export: the BI views as CSV files (issue 28)",
     await expect(exportAgencyBi(h.deps, { agencyId: "agy_nope", dir })).rejects.toMatchObject({ code: "NOT_FOUND" });
   });
 
+  it("is written by the worker on its schedule: every workspace but pitches, a folder each", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "sightline-bi-scheduled-"));
+    const pitch = await createWorkspace(h.deps, {
+      name: "Scheduled prospect",
+      plan: "agency",
+      agency: {
+        agencyId: (await createAgency(h.deps, { name: "Scheduled Agency" })).id,
+        kind: "pitch",
+        billingAnchor: "2026-11-21",
+      },
+    });
+    const worker = await h.startWorker(undefined, {
+      scheduler: true,
+      schedulerIntervalMs: 50,
+      biExport: { dir, everyHours: 24 },
+    });
+    try {
+      const deadline = Date.now() + 20_000;
+      const done = () => [a, b].every((s) => readdirSync(dir).includes(s.tenant.workspace.id));
+      while (!done() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(done()).toBe(true);
+    } finally {
+      await worker.stop(1_000);
+    }
+    expect(readdirSync(dir)).not.toContain(pitch.id);
+    for (const seeded of [a, b]) {
+      const answers = readCsv(join(dir, seeded.tenant.workspace.id, "answers.csv"));
+      expect(answers.rows.length).toBe((await appCounts(h, seeded.tenant.workspace.id)).answers);
+    }
+  });
+
   it("runs from the command line, and on SQLite refuses a BI role with what to do instead", async () => {
     const dir = mkdtempSync(join(tmpdir(), "sightline-bi-cli-"));
     const env = { DATABASE_URL: h.database.url };

@@ -16,7 +16,6 @@ import { registerMcpRoute } from "../../src/mcp/http.ts";
 import { createApiKey } from "../../src/services/api-keys/api-keys.ts";
 import { SCOPES, type Scope } from "../../src/services/api-keys/scopes.ts";
 import type { Deps } from "../../src/services/context.ts";
-import type { WorkerOptions } from "../../src/services/jobs/worker.ts";
 import type { PlanName } from "../../src/services/plan-names.ts";
 import type { WebhookTransport } from "../../src/services/webhooks/transport.ts";
 import { createWorkspace, type WorkspaceView } from "../../src/services/workspaces/workspaces.ts";
@@ -78,10 +77,7 @@ export interface Harness {
   call(operationId: string, options?: CallOptions): Promise<LightMyRequestResponse>;
   count(table: CountedTable, workspaceId?: string): Promise<number>;
   /** Starts a worker on this harness's runtime (stopped after the suite). */
-  startWorker(
-    transport?: WebhookTransport,
-    options?: Partial<WorkerOptions> & { scheduler?: boolean },
-  ): Promise<RunningWorker>;
+  startWorker(transport?: WebhookTransport, options?: Parameters<typeof startWorker>[3]): Promise<RunningWorker>;
 }
 
 /** A fixed key for secrets at rest in tests; production keys come from config or the data folder. */

@@ -25,6 +25,20 @@ describe("configuration", () => {
     });
   });
 
+  it("schedules the BI export only when given a folder, read from where Sightline starts", () => {
+    expect(loadConfig({}, "/srv").biExport).toBeNull();
+    expect(loadConfig({ SIGHTLINE_BI_EXPORT_DIR: "exports" }, "/srv").biExport).toEqual({
+      dir: "/srv/exports",
+      everyHours: 24,
+    });
+    expect(loadConfig({ SIGHTLINE_BI_EXPORT_DIR: "/var/bi", SIGHTLINE_BI_EXPORT_HOURS: "6" }, "/srv").biExport).toEqual(
+      { dir: "/var/bi", everyHours: 6 },
+    );
+    expect(() => loadConfig({ SIGHTLINE_BI_EXPORT_DIR: "/var/bi", SIGHTLINE_BI_EXPORT_HOURS: "0" }, "/")).toThrow(
+      /SIGHTLINE_BI_EXPORT_HOURS/,
+    );
+  });
+
   it("names every bad variable at once", () => {
     let error: unknown;
     try {

@@ -216,3 +216,36 @@ async function writeTraffic(db: Db, workspaceId: string, hits: ViewFile, referra
     .execute();
   await referrals.write(visits.map((t) => [t.day, t.workspace_id, t.project_id, t.host, t.path, t.engine, t.visits]));
 }
+
+/** Where and how often the workers write every workspace's views (SIGHTLINE_BI_EXPORT_DIR, _HOURS). */
+export interface BiExportSchedule {
+  dir: string;
+  everyHours: number;
+}
+
+/**
+ * The scheduled export, on SQLite or PostgreSQL alike: every workspace but pitches, each into the
+ * sub-folder of `dir` named by its id, as `sightline bi export` writes one. A workspace that fails
+ * is logged and the others go on; its previous files stay as they were (each file is replaced only
+ * once complete).
+ *
+ * @returns the workspaces written.
+ */
+export async function exportAllBi(deps: Deps, dir: string): Promise<number> {
+  const workspaces = await deps.db
+    .selectFrom("workspaces")
+    .select("id")
+    .where((eb) => eb.or([eb("agency_kind", "is", null), eb("agency_kind", "=", "client")]))
+    .orderBy("id")
+    .execute();
+  let written = 0;
+  for (const workspace of workspaces) {
+    try {
+      await exportBi(deps, { workspaceId: workspace.id, dir: join(dir, workspace.id) });
+      written++;
+    } catch (error) {
+      deps.logger.error({ err: error, workspace: workspace.id }, "scheduled BI export failed");
+    }
+  }
+  return written;
+}
