@@ -2,7 +2,7 @@ import { validationError } from "../../errors/api-error.ts";
 import type { Deps, ServiceContext } from "../context.ts";
 import { inTransaction } from "../context.ts";
 import { workspaceEngines } from "../engines/workspace-engines.ts";
-import { createWorkspace, type WorkspaceView, workspaceContext } from "../workspaces/workspaces.ts";
+import { checkName, createWorkspace, type WorkspaceView, workspaceContext } from "../workspaces/workspaces.ts";
 import { addMember } from "./members.ts";
 import type { Role } from "./roles.ts";
 
@@ -70,10 +70,7 @@ export async function createWorkspaceFor(deps: Deps, userId: string, name: strin
 }
 
 export async function renameWorkspace(ctx: ServiceContext, name: string): Promise<void> {
-  const trimmed = name.trim();
-  if (trimmed.length === 0 || trimmed.length > 100) {
-    throw validationError([{ field: "name", issue: "must be 1 to 100 characters" }]);
-  }
+  const trimmed = checkName(name);
   await ctx.db
     .updateTable("workspaces")
     .set({ name: trimmed, updated_at: ctx.clock.now().toISOString() })

@@ -6,6 +6,7 @@ import { AGENCY_ROLES, type AgencyRole, atLeast, isAgencyRole } from "../account
 import type { Deps } from "../context.ts";
 import { inTransaction } from "../context.ts";
 import { billingPeriod } from "../usage/period.ts";
+import { checkName } from "../workspaces/workspaces.ts";
 import type { AgencySchema, AgencyStaffSchema } from "./schemas.ts";
 
 export type AgencyView = Static<typeof AgencySchema>;
@@ -21,14 +22,6 @@ export interface AgencyAccess {
 /** What an agency's pool holds when none is given: the Agency plan's monthly credits. */
 function defaultPool(deps: Deps): number {
   return deps.plans.agency.creditsPerMonth;
-}
-
-function checkName(name: string): string {
-  const trimmed = name.trim();
-  if (trimmed.length === 0 || trimmed.length > 100) {
-    throw validationError([{ field: "name", issue: "must be 1 to 100 characters" }]);
-  }
-  return trimmed;
 }
 
 /** A new agency; `adminUserId` becomes its first admin. */

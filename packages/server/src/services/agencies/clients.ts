@@ -5,14 +5,14 @@ import { periodOf, previousOf } from "../analytics/period.ts";
 import type { Deps } from "../context.ts";
 import { proportion } from "../measurement/aggregate.ts";
 import { billingPeriod } from "../usage/period.ts";
-import { createWorkspace } from "../workspaces/workspaces.ts";
+import { checkName, createWorkspace } from "../workspaces/workspaces.ts";
 import type { AgencyAccess } from "./agencies.ts";
 import type { AgencyClientListSchema, AgencyClientSchema } from "./schemas.ts";
 
 type ClientRow = Static<typeof AgencyClientSchema>;
 type ClientList = Static<typeof AgencyClientListSchema>;
 
-function checkCap(cap: number | null | undefined): number | null {
+export function checkCap(cap: number | null | undefined): number | null {
   if (cap === undefined || cap === null) return null;
   if (!Number.isInteger(cap) || cap < 0) {
     throw validationError([{ field: "credit_cap", issue: "must be a whole number of credits, 0 or more, or null" }]);
@@ -67,13 +67,7 @@ export async function updateClient(
   const set: { name?: string; credit_cap?: number | null; updated_at: string } = {
     updated_at: deps.clock.now().toISOString(),
   };
-  if (input.name !== undefined) {
-    const name = input.name.trim();
-    if (name.length === 0 || name.length > 100) {
-      throw validationError([{ field: "name", issue: "must be 1 to 100 characters" }]);
-    }
-    set.name = name;
-  }
+  if (input.name !== undefined) set.name = checkName(input.name);
   if (input.credit_cap !== undefined) set.credit_cap = checkCap(input.credit_cap);
   await deps.db.updateTable("workspaces").set(set).where("id", "=", workspaceId).execute();
   return clientRow(deps, access, workspaceId);

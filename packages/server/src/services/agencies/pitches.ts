@@ -5,14 +5,14 @@ import { deleteWorkspace } from "../accounts/workspaces.ts";
 import { createAnalysis } from "../analyses/create.ts";
 import type { Deps, ServiceContext } from "../context.ts";
 import { createProject } from "../projects/projects.ts";
-import type { WindowCounter } from "../rate-limits/counter.ts";
-import type { CounterStore } from "../rate-limits/store.ts";
+import { limitPerMinute } from "../rate-limits/per-minute.ts";
 import { createReportShare, listReportShares } from "../reports/shares.ts";
 import { suggestBrand } from "../websites/brand-suggestions.ts";
 import { websiteAddress } from "../websites/read.ts";
 import type { BrandSuggestionSchema } from "../websites/schemas.ts";
-import { createWorkspace, workspaceContext } from "../workspaces/workspaces.ts";
+import { checkName, createWorkspace, workspaceContext } from "../workspaces/workspaces.ts";
 import type { AgencyAccess } from "./agencies.ts";
+import { checkCap } from "./clients.ts";
 import type { PitchRunSchema, PitchSchema } from "./schemas.ts";
 
 type PitchView = Static<typeof PitchSchema>;
@@ -26,23 +26,13 @@ const SHARE_DAYS = 90;
  */
 const PITCHES_PER_MINUTE = 10;
 
-const counters = new WeakMap<CounterStore, WindowCounter>();
-
 async function checkPitchRate(deps: Deps, agencyId: string): Promise<void> {
-  let counter = counters.get(deps.counters);
-  if (counter === undefined) {
-    counter = deps.counters.counter("pitches:agency", 60);
-    counters.set(deps.counters, counter);
-  }
-  const { count, msBeforeReset } = await counter.hit(agencyId);
-  if (count > PITCHES_PER_MINUTE) {
-    const seconds = Math.max(1, Math.ceil(msBeforeReset / 1000));
-    throw new ApiError(
-      "RATE_LIMIT_EXCEEDED",
-      `An agency starts at most ${PITCHES_PER_MINUTE} pitches a minute; try again in ${seconds} s.`,
-      { retryAfter: seconds },
-    );
-  }
+  await limitPerMinute(deps.counters, {
+    kind: "pitches:agency",
+    key: agencyId,
+    limit: PITCHES_PER_MINUTE,
+    refusal: (seconds) => `An agency starts at most ${PITCHES_PER_MINUTE} pitches a minute; try again in ${seconds} s.`,
+  });
 }
 
 /**
@@ -281,14 +271,9 @@ export async function convertPitch(
 ): Promise<PitchView> {
   const row = await pitchRow(deps, access, pitchId);
   if (row.converted_at !== null) throw new ApiError("CONFLICT", "This pitch is a client already.");
-  const cap = input.credit_cap ?? null;
-  if (cap !== null && (!Number.isInteger(cap) || cap < 0)) {
-    throw validationError([{ field: "credit_cap", issue: "must be a whole number of credits, 0 or more, or null" }]);
-  }
+  const cap = checkCap(input.credit_cap);
   const current = await getPitch(deps, access, userId, pitchId);
-  const name = (input.name ?? current.name ?? new URL(row.website).hostname).trim();
-  if (name.length === 0 || name.length > 100)
-    throw validationError([{ field: "name", issue: "must be 1 to 100 characters" }]);
+  const name = checkName(input.name ?? current.name ?? new URL(row.website).hostname);
   const now = deps.clock.now().toISOString();
   await deps.db
     .updateTable("workspaces")

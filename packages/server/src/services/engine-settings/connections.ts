@@ -4,8 +4,7 @@ import type { ServiceContext } from "../context.ts";
 import { ENGINE_DESCRIPTORS } from "../engines/catalog.ts";
 import { type EngineRow, workspaceEngines } from "../engines/workspace-engines.ts";
 import { checkEnginesInPlan } from "../plans/engines.ts";
-import type { WindowCounter } from "../rate-limits/counter.ts";
-import type { CounterStore } from "../rate-limits/store.ts";
+import { limitPerMinute } from "../rate-limits/per-minute.ts";
 import type { CreateEngineSchema, UpdateEngineSchema } from "./schemas.ts";
 import { type EngineStatus, statusOf } from "./status.ts";
 
@@ -21,24 +20,14 @@ const ANSWER_CHARS = 500;
 /** Tests one workspace may run per minute: each one asks a vendor, maybe with the operator's key. */
 const ENGINE_TEST_LIMIT = { perWorkspacePerMinute: 10 } as const;
 
-/** One counter per store: a memory counter keeps its counts in its own instance. */
-const testCounters = new WeakMap<CounterStore, WindowCounter>();
-
 async function checkTestRate(ctx: ServiceContext): Promise<void> {
-  let counter = testCounters.get(ctx.counters);
-  if (counter === undefined) {
-    counter = ctx.counters.counter("engine-tests:workspace", 60);
-    testCounters.set(ctx.counters, counter);
-  }
-  const { count, msBeforeReset } = await counter.hit(ctx.workspace.id);
-  if (count > ENGINE_TEST_LIMIT.perWorkspacePerMinute) {
-    const seconds = Math.max(1, Math.ceil(msBeforeReset / 1000));
-    throw new ApiError(
-      "RATE_LIMIT_EXCEEDED",
+  await limitPerMinute(ctx.counters, {
+    kind: "engine-tests:workspace",
+    key: ctx.workspace.id,
+    limit: ENGINE_TEST_LIMIT.perWorkspacePerMinute,
+    refusal: (seconds) =>
       `Engines are tested at most ${ENGINE_TEST_LIMIT.perWorkspacePerMinute} times a minute per workspace; try again in ${seconds} s.`,
-      { retryAfter: seconds },
-    );
-  }
+  });
 }
 
 /** Workspace keys and endpoints are refused when the operator forbids them. */

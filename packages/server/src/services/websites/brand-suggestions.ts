@@ -9,8 +9,7 @@ import { checkEnginesInPlan } from "../plans/engines.ts";
 import { parseQuestions, type SuggestionMarket, suggestionInstruction } from "../prompt-suggestions/instruction.ts";
 import { sandboxSuggestions } from "../prompt-suggestions/sandbox.ts";
 import { askForSuggestions } from "../prompt-suggestions/suggest.ts";
-import type { WindowCounter } from "../rate-limits/counter.ts";
-import type { CounterStore } from "../rate-limits/store.ts";
+import { limitPerMinute } from "../rate-limits/per-minute.ts";
 import { HttpPageFetcher } from "./fetcher.ts";
 import { readTypedWebsite, WEBSITE_BUDGET_MS, websiteAddress } from "./read.ts";
 import type { BrandSuggestionRequestSchema, BrandSuggestionSchema } from "./schemas.ts";
@@ -27,24 +26,14 @@ export const BRAND_SUGGESTION_LIMIT = { perWorkspacePerMinute: 10 } as const;
 const MAX_COMPETITORS = 12;
 const MAX_PROMPTS = 20;
 
-/** One counter per store: a memory counter keeps its counts in its own instance. */
-const counters = new WeakMap<CounterStore, WindowCounter>();
-
 async function checkRate(ctx: ServiceContext): Promise<void> {
-  let counter = counters.get(ctx.counters);
-  if (counter === undefined) {
-    counter = ctx.counters.counter("brand-suggestions:workspace", 60);
-    counters.set(ctx.counters, counter);
-  }
-  const { count, msBeforeReset } = await counter.hit(ctx.workspace.id);
-  if (count > BRAND_SUGGESTION_LIMIT.perWorkspacePerMinute) {
-    const seconds = Math.max(1, Math.ceil(msBeforeReset / 1000));
-    throw new ApiError(
-      "RATE_LIMIT_EXCEEDED",
+  await limitPerMinute(ctx.counters, {
+    kind: "brand-suggestions:workspace",
+    key: ctx.workspace.id,
+    limit: BRAND_SUGGESTION_LIMIT.perWorkspacePerMinute,
+    refusal: (seconds) =>
       `Websites are read at most ${BRAND_SUGGESTION_LIMIT.perWorkspacePerMinute} times a minute per workspace; try again in ${seconds} s.`,
-      { retryAfter: seconds },
-    );
-  }
+  });
 }
 
 const fromPage = <T>(s: Suggested<T>): Out<T> => ({ value: s.value, source: s.source.url, detail: s.source.from });

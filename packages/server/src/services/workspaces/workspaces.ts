@@ -28,6 +28,15 @@ function toView(row: WorkspacesTable): WorkspaceView {
   };
 }
 
+/** A workspace's (or an agency's) name, trimmed: 1 to 100 characters, or VALIDATION_ERROR on `name`. */
+export function checkName(name: string): string {
+  const trimmed = name.trim();
+  if (trimmed.length === 0 || trimmed.length > 100) {
+    throw validationError([{ field: "name", issue: "must be 1 to 100 characters" }]);
+  }
+  return trimmed;
+}
+
 function checkPlan(plan: string): PlanName {
   if (!isPlanName(plan)) {
     throw validationError([{ field: "plan", issue: `must be one of ${PLAN_NAMES.join(", ")}` }]);
@@ -47,10 +56,7 @@ export async function createWorkspace(
   deps: Deps,
   input: { name: string; plan: string; agency?: AgencyOwner },
 ): Promise<WorkspaceView> {
-  const name = input.name.trim();
-  if (name.length === 0 || name.length > 100) {
-    throw validationError([{ field: "name", issue: "must be 1 to 100 characters" }]);
-  }
+  const name = checkName(input.name);
   const plan = checkPlan(input.plan);
   const now = deps.clock.now().toISOString();
   const row: WorkspacesTable = {
