@@ -1,9 +1,8 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { toast } from "sonner";
 import { CopyField } from "../../components/copy-field.tsx";
-import { Field, Form, PendingButton, useDraft, useSubmit } from "../../components/form.tsx";
+import { NameForm } from "../../components/name-form.tsx";
 import { SectionCard } from "../../components/section-card.tsx";
-import { errorMessage, fieldErrors } from "../../lib/api.ts";
 import { keys } from "../../lib/queries.ts";
 import { renameAgency } from "./agencies-api.ts";
 import { useAgency } from "./agency-context.tsx";
@@ -39,38 +38,21 @@ export function AgencyCard() {
 function RenameAgencyForm() {
   const agency = useAgency();
   const queryClient = useQueryClient();
-  const { run, pending, errors } = useSubmit();
-  const { draft, text } = useDraft({ name: agency.name }, errors);
-  const unchanged = draft.name.trim() === agency.name;
-
-  const submit = () =>
-    run(
-      async () => {
-        await renameAgency(agency.id, draft.name.trim());
+  return (
+    <NameForm
+      label="Agency name"
+      name="agency-name"
+      autoComplete="organization"
+      current={agency.name}
+      missing="The agency needs a name."
+      save={async (name) => {
+        await renameAgency(agency.id, name);
         await Promise.all([
           queryClient.invalidateQueries({ queryKey: keys.agencies }),
           queryClient.invalidateQueries({ queryKey: keys.me }),
         ]);
         toast.success("Agency renamed");
-      },
-      {
-        check: () => (draft.name.trim() === "" ? { name: "The agency needs a name." } : {}),
-        place: (error) => ({ fields: { name: fieldErrors(error).name ?? errorMessage(error) } }),
-      },
-    );
-
-  return (
-    <Form onSubmit={submit} className="flex flex-col gap-3 sm:flex-row sm:items-start">
-      <Field label="Agency name" name="agency-name" autoComplete="organization" {...text("name")} className="flex-1" />
-      <PendingButton
-        type="submit"
-        variant="outline"
-        pending={pending}
-        disabled={unchanged}
-        className="sm:mt-[1.375rem]"
-      >
-        Save name
-      </PendingButton>
-    </Form>
+      }}
+    />
   );
 }

@@ -4,11 +4,10 @@ import { useState } from "react";
 import { toast } from "sonner";
 import { ConfirmDialog } from "../../components/confirm-dialog.tsx";
 import { QueryState, RoleNote } from "../../components/page-states.tsx";
+import { PersonRow } from "../../components/person-row.tsx";
 import { SectionCard } from "../../components/section-card.tsx";
-import { Badge } from "../../components/ui/badge.tsx";
 import { Button } from "../../components/ui/button.tsx";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "../../components/ui/table.tsx";
-import { DateText } from "../../components/when.tsx";
+import { Table, TableBody, TableHead, TableHeader, TableRow } from "../../components/ui/table.tsx";
 import { errorMessage } from "../../lib/api.ts";
 import { keys, meQuery } from "../../lib/queries.ts";
 import { AddStaffDialog } from "./add-staff-dialog.tsx";
@@ -138,25 +137,11 @@ function StaffRow({ member, isSelf, canManage }: { member: AgencyStaff; isSelf: 
   );
 
   return (
-    <TableRow>
-      <TableCell className="md:min-w-36">
-        <span className="font-medium">{member.name}</span>
-        {isSelf && (
-          <Badge variant="muted" className="ml-2">
-            You
-          </Badge>
-        )}
-        {/* On a phone, the e-mail, the date and the actions sit under the name. */}
-        <div className="grid gap-2 md:hidden">
-          <span className="text-xs wrap-anywhere text-muted-foreground">
-            {member.email} · joined <DateText value={member.joined_at} />
-          </span>
-          {actions && <div>{actions}</div>}
-        </div>
-      </TableCell>
-      <TableCell wide>{member.email}</TableCell>
-      <TableCell className="align-top md:align-middle">
-        {canManage ? (
+    <PersonRow
+      person={member}
+      isSelf={isSelf}
+      role={
+        canManage ? (
           <AgencyRoleSelect
             value={member.role}
             onChange={setRole}
@@ -165,14 +150,9 @@ function StaffRow({ member, isSelf, canManage }: { member: AgencyStaff; isSelf: 
           />
         ) : (
           AGENCY_ROLE_LABELS[member.role].name
-        )}
-      </TableCell>
-      <TableCell wide className="whitespace-nowrap">
-        <DateText value={member.joined_at} />
-      </TableCell>
-      <TableCell wide className="text-right whitespace-nowrap">
-        {actions}
-      </TableCell>
-    </TableRow>
+        )
+      }
+      actions={actions}
+    />
   );
 }

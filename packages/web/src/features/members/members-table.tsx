@@ -3,10 +3,9 @@ import { useNavigate } from "@tanstack/react-router";
 import { useState } from "react";
 import { toast } from "sonner";
 import { ConfirmDialog } from "../../components/confirm-dialog.tsx";
-import { Badge } from "../../components/ui/badge.tsx";
+import { PersonRow } from "../../components/person-row.tsx";
 import { Button } from "../../components/ui/button.tsx";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "../../components/ui/table.tsx";
-import { DateText } from "../../components/when.tsx";
+import { Table, TableBody, TableHead, TableHeader, TableRow } from "../../components/ui/table.tsx";
 import { errorMessage } from "../../lib/api.ts";
 import { keys } from "../../lib/queries.ts";
 import { atLeast, ROLE_NAMES } from "../../lib/roles.ts";
@@ -115,25 +114,11 @@ function MemberRow({ workspace, member, isSelf }: { workspace: Workspace; member
   );
 
   return (
-    <TableRow>
-      <TableCell className="md:min-w-36">
-        <span className="font-medium">{member.name}</span>
-        {isSelf && (
-          <Badge variant="muted" className="ml-2">
-            You
-          </Badge>
-        )}
-        {/* On a phone, the e-mail, the date and the actions sit under the name. */}
-        <div className="grid gap-2 md:hidden">
-          <span className="text-xs wrap-anywhere text-muted-foreground">
-            {member.email} · joined <DateText value={member.joined_at} />
-          </span>
-          {actions && <div>{actions}</div>}
-        </div>
-      </TableCell>
-      <TableCell wide>{member.email}</TableCell>
-      <TableCell className="align-top md:align-middle">
-        {canManage ? (
+    <PersonRow
+      person={member}
+      isSelf={isSelf}
+      role={
+        canManage ? (
           <RoleSelect
             value={member.role}
             onChange={setRole}
@@ -143,14 +128,9 @@ function MemberRow({ workspace, member, isSelf }: { workspace: Workspace; member
           />
         ) : (
           ROLE_NAMES[member.role]
-        )}
-      </TableCell>
-      <TableCell wide className="whitespace-nowrap">
-        <DateText value={member.joined_at} />
-      </TableCell>
-      <TableCell wide className="text-right whitespace-nowrap">
-        {actions}
-      </TableCell>
-    </TableRow>
+        )
+      }
+      actions={actions}
+    />
   );
 }
