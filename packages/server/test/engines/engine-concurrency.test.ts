@@ -49,6 +49,7 @@ describe("an engine's bound on requests in flight", () => {
  */
 class NarrowVendor implements EngineAdapter {
   readonly name = "narrow";
+  readonly reach = { persona: "system", country: null, conversation: "history" } as const;
   running = 0;
   refused = 0;
   async ask(): Promise<EngineOutcome> {

@@ -40,8 +40,15 @@ const QUERY: EngineQuery = {
   },
 };
 
+/** The query a case is asked: without a country on an engine that cannot be placed. */
+function queryFor(c: { placed?: boolean }): EngineQuery {
+  return c.placed === false ? { ...QUERY, country: null } : QUERY;
+}
+
 interface Case {
   engine: VendorEngine;
+  /** False for the engines whose API takes no location: they are asked without a country (a country is refused). */
+  placed?: boolean;
   start: () => Promise<FakeVendor<string>>;
   /** Where the request went, and what the adapter must have asked for. */
   path: RegExp;
@@ -100,6 +107,7 @@ const CASES: Case[] = [
   },
   {
     engine: "grok",
+    placed: false,
     // xAI's API speaks OpenAI's Responses protocol; its web search tool takes no user_location.
     start: () => startFakeOpenAIResponses({ utmSource: false }),
     path: /^\/v1\/responses$/,
@@ -112,6 +120,7 @@ const CASES: Case[] = [
   },
   {
     engine: "deepseek",
+    placed: false,
     start: () => startFakeChatCompletions({ flavour: "deepseek" }),
     path: /\/chat\/completions$/,
     checkRequest: (body) => expect(body).toMatchObject({ messages: [{ role: "user", content: QUERY.prompt }] }),
@@ -163,7 +172,7 @@ for (const c of CASES) {
     it("returns the answer's text and the vendor's structured citations, and never sends the brand", async () => {
       fake.script("ok");
       const before = fake.requests.length;
-      const { outcome, attempts } = await registryFor(c.engine, fake.url).ask(c.engine, QUERY);
+      const { outcome, attempts } = await registryFor(c.engine, fake.url).ask(c.engine, queryFor(c));
       if (!outcome.ok) throw new Error(outcome.error.message);
       expect(attempts).toBe(1);
       expect(outcome.answer.text.replace(/\s*\[\d+\]/g, "")).toContain("HubSpot is the usual pick");
@@ -196,7 +205,7 @@ for (const c of CASES) {
       }) as typeof setTimeout);
       let result: Awaited<ReturnType<EngineRegistry["ask"]>>;
       try {
-        result = await registryFor(c.engine, fake.url).ask(c.engine, QUERY);
+        result = await registryFor(c.engine, fake.url).ask(c.engine, queryFor(c));
       } finally {
         spy.mockRestore();
       }
@@ -209,14 +218,14 @@ for (const c of CASES) {
 
     it("reports ENGINE_FAILURE after a 500 outlasts the retries", async () => {
       fake.script("server_error");
-      const { outcome, attempts } = await registryFor(c.engine, fake.url, { maxRetries: 0 }).ask(c.engine, QUERY);
+      const { outcome, attempts } = await registryFor(c.engine, fake.url, { maxRetries: 0 }).ask(c.engine, queryFor(c));
       expect(attempts).toBe(1);
       expect(outcome).toMatchObject({ ok: false, error: { code: "ENGINE_FAILURE", retryable: true, status: 500 } });
     });
 
     it("reports ENGINE_FAILURE when the vendor does not answer in time", async () => {
       fake.script("hang");
-      const { outcome } = await registryFor(c.engine, fake.url, { maxRetries: 0, timeoutMs: 300 }).ask(c.engine, QUERY);
+      const { outcome } = await registryFor(c.engine, fake.url, { maxRetries: 0, timeoutMs: 300 }).ask(c.engine, queryFor(c));
       expect(outcome).toMatchObject({ ok: false, error: { code: "ENGINE_FAILURE", retryable: true } });
       if (!outcome.ok) expect(outcome.error.message).toContain("in time");
     });
@@ -224,7 +233,7 @@ for (const c of CASES) {
     it("reports ENGINE_FAILURE for a malformed body and for one of the wrong shape", async () => {
       for (const behaviour of ["malformed", "wrong_shape"]) {
         fake.script(behaviour);
-        const { outcome } = await registryFor(c.engine, fake.url, { maxRetries: 0 }).ask(c.engine, QUERY);
+        const { outcome } = await registryFor(c.engine, fake.url, { maxRetries: 0 }).ask(c.engine, queryFor(c));
         expect(outcome.ok, behaviour).toBe(false);
         if (!outcome.ok) expect(outcome.error.code).toBe("ENGINE_FAILURE");
       }
@@ -312,7 +321,7 @@ describe("engine registry", () => {
       };
       const registry = new EngineRegistry(config, pino({ level: "silent" }));
       expect(registry.names()).toContain("llama_local");
-      const { outcome } = await registry.ask("llama_local", QUERY);
+      const { outcome } = await registry.ask("llama_local", { ...QUERY, country: null });
       expect(outcome).toMatchObject({
         ok: true,
         answer: { text: expect.stringContaining("HubSpot"), model: "llama3.1" },
@@ -330,6 +339,7 @@ describe("engine registry", () => {
     // A stand-in vendor that only counts how many requests it holds at once.
     registry.use({
       name: "deepseek",
+      reach: { persona: "system", country: null, conversation: "history" },
       async ask() {
         inFlight++;
         peak = Math.max(peak, inFlight);
@@ -338,7 +348,7 @@ describe("engine registry", () => {
         return { ok: true, answer: { text: "ok", model: "m", citations: [], searches: [], usage: usageOf({}) } };
       },
     });
-    const results = await Promise.all(Array.from({ length: 12 }, () => registry.ask("deepseek", QUERY)));
+    const results = await Promise.all(Array.from({ length: 12 }, () => registry.ask("deepseek", { ...QUERY, country: null })));
     expect(results.every((r) => r.outcome.ok)).toBe(true);
     expect(peak).toBe(3);
   });

@@ -157,7 +157,7 @@ for (const c of CASES) {
     it("returns the answer's text, its structured citations and searches, and never sends the brand", async () => {
       fake.script("ok");
       const before = fake.requests.length;
-      const { outcome, attempts } = await registryFor(c.engine, fake.url, c.apiKey).ask(c.engine, QUERY);
+      const { outcome, attempts } = await registryFor(c.engine, fake.url, c.apiKey).ask(c.engine, c.engine === "copilot" ? { ...QUERY, country: null } : QUERY);
       if (!outcome.ok) throw new Error(outcome.error.message);
       expect(attempts).toBe(1);
       expect(outcome.answer.text).toContain("HubSpot is the usual pick");
@@ -184,7 +184,7 @@ for (const c of CASES) {
       fake.script("rate_limited", "ok");
       const before = fake.requests.length;
       const { value, waits } = await skippingWaits(fake, 1_000, () =>
-        registryFor(c.engine, fake.url, c.apiKey).ask(c.engine, QUERY),
+        registryFor(c.engine, fake.url, c.apiKey).ask(c.engine, c.engine === "copilot" ? { ...QUERY, country: null } : QUERY),
       );
       expect(value.outcome.ok).toBe(true);
       expect(value.attempts).toBe(2);
@@ -197,7 +197,7 @@ for (const c of CASES) {
       fake.script("server_error");
       const { outcome, attempts } = await registryFor(c.engine, fake.url, c.apiKey, { maxRetries: 0 }).ask(
         c.engine,
-        QUERY,
+        c.engine === "copilot" ? { ...QUERY, country: null } : QUERY,
       );
       expect(attempts).toBe(1);
       expect(outcome).toMatchObject({ ok: false, error: { code: "ENGINE_FAILURE", retryable: true, status: 500 } });
@@ -207,7 +207,7 @@ for (const c of CASES) {
       fake.script("hang");
       const { outcome } = await registryFor(c.engine, fake.url, c.apiKey, { maxRetries: 0, timeoutMs: 300 }).ask(
         c.engine,
-        QUERY,
+        c.engine === "copilot" ? { ...QUERY, country: null } : QUERY,
       );
       expect(outcome).toMatchObject({ ok: false, error: { code: "ENGINE_FAILURE", retryable: true } });
       if (!outcome.ok) expect(outcome.error.message).toContain("in time");
@@ -216,7 +216,7 @@ for (const c of CASES) {
     it("reports ENGINE_FAILURE for a malformed body and for one of the wrong shape", async () => {
       for (const behaviour of ["malformed", "wrong_shape"]) {
         fake.script(behaviour);
-        const { outcome } = await registryFor(c.engine, fake.url, c.apiKey, { maxRetries: 0 }).ask(c.engine, QUERY);
+        const { outcome } = await registryFor(c.engine, fake.url, c.apiKey, { maxRetries: 0 }).ask(c.engine, c.engine === "copilot" ? { ...QUERY, country: null } : QUERY);
         expect(outcome, behaviour).toMatchObject({
           ok: false,
           error: { code: "ENGINE_FAILURE", retryable: false, message: `${c.engine} answered an unreadable body` },
@@ -244,7 +244,7 @@ describe("web engine adapter: google_ai_mode and copilot, SerpApi's own cases", 
 
   it("gives Copilot's header as the answer's title", async () => {
     fake.script("ok");
-    const { outcome } = await registryFor("copilot", fake.url, "test-key").ask("copilot", QUERY);
+    const { outcome } = await registryFor("copilot", fake.url, "test-key").ask("copilot", { ...QUERY, country: null });
     if (!outcome.ok) throw new Error(outcome.error.message);
     expect(outcome.answer.text.split("\n")[0]).toBe("## For a small agency");
     expect(outcome.answer.model).toBe("bing-copilot");
@@ -253,7 +253,10 @@ describe("web engine adapter: google_ai_mode and copilot, SerpApi's own cases", 
   it("reports a search without an answer as a failure worth retrying, never as an answer without the brand", async () => {
     for (const engine of ["google_ai_mode", "copilot"] as const) {
       fake.script("no_answer");
-      const { outcome } = await registryFor(engine, fake.url, "test-key", { maxRetries: 0 }).ask(engine, QUERY);
+      const { outcome } = await registryFor(engine, fake.url, "test-key", { maxRetries: 0 }).ask(
+        engine,
+        engine === "copilot" ? { ...QUERY, country: null } : QUERY,
+      );
       expect(outcome, engine).toMatchObject({
         ok: false,
         error: { retryable: true, message: expect.stringContaining("hasn't returned any results") },

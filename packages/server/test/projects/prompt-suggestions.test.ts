@@ -20,6 +20,7 @@ function scripted(name: string, text: string | null): EngineAdapter & { asked: E
   const asked: EngineQuery[] = [];
   return {
     name,
+    reach: { persona: "system", country: null, conversation: "history" },
     asked,
     ask: async (query) => {
       asked.push(query);

@@ -7,7 +7,15 @@ import type { BuildOptions, VendorDescriptor } from "./descriptor.ts";
 import { answerCostMicros, batchPrice, type EnginePrice, FREE } from "./prices.ts";
 import { Semaphore } from "./semaphore.ts";
 import { type EngineConfig, engineSecrets } from "./settings.ts";
-import { type EngineAdapter, type EngineBatchApi, type EngineOutcome, type EngineQuery, failure } from "./types.ts";
+import {
+  type EngineAdapter,
+  type EngineBatchApi,
+  type EngineOutcome,
+  type EngineQuery,
+  type EngineReach,
+  failure,
+  reachRefusal,
+} from "./types.ts";
 import { variableNames } from "./variables.ts";
 
 const MAX_RETRY_WAIT_SECONDS = 30;
@@ -103,6 +111,11 @@ export class EngineRegistry {
   }
 
   /** The server's own lane for an engine: built from the operator's keys, or undefined. */
+  /** How a configured engine takes a persona, a country and a conversation (null when it cannot answer here). */
+  reachOf(name: string): EngineReach | null {
+    return this.#lanes.get(name)?.adapter.reach ?? null;
+  }
+
   laneOf(name: string): EngineLane | undefined {
     return this.#lanes.get(name);
   }
@@ -200,6 +213,8 @@ export class EngineRegistry {
       return { outcome: failure(reason ?? `unknown engine ${name}`), attempts: 0, latencyMs: 0, costMicros: null };
     }
     const { adapter, limit } = lane;
+    const refused = reachRefusal(name, adapter.reach, query);
+    if (refused !== null) return { outcome: failure(refused), attempts: 0, latencyMs: 0, costMicros: null };
     let attempts = 0;
     for (;;) {
       attempts++;

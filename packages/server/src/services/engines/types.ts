@@ -14,6 +14,72 @@ export interface EngineQuery {
    * only because a simulated engine has no other way to know which brands exist.
    */
   simulation?: { brand: BrandSpec; competitors: BrandSpec[] };
+  /**
+   * Who is asking (a persona, issue 29), as the text the engine receives: in the vendor's system or
+   * developer instructions, or as a preamble to the prompt (`EngineReach.persona` says which).
+   * Absent or null: nobody in particular, as every answer was asked before personas.
+   */
+  persona?: string | null;
+  /**
+   * The conversation so far, oldest turn first, when this prompt is a follow-up (issue 29): sent
+   * back as the vendor's history, or as its own conversation state when it has one. Absent or
+   * empty: a first question.
+   */
+  history?: readonly PriorTurn[];
+}
+
+/** One turn of a conversation already answered: what was asked, what came back, and the vendor's id for it. */
+export interface PriorTurn {
+  prompt: string;
+  answer: string;
+  /** The vendor's id of the answer (OpenAI's response id), when it keeps conversation state; else null. */
+  responseId: string | null;
+}
+
+/**
+ * How an engine can be asked with context (issue 29), said by its adapter: what its vendor's API
+ * allows, so that nothing is silently asked in a way it cannot be.
+ */
+export interface EngineReach {
+  /**
+   * How a persona reaches it: the vendor's `instructions` (developer message), its `system` prompt,
+   * or a `preamble` to the prompt for the surfaces that take only a query.
+   */
+  persona: "instructions" | "system" | "preamble";
+  /**
+   * The vendor's parameter a country is sent in (for the docs and the refusal), or null when the
+   * engine cannot be asked as from a country: then it is not asked at all.
+   */
+  country: string | null;
+  /** Whether it can be placed in this country, when not in every one (Gemini: where a point is known). */
+  placesIn?: (country: string) => boolean;
+  /**
+   * How it holds a conversation: the vendor's own conversation state (`state`), the history sent
+   * back with every turn (`history`), or not at all (`none`: search and scraping surfaces).
+   */
+  conversation: "state" | "history" | "none";
+}
+
+/**
+ * Why an engine will not be asked this query, or null: a country it cannot be placed in, or a
+ * follow-up on a surface that holds no conversation. Never asked elsewhere or afresh instead.
+ */
+export function reachRefusal(name: string, reach: EngineReach, query: EngineQuery): string | null {
+  if (query.country !== null && (reach.country === null || reach.placesIn?.(query.country) === false)) {
+    return reach.country === null
+      ? `${name} cannot be asked as from ${query.country}: its API takes no location, so it was not asked`
+      : `${name} cannot be asked as from ${query.country}: no location is known for it, so it was not asked`;
+  }
+  if ((query.history ?? []).length > 0 && reach.conversation === "none") {
+    return `${name} cannot hold a conversation (its provider returns single answers), so the follow-up was not asked`;
+  }
+  return null;
+}
+
+/** The preamble a persona becomes on an engine that takes only a prompt. */
+export function withPreamble(query: EngineQuery): string {
+  const persona = query.persona ?? null;
+  return persona === null || persona === "" ? query.prompt : `${persona}\n\n${query.prompt}`;
 }
 
 /**
@@ -45,6 +111,8 @@ interface EngineAnswer {
    */
   searches: string[];
   usage: AnswerUsage;
+  /** The vendor's id of this answer, for a follow-up to refer to (OpenAI's `previous_response_id`); null when none. */
+  responseId?: string | null;
 }
 
 /** A failure as a value: whether trying again may help, and what the vendor said. */
@@ -85,6 +153,8 @@ export interface EngineBatchApi {
 /** One adapter per vendor: one attempt, no retries (the registry retries), bounded by `signal`. */
 export interface EngineAdapter {
   readonly name: string;
+  /** How it takes a persona, a country and a conversation (issue 29). */
+  readonly reach: EngineReach;
   ask(query: EngineQuery, signal: AbortSignal): Promise<EngineOutcome>;
   /** The vendor's batch API, for the engines that have one (chatgpt, claude, gemini). */
   readonly batch?: EngineBatchApi;

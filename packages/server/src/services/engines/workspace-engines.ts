@@ -9,7 +9,7 @@ import type { EngineOutbound } from "./outbound.ts";
 import type { EnginePrice } from "./prices.ts";
 import { type AskResult, type EngineLane, type EngineRegistry, scrubOutcome } from "./registry.ts";
 import { Semaphore } from "./semaphore.ts";
-import { type EngineBatchApi, type EngineOutcome, type EngineQuery, failure } from "./types.ts";
+import { type EngineBatchApi, type EngineOutcome, type EngineQuery, type EngineReach, failure } from "./types.ts";
 
 export type EngineRow = Selectable<WorkspaceEnginesTable>;
 
@@ -70,6 +70,11 @@ export class WorkspaceEngines {
   /** The workspace's stored connection for an engine (its key encrypted), if it has one. */
   rowOf(name: string): EngineRow | undefined {
     return this.#rows.get(name);
+  }
+
+  /** How an engine this workspace can ask takes a persona, a country and a conversation (null when it cannot answer). */
+  reachOf(name: string): EngineReach | null {
+    return this.#laneOf(name)?.adapter.reach ?? null;
   }
 
   #laneOf(name: string): EngineLane | undefined {

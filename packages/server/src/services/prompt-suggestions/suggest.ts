@@ -121,9 +121,15 @@ export async function askForSuggestions(
   const charges = [{ engine, credits: 1 }];
   await reserveCredits(ctx, { charges, reference });
   if (engine === SANDBOX) return simulated();
-  const asked = await (await workspaceEngines(ctx)).ask(engine, {
+  const engines = await workspaceEngines(ctx);
+  // The market is in the instruction already: an engine that cannot be placed in it is asked from
+  // nowhere in particular rather than refused (a suggestion is not a measurement).
+  const reach = engines.reachOf(engine);
+  const placed =
+    market.country !== null && reach?.country != null && (reach.placesIn?.(market.country) ?? true);
+  const asked = await engines.ask(engine, {
     prompt: instruction,
-    country: market.country,
+    country: placed ? market.country : null,
     language: market.language,
     sample: 1,
     seed: reference,

@@ -10,6 +10,7 @@ import {
   type EngineBatchApi,
   type EngineOutcome,
   type EngineQuery,
+  type EngineReach,
   failure,
 } from "../types.ts";
 import { reportedCount, sumOfCounts, usageOf } from "../usage.ts";
@@ -18,6 +19,11 @@ import { vendorFetch } from "../vendor-fetch.ts";
 /** `claude`: Anthropic's Messages API with the web search tool; sources are its text blocks' citations. */
 export class AnthropicAdapter implements EngineAdapter {
   readonly name = "claude";
+  readonly reach: EngineReach = {
+    persona: "system",
+    country: "tools[web_search].user_location.country",
+    conversation: "history",
+  };
   readonly #settings: CredentialedSettings;
   readonly #timeoutMs: number;
   #client: Promise<Anthropic> | null = null;
@@ -49,7 +55,17 @@ export class AnthropicAdapter implements EngineAdapter {
     return {
       model: this.#model,
       max_tokens: 2_048,
-      messages: [{ role: "user", content: query.prompt }],
+      // A follow-up sends the conversation back, alternating user and assistant, ending with the question.
+      messages: [
+        ...(query.history ?? []).flatMap((turn) => [
+          { role: "user" as const, content: turn.prompt },
+          { role: "assistant" as const, content: turn.answer },
+        ]),
+        { role: "user", content: query.prompt },
+      ],
+      ...(query.persona === null || query.persona === undefined || query.persona === ""
+        ? {}
+        : { system: query.persona }),
       tools: [
         {
           type: "web_search_20250305",

@@ -1,7 +1,7 @@
 import type OpenAI from "openai";
 import type { SourceCitation } from "../../measurement/types.ts";
 import { toFailure } from "../errors.ts";
-import { type EngineAdapter, type EngineOutcome, type EngineQuery, failure } from "../types.ts";
+import { type EngineAdapter, type EngineOutcome, type EngineQuery, type EngineReach, failure } from "../types.ts";
 import { reportedCost, reportedCount, usageOf } from "../usage.ts";
 import { vendorFetch } from "../vendor-fetch.ts";
 
@@ -42,6 +42,8 @@ export interface ChatCompletionsSettings {
   model: string;
   /** How requests are sent: `vendorFetch` unless the address must be held to outbound rules. */
   fetch?: typeof fetch;
+  /** Whether the vendor takes the asker's country in `web_search_options.user_location` (Perplexity does). */
+  userLocation?: boolean;
 }
 
 /**
@@ -55,9 +57,15 @@ export class ChatCompletionsAdapter implements EngineAdapter {
   readonly #timeoutMs: number;
   #client: Promise<OpenAI> | null = null;
   readonly #model: string;
+  readonly reach: EngineReach;
 
   constructor(settings: ChatCompletionsSettings, timeoutMs: number) {
     this.name = settings.name;
+    this.reach = {
+      persona: "system",
+      country: settings.userLocation === true ? "web_search_options.user_location.country" : null,
+      conversation: "history",
+    };
     this.#settings = settings;
     this.#timeoutMs = timeoutMs;
     this.#model = settings.model;
@@ -79,12 +87,27 @@ export class ChatCompletionsAdapter implements EngineAdapter {
   }
 
   async ask(query: EngineQuery, signal: AbortSignal): Promise<EngineOutcome> {
+    const settings = this.#settings;
     let completion: OpenAI.Chat.Completions.ChatCompletion & VendorExtras;
     try {
-      completion = await (await this.#api()).chat.completions.create(
-        { model: this.#model, messages: [{ role: "user", content: query.prompt }] },
-        { signal },
-      );
+      const params = {
+        model: this.#model,
+        messages: [
+          ...(query.persona === null || query.persona === undefined || query.persona === ""
+            ? []
+            : [{ role: "system" as const, content: query.persona }]),
+          ...(query.history ?? []).flatMap((turn) => [
+            { role: "user" as const, content: turn.prompt },
+            { role: "assistant" as const, content: turn.answer },
+          ]),
+          { role: "user" as const, content: query.prompt },
+        ],
+        // Perplexity's own parameter, beside OpenAI's: where the asker is.
+        ...(settings.userLocation === true && query.country !== null
+          ? { web_search_options: { user_location: { country: query.country } } }
+          : {}),
+      } as OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming;
+      completion = await (await this.#api()).chat.completions.create(params, { signal });
     } catch (error) {
       return toFailure(this.name, error, signal.aborted);
     }

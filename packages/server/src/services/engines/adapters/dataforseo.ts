@@ -2,7 +2,7 @@ import type { SourceCitation } from "../../measurement/types.ts";
 import type { CredentialedSettings } from "../descriptor.ts";
 import { toFailure } from "../errors.ts";
 import { cleanSearches } from "../searches.ts";
-import { type EngineAdapter, type EngineOutcome, type EngineQuery, failure } from "../types.ts";
+import { type EngineAdapter, type EngineOutcome, type EngineQuery, failure, type EngineReach, withPreamble } from "../types.ts";
 import { reportedCost, usageOf } from "../usage.ts";
 
 export interface DataForSeoProduct {
@@ -107,6 +107,8 @@ function answerText(result: Record<string, unknown>): string {
  */
 export class DataForSeoAdapter implements EngineAdapter {
   readonly name: string;
+  /** A scraped page: a persona is typed before the prompt, the country is `location_code`, no follow-up is scraped. */
+  readonly reach: EngineReach = { persona: "preamble", country: "location_code", conversation: "none" };
   readonly #authorization: string | null;
   readonly #url: string;
   readonly #timeoutMs: number;
@@ -134,7 +136,7 @@ export class DataForSeoAdapter implements EngineAdapter {
       headers: { authorization: this.#authorization ?? "", "content-type": "application/json" },
       body: JSON.stringify([
         {
-          keyword: keyword(query.prompt),
+          keyword: keyword(withPreamble(query)),
           location_code: locationCode(query.country),
           language_code: languageCode(query.language),
         },

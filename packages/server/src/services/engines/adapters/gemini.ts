@@ -10,8 +10,10 @@ import {
   type EngineBatchApi,
   type EngineOutcome,
   type EngineQuery,
+  type EngineReach,
   failure,
 } from "../types.ts";
+import { countryPoint } from "../country-points.ts";
 
 /** Batch job states before the job ends (then: succeeded, failed, cancelled or expired). */
 const RUNNING = new Set([
@@ -32,6 +34,12 @@ import { sumOfCounts, usageOf } from "../usage.ts";
  */
 export class GeminiAdapter implements EngineAdapter {
   readonly name = "gemini";
+  readonly reach: EngineReach = {
+    persona: "system",
+    country: "toolConfig.retrievalConfig.latLng",
+    placesIn: (country) => countryPoint(country) !== null,
+    conversation: "history",
+  };
   readonly #settings: CredentialedSettings;
   readonly #timeoutMs: number;
   #client: Promise<GoogleGenAI> | null = null;
@@ -59,13 +67,44 @@ export class GeminiAdapter implements EngineAdapter {
     return this.#client;
   }
 
+  /** The conversation as Gemini takes it: `contents` alternating `user` and `model`, ending with the question. */
+  #request(query: EngineQuery): { contents: string | { role: string; parts: { text: string }[] }[] } {
+    const history = query.history ?? [];
+    if (history.length === 0) return { contents: query.prompt };
+    return {
+      contents: [
+        ...history.flatMap((turn) => [
+          { role: "user", parts: [{ text: turn.prompt }] },
+          { role: "model", parts: [{ text: turn.answer }] },
+        ]),
+        { role: "user", parts: [{ text: query.prompt }] },
+      ],
+    };
+  }
+
+  /**
+   * Search grounding, a persona as the system instruction, and a country as a point in it
+   * (`retrievalConfig.latLng`, the only placement the API takes; the registry refuses a country
+   * with no known point before asking).
+   */
+  #config(query: EngineQuery) {
+    const point = query.country === null ? null : countryPoint(query.country);
+    return {
+      tools: [{ googleSearch: {} }],
+      ...(query.persona === null || query.persona === undefined || query.persona === ""
+        ? {}
+        : { systemInstruction: query.persona }),
+      ...(point === null ? {} : { toolConfig: { retrievalConfig: { latLng: point } } }),
+    };
+  }
+
   async ask(query: EngineQuery, signal: AbortSignal): Promise<EngineOutcome> {
     let response: GenerateContentResponse;
     try {
       response = await (await this.#api()).models.generateContent({
         model: this.#model,
-        contents: query.prompt,
-        config: { tools: [{ googleSearch: {} }], abortSignal: signal },
+        ...this.#request(query),
+        config: { ...this.#config(query), abortSignal: signal },
       });
     } catch (error) {
       const outcome = toFailure(this.name, error, signal.aborted);
@@ -85,8 +124,8 @@ export class GeminiAdapter implements EngineAdapter {
       const job = await (await this.#api()).batches.create({
         model: this.#model,
         src: requests.map((request) => ({
-          contents: request.query.prompt,
-          config: { tools: [{ googleSearch: {} }] },
+          ...this.#request(request.query),
+          config: this.#config(request.query),
           metadata: { key: request.id },
         })),
         config: { displayName: "sightline", abortSignal: signal },

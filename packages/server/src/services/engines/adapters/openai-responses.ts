@@ -10,6 +10,7 @@ import {
   type EngineBatchApi,
   type EngineOutcome,
   type EngineQuery,
+  type EngineReach,
   failure,
 } from "../types.ts";
 import { reportedCount, usageOf } from "../usage.ts";
@@ -47,6 +48,7 @@ export class OpenAIResponsesAdapter implements EngineAdapter {
   readonly #model: string;
   readonly #userLocation: boolean;
   readonly batch?: EngineBatchApi;
+  readonly reach: EngineReach;
 
   constructor(
     settings: CredentialedSettings,
@@ -58,6 +60,11 @@ export class OpenAIResponsesAdapter implements EngineAdapter {
     this.#settings = settings;
     this.#timeoutMs = timeoutMs;
     this.#model = settings.model;
+    this.reach = {
+      persona: "instructions",
+      country: flavour.userLocation ? "tools[web_search].user_location.country" : null,
+      conversation: "state",
+    };
     if (flavour.batch === true)
       this.batch = { submit: (r, s) => this.#submit(r, s), poll: (id, s) => this.#poll(id, s) };
   }
@@ -127,11 +134,33 @@ export class OpenAIResponsesAdapter implements EngineAdapter {
     return { done: true, outcomes, reason: batch.status === "completed" ? null : `the batch ${batch.status}` };
   }
 
-  /** The request's body, for a live request and a batch line alike. */
+  /**
+   * The request's body, for a live request and a batch line alike. A persona is the developer
+   * `instructions` (sent on every turn: the vendor does not carry them over); a follow-up refers
+   * to the previous answer by `previous_response_id`, or, when an earlier turn has no id (asked
+   * before a retry), sends the whole conversation back as `input`.
+   */
   #body(query: EngineQuery): OpenAI.Responses.ResponseCreateParamsNonStreaming {
+    const history = query.history ?? [];
+    const last = history.at(-1);
+    const stateful = last !== undefined && history.every((turn) => turn.responseId !== null);
+    const input: OpenAI.Responses.ResponseCreateParamsNonStreaming["input"] =
+      history.length === 0 || stateful
+        ? query.prompt
+        : [
+            ...history.flatMap((turn) => [
+              { role: "user" as const, content: turn.prompt },
+              { role: "assistant" as const, content: turn.answer },
+            ]),
+            { role: "user" as const, content: query.prompt },
+          ];
     return {
       model: this.#model,
-      input: query.prompt,
+      input,
+      ...(query.persona === null || query.persona === undefined || query.persona === ""
+        ? {}
+        : { instructions: query.persona }),
+      ...(stateful && last?.responseId != null ? { previous_response_id: last.responseId } : {}),
       tools: [
         {
           type: "web_search",
@@ -201,6 +230,7 @@ export class OpenAIResponsesAdapter implements EngineAdapter {
           outputTokens: reportedCount(response.usage?.output_tokens),
           searchCalls,
         }),
+        responseId: typeof response.id === "string" ? response.id : null,
       },
     };
   }

@@ -1,7 +1,7 @@
 import { fold } from "../../measurement/normalize.ts";
 import type { BrandSpec, SourceCitation } from "../../measurement/types.ts";
 import { cleanSearches } from "../searches.ts";
-import { type EngineAdapter, type EngineOutcome, type EngineQuery, failure } from "../types.ts";
+import { type EngineAdapter, type EngineOutcome, type EngineQuery, type EngineReach, failure } from "../types.ts";
 import { usageOf } from "../usage.ts";
 
 /** A small seeded PRNG (mulberry32) over an FNV-1a hash: same inputs, same answer, everywhere. */
@@ -129,6 +129,13 @@ const SURFACES = {
  */
 export class SandboxAdapter implements EngineAdapter {
   readonly name: string;
+  /**
+   * Simulated like an API: a persona and a country change the answers (they seed them), and a
+   * conversation is its history sent back, follow-ups narrowing to what was named and leaving out
+   * what the asker says they cannot use. Its web surface, like every scraped page, holds no
+   * conversation.
+   */
+  readonly reach: EngineReach;
   readonly #surface: keyof typeof SURFACES;
 
   constructor(
@@ -137,6 +144,10 @@ export class SandboxAdapter implements EngineAdapter {
   ) {
     this.name = SURFACES[surface].name;
     this.#surface = surface;
+    this.reach =
+      surface === "api"
+        ? { persona: "system", country: "simulated", conversation: "history" }
+        : { persona: "preamble", country: "simulated", conversation: "none" };
   }
 
   async ask(query: EngineQuery, signal: AbortSignal): Promise<EngineOutcome> {
@@ -172,12 +183,29 @@ export function answer(
   searches: string[];
 } {
   const profile = SURFACES[surface];
-  const rng = random(`${query.seed}|${query.prompt}|${query.sample}${profile.seed}`);
+  // Who asks, from where, and after what: each changes the answer (absent, the answer is as it always was).
+  const history = query.history ?? [];
+  const context = [
+    query.persona ? `|persona:${query.persona}` : "",
+    query.country ? `|country:${query.country}` : "",
+    ...history.map((turn) => `|turn:${turn.prompt}`),
+  ].join("");
+  const rng = random(`${query.seed}|${query.prompt}|${query.sample}${profile.seed}${context}`);
   const market = query.simulation;
   const brands: BrandSpec[] = [];
   if (market !== undefined) {
-    if (rng() < profile.brandRate) brands.push(market.brand);
-    for (const competitor of market.competitors) if (rng() < 0.6) brands.push(competitor);
+    const ruledOut = excluded([query.persona ?? "", query.prompt, ...history.map((turn) => turn.prompt)], market);
+    const previous = history.at(-1)?.answer;
+    const narrowing = previous !== undefined && /\b(those|these|them|of the|which one|between)\b/i.test(query.prompt);
+    const candidates = [market.brand, ...market.competitors].filter((b) => !ruledOut.has(b.name));
+    if (narrowing) {
+      // "Which of those…": only what the last answer named, each kept two times in three.
+      for (const b of candidates) if (namedIn(previous, b) && rng() < 0.67) brands.push(b);
+    } else {
+      if (candidates.includes(market.brand) && rng() < profile.brandRate) brands.push(market.brand);
+      for (const competitor of market.competitors)
+        if (candidates.includes(competitor) && rng() < 0.6) brands.push(competitor);
+    }
   }
   const named = shuffle(rng, brands).slice(0, 7);
   // The untracked rivals come from a stream of their own, after every tracked brand: what an
@@ -270,6 +298,35 @@ export function answer(
     lines.push("", `Sources: [${first.title ?? first.url}](${first.url})`);
   }
   return { text: lines.join("\n"), model: profile.model, citations, searches: searchesFor(topic, named) };
+}
+
+/** Whether an answer names a brand (by its name or an alias, as a word). */
+function namedIn(text: string, brand: BrandSpec): boolean {
+  const folded = fold(text);
+  return [brand.name, ...brand.aliases].some((name) => {
+    const needle = fold(name);
+    return needle !== "" && new RegExp(`(^|[^\\p{L}\\p{N}])${needle.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}($|[^\\p{L}\\p{N}])`, "u").test(folded);
+  });
+}
+
+/** What rules a brand out in what the asker said: "can't use X", "not X", "without X", "other than X"… */
+const RULING_OUT = /\b(?:can(?:no|')t|won'?t|don'?t|do not|not|without|except|other than|besides|instead of|no)\b/i;
+
+/**
+ * The brands the asker has ruled out: named in a clause (up to the next full stop, semicolon or
+ * question mark) that follows a word of refusal, in the persona or any question so far.
+ */
+function excluded(said: readonly string[], market: { brand: BrandSpec; competitors: BrandSpec[] }): Set<string> {
+  const out = new Set<string>();
+  for (const text of said) {
+    for (const clause of text.split(/[.;?!\n]+/)) {
+      const match = RULING_OUT.exec(clause);
+      if (match === null) continue;
+      const rest = clause.slice(match.index);
+      for (const b of [market.brand, ...market.competitors]) if (namedIn(rest, b)) out.add(b.name);
+    }
+  }
+  return out;
 }
 
 /**

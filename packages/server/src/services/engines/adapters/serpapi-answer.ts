@@ -1,6 +1,6 @@
 import type { CredentialedSettings } from "../descriptor.ts";
 import { toFailure } from "../errors.ts";
-import { type EngineAdapter, type EngineOutcome, type EngineQuery, failure } from "../types.ts";
+import { type EngineAdapter, type EngineOutcome, type EngineQuery, type EngineReach, failure, withPreamble } from "../types.ts";
 import { usageOf } from "../usage.ts";
 import { googleLocale, referenceCitations, renderTextBlocks, SerpApiClient, type TextBlock } from "./serpapi-client.ts";
 
@@ -49,9 +49,12 @@ export class SerpApiAnswerAdapter implements EngineAdapter {
   readonly name: string;
   readonly #client: SerpApiClient;
   readonly #flavour: SerpApiAnswerFlavour;
+  readonly reach: EngineReach;
 
   constructor(settings: CredentialedSettings, timeoutMs: number, flavour: SerpApiAnswerFlavour) {
     this.name = flavour.name;
+    // A page a person reads: a persona is what they would type first, and no follow-up is scraped.
+    this.reach = { persona: "preamble", country: flavour.localized ? "gl" : null, conversation: "none" };
     this.#flavour = flavour;
     this.#client = new SerpApiClient(settings, timeoutMs);
   }
@@ -62,7 +65,7 @@ export class SerpApiAnswerAdapter implements EngineAdapter {
       body = (await this.#client.get(
         {
           engine: this.#flavour.engine,
-          q: query.prompt,
+          q: withPreamble(query),
           ...(this.#flavour.localized ? googleLocale(query.country, query.language) : {}),
         },
         signal,

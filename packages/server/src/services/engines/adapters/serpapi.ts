@@ -1,6 +1,6 @@
 import type { CredentialedSettings } from "../descriptor.ts";
 import { toFailure } from "../errors.ts";
-import { type EngineAdapter, type EngineOutcome, type EngineQuery, failure } from "../types.ts";
+import { type EngineAdapter, type EngineOutcome, type EngineQuery, failure, type EngineReach, withPreamble } from "../types.ts";
 import { usageOf } from "../usage.ts";
 import { googleLocale, referenceCitations, renderTextBlocks, SerpApiClient, type TextBlock } from "./serpapi-client.ts";
 
@@ -23,6 +23,8 @@ interface SearchBody {
  */
 export class SerpApiAdapter implements EngineAdapter {
   readonly name = "google_ai_overview";
+  /** A Google search: a persona is typed before the query, the country is `gl`, and a search has no follow-up. */
+  readonly reach: EngineReach = { persona: "preamble", country: "gl", conversation: "none" };
   readonly #client: SerpApiClient;
 
   constructor(settings: CredentialedSettings, timeoutMs: number) {
@@ -35,7 +37,7 @@ export class SerpApiAdapter implements EngineAdapter {
     let searchCalls = 1;
     try {
       const search = (await this.#client.get(
-        { engine: "google", q: query.prompt, ...googleLocale(query.country, query.language) },
+        { engine: "google", q: withPreamble(query), ...googleLocale(query.country, query.language) },
         signal,
       )) as SearchBody | null;
       // Every SerpApi answer has search_metadata; without it this is not a SerpApi answer at all.

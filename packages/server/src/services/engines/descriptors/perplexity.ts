@@ -19,6 +19,7 @@ export const perplexity = defineEngine({
         apiKey: settings.apiKey,
         baseUrl: settings.baseUrl ?? "https://api.perplexity.ai",
         model: settings.model,
+        userLocation: true,
       },
       options.timeoutMs,
     ),
