@@ -63,6 +63,86 @@ export interface Tables {
   agency_branding: AgencyBrandingTable;
   agency_credit_usage: AgencyCreditUsageTable;
   pitches: PitchesTable;
+  personas: PersonasTable;
+  persona_versions: PersonaVersionsTable;
+  conversation_scripts: ConversationScriptsTable;
+  conversations: ConversationsTable;
+}
+
+/** Who asks (issue 29): a brand's persona, its current version. */
+export interface PersonasTable {
+  id: string;
+  workspace_id: string;
+  project_id: string;
+  name: string;
+  role: string | null;
+  company_size: string | null;
+  industry: string | null;
+  constraints: string | null;
+  location: string | null;
+  language: string | null;
+  active: DbBool;
+  version: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Every version of a persona: the text the engines received under it. */
+export interface PersonaVersionsTable {
+  persona_id: string;
+  version: number;
+  workspace_id: string;
+  name: string;
+  /** JSON: the persona's fields at that version. */
+  fields: string;
+  /** What the engines receive: the fields as one text. */
+  context: string;
+  created_at: string;
+}
+
+/** A conversation script: an opening question and up to five follow-ups. */
+export interface ConversationScriptsTable {
+  id: string;
+  workspace_id: string;
+  project_id: string;
+  name: string;
+  /** JSON array of turn texts (templates). */
+  turns: string;
+  /** JSON object of the script's own template variables. */
+  variables: string;
+  persona_id: string | null;
+  country: string | null;
+  active: DbBool;
+  created_at: string;
+  updated_at: string;
+}
+
+/** One run of a script on one engine in an analysis, and what its turns measured. */
+export interface ConversationsTable {
+  id: string;
+  workspace_id: string;
+  project_id: string;
+  analysis_id: string;
+  script_id: string;
+  /** Its script's place among the analysis's scripts: its turns' slots in the analysis. */
+  script_index: number;
+  script_name: string;
+  turns: string;
+  variables: string;
+  engine: string;
+  sample: number;
+  persona_id: string | null;
+  persona_version: number | null;
+  country: string | null;
+  /** running, completed (every turn answered), stopped (a turn failed or could not be written). */
+  status: string;
+  turns_answered: number;
+  entry_turn: number | null;
+  drop_turn: number | null;
+  survived: DbBool | null;
+  stop_reason: string | null;
+  created_at: string;
+  completed_at: string | null;
 }
 
 /** One vendor batch of an analysis's answers for one engine (ADR 0030). */
@@ -213,6 +293,8 @@ export interface ProjectsTable {
   facts: string;
   engines: string;
   country: string | null;
+  /** JSON: the countries the brand is tracked in; empty: `country`. */
+  countries: string;
   language: string | null;
   created_at: string;
   updated_at: string;
@@ -374,6 +456,10 @@ export interface AnalysesTable {
   prompts: string;
   samples: number;
   country: string | null;
+  /** JSON: the personas asked under, [{id, version}]; empty: nobody in particular. */
+  personas: Generated<string>;
+  /** JSON: the countries asked from; empty: `country`. */
+  countries: Generated<string>;
   language: string | null;
   total_answers: number;
   credits_reserved: number;
@@ -425,6 +511,13 @@ export interface ResultsTable {
   search_calls: number | null;
   /** What the answer cost, in millionths of a USD. */
   cost_micros: number | null;
+  persona_id: string | null;
+  persona_version: number | null;
+  country: string | null;
+  conversation_id: string | null;
+  /** Its turn in its conversation (from 1); 0 for a single answer. */
+  turn: Generated<number>;
+  response_id: string | null;
 }
 
 export interface MonitoringSchedulesTable {

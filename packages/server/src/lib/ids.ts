@@ -53,7 +53,10 @@ export type IdPrefix =
   | "rem"
   | "ntf"
   | "tim"
-  | "itk";
+  | "itk"
+  | "per"
+  | "cvs"
+  | "cnv";
 
 /** Prefixed ids, 24 random base62 characters (about 143 bits): `prj_3kTq…`. */
 export function newId(prefix: IdPrefix): string {

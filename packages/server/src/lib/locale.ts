@@ -40,3 +40,12 @@ export function checkLanguage(input: string): Checked {
   if (languageNames.of(primary) === undefined) return fail;
   return { ok: true, value: canonical };
 }
+
+/** A language's or country's name in English (`DE` → Germany), or the code itself when it has none. */
+export function displayName(code: string, type: "language" | "region"): string {
+  try {
+    return new Intl.DisplayNames("en", { type }).of(code) ?? code;
+  } catch {
+    return code;
+  }
+}

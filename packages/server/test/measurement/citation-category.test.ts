@@ -135,6 +135,7 @@ describe("a project's citation categories reach the measurement", () => {
       prompts: [],
       engines: ["sandbox"],
       country: null,
+      countries: [],
       language: null,
       created_at: "2026-11-21T12:00:00.000Z",
       updated_at: "2026-11-21T12:00:00.000Z",

@@ -4,7 +4,9 @@ import { newId } from "../../lib/ids.ts";
 import { toJson } from "../../lib/json.ts";
 import { checkCountry, checkLanguage } from "../../lib/locale.ts";
 import { inTransaction, type ServiceContext } from "../context.ts";
+import { reachRefusal } from "../engines/types.ts";
 import { workspaceEngines } from "../engines/workspace-engines.ts";
+import { askedPersonas, askedScripts, planConversations } from "./contexts.ts";
 import { enqueueJob } from "../jobs/store.ts";
 import { ANALYSIS_LIMITS } from "../limits.ts";
 import { SCORE_VERSION } from "../measurement/score.ts";
@@ -84,17 +86,54 @@ export async function createAnalysis(
     });
   }
   const samples = input.samples ?? 1;
-  const total = prompts.length * engines.length * samples;
-  if (total > ANALYSIS_LIMITS.answers) {
-    details.push({
-      issue: `asks for ${total} answers (prompts × engines × samples); an analysis can have at most ${ANALYSIS_LIMITS.answers}`,
-    });
-  }
   let country = project.country;
   if (input.country !== undefined) {
     const checked = input.country === null ? null : checkCountry(input.country);
     if (checked !== null && !checked.ok) details.push({ field: "country", issue: checked.issue });
     country = checked === null ? null : checked.ok ? checked.value : null;
+  }
+  // Countries: those sent, else the one sent, else the brand's, else its one country (issue 29).
+  let countries: string[] = [];
+  if (input.countries !== undefined) {
+    input.countries.forEach((code, index) => {
+      const checked = checkCountry(code);
+      if (!checked.ok) details.push({ field: `countries[${index}]`, issue: checked.issue });
+      else if (!countries.includes(checked.value)) countries.push(checked.value);
+    });
+  } else if (input.country === undefined && (project.countries ?? []).length > 0) countries = [...project.countries];
+  if (countries.length > 0) country = countries[0] ?? null;
+  const askedFrom: (string | null)[] = countries.length > 0 ? countries : [country];
+  // An engine named in the request cannot be asked from a country named in it where it cannot be placed.
+  if (input.engines !== undefined && (input.countries !== undefined || input.country !== undefined)) {
+    engines.forEach((engine, index) => {
+      const reach = known.reachOf(engine);
+      for (const code of askedFrom) {
+        if (code === null || reach === null) continue;
+        const refused = reachRefusal(engine, reach, { prompt: "", country: code, language: null, sample: 1, seed: "" });
+        if (refused !== null) {
+          details.push({ field: `engines[${index}]`, issue: `${refused.split(",")[0]}; leave it out, or ask without that country` });
+          break;
+        }
+      }
+    });
+  }
+  const personas = await askedPersonas(ctx, project.id, input.personas, details);
+  const scripts = await askedScripts(ctx, project.id, input.prompts === undefined ? input.scripts : (input.scripts ?? []), details);
+  // Conversations run on the engines that hold them (APIs, not scraped pages).
+  const talkers = engines.filter((engine) => (known.reachOf(engine)?.conversation ?? "none") !== "none");
+  if (input.scripts !== undefined && input.scripts.length > 0 && talkers.length === 0) {
+    details.push({
+      field: "scripts",
+      issue: "none of the engines holds a conversation (search and scraped surfaces do not); add an API engine",
+    });
+  }
+  const variants = Math.max(1, personas.length) * askedFrom.length;
+  const turnsPerEngine = scripts.reduce((sum, script) => sum + script.turns.length, 0) * samples;
+  const total = prompts.length * engines.length * samples * variants + turnsPerEngine * talkers.length;
+  if (total > ANALYSIS_LIMITS.answers) {
+    details.push({
+      issue: `asks for ${total} answers (prompts × engines × samples × personas × countries, and the conversations' turns); an analysis can have at most ${ANALYSIS_LIMITS.answers}`,
+    });
   }
   let language = project.language;
   if (input.language !== undefined) {
@@ -117,6 +156,8 @@ export async function createAnalysis(
     prompts: toJson(prompts),
     samples,
     country,
+    countries: toJson(countries),
+    personas: toJson(personas.map(({ id, version }) => ({ id, version }))),
     language,
     total_answers: total,
     credits_reserved: total,
@@ -135,11 +176,16 @@ export async function createAnalysis(
   return inTransaction(ctx, async (tx) => {
     // Credits first: a refusal then leaves nothing of the analysis in the caller's transaction.
     await reserveCredits(tx, {
-      charges: engines.map((engine) => ({ engine, credits: prompts.length * samples })),
+      charges: engines.map((engine) => ({
+        engine,
+        credits: prompts.length * samples * variants + (talkers.includes(engine) ? turnsPerEngine : 0),
+      })),
       reference: row.id,
     });
     await tx.db.insertInto("analyses").values(row).execute();
+    await planConversations(tx, row, scripts, talkers, samples);
     await enqueueJob(tx, { kind: RUN_ANALYSIS_JOB, payload: { analysis_id: row.id }, maxAttempts: 5 });
-    return rowToAnalysis(row);
+    const conversations = scripts.length * talkers.length * samples;
+    return rowToAnalysis(row, { succeeded: 0, failed: 0, costs: new Map(), conversations });
   }).catch((error: unknown) => unavailable(ctx, error));
 }

@@ -2,6 +2,8 @@ import type { Selectable } from "kysely";
 import type { AnalysesTable } from "../../db/tables.ts";
 import { toJson } from "../../lib/json.ts";
 import { inTransaction, type ServiceContext } from "../context.ts";
+import { conversationOutcome } from "../conversations/outcome.ts";
+import { scriptColumns } from "../conversations/scripts.ts";
 import { recordEvent } from "../events/events.ts";
 import { resultColumns } from "../results/columns.ts";
 import { addCostUsage, type CostTally, type CostView, costView, countAnswerCost } from "../usage/costs.ts";
@@ -11,6 +13,57 @@ import type { AnalysisPlan } from "./plan.ts";
 import { summarizeResults } from "./summary.ts";
 import type { AnalysisSummary, EngineFailureSummary } from "./types.ts";
 import { rowToAnalysis } from "./view.ts";
+
+/**
+ * Ends the analysis's conversations with what their turns measured: `completed` when every turn
+ * was answered (then its entry, survival and drop-out), `stopped` when one failed or was not asked.
+ */
+async function closeConversations(
+  ctx: ServiceContext,
+  analysisId: string,
+  results: readonly { conversation_id: string | null; turn: number; status: string; mentioned: unknown; error: string | null }[],
+  now: string,
+): Promise<void> {
+  const byConversation = new Map<string, typeof results>();
+  for (const result of results) {
+    if (result.conversation_id === null) continue;
+    byConversation.set(result.conversation_id, [...(byConversation.get(result.conversation_id) ?? []), result]);
+  }
+  const conversations = await ctx.db
+    .selectFrom("conversations")
+    .select(["id", "turns"])
+    .where("workspace_id", "=", ctx.workspace.id)
+    .where("analysis_id", "=", analysisId)
+    .where("status", "=", "running")
+    .execute();
+  for (const conversation of conversations) {
+    const turns = [...(byConversation.get(conversation.id) ?? [])].sort((a, b) => a.turn - b.turn);
+    const answered = turns.filter((t) => t.status === "succeeded");
+    const planned = scriptColumns.turns.read(conversation.turns).length;
+    const completed = answered.length === planned;
+    const outcome = completed
+      ? conversationOutcome(answered.map((t) => ({ turn: t.turn, mentioned: Boolean(t.mentioned) })))
+      : null;
+    const failedTurn = turns.find((t) => t.status !== "succeeded");
+    await ctx.db
+      .updateTable("conversations")
+      .set({
+        status: completed ? "completed" : "stopped",
+        turns_answered: answered.length,
+        entry_turn: outcome?.entryTurn ?? null,
+        survived: outcome === null ? null : outcome.survived,
+        drop_turn: outcome?.dropTurn ?? null,
+        stop_reason:
+          completed || failedTurn === undefined
+            ? null
+            : `turn ${failedTurn.turn}: ${resultColumns.error.readNullable(failedTurn.error)?.message ?? "failed"}`,
+        completed_at: now,
+      })
+      .where("workspace_id", "=", ctx.workspace.id)
+      .where("id", "=", conversation.id)
+      .execute();
+  }
+}
 
 /** An analysis that has just finished, as its final transaction sees it. */
 interface FinishedAnalysis {
@@ -56,6 +109,8 @@ export async function finishAnalysis(
         "output_tokens",
         "search_calls",
         "cost_micros",
+        "conversation_id",
+        "turn",
       ])
       .where("workspace_id", "=", row.workspace_id)
       .where("analysis_id", "=", row.id)
@@ -98,8 +153,10 @@ export async function finishAnalysis(
       charges: [...failures.values()].map((f) => ({ engine: f.engine, credits: f.answers })),
       reference: row.id,
     });
+    await closeConversations(tx, row.id, results, now);
     const summary = summarizeResults(
-      results,
+      // A conversation's turns are measured on its own (conversations), not among the prompts.
+      results.filter((result) => result.conversation_id === null),
       plan.project.competitors.map((c) => c.name),
       plan.engines,
       plan.prompts,

@@ -1,7 +1,7 @@
 import { OnePerTurn } from "../../lib/turns.ts";
 import type { Deps } from "../context.ts";
 import type { AskResult } from "../engines/registry.ts";
-import type { EngineQuery } from "../engines/types.ts";
+import { type EngineQuery, failure } from "../engines/types.ts";
 import { workspaceEngines } from "../engines/workspace-engines.ts";
 import { enqueueJob } from "../jobs/store.ts";
 import type { ClaimedJob, JobHandler, JobOutcome } from "../jobs/types.ts";
@@ -9,12 +9,15 @@ import { measureResult } from "../results/measure.ts";
 import { workspaceContext } from "../workspaces/workspaces.ts";
 import { AnswerWriter } from "./answer-writer.ts";
 import { batchRound, markCollected } from "./batches.ts";
+import { converse } from "./converse.ts";
 import { type AnalysisFinishedHook, finishAnalysis } from "./finish.ts";
 import { planAnalysis, type WorkItem } from "./plan.ts";
 import { RUN_ANALYSIS_JOB } from "./types.ts";
 
 /** Answers asked at once by one analysis; each engine's own limit applies within it. */
 const ANSWERS_IN_FLIGHT = 64;
+/** Conversations carried on at once by one analysis (each asks one turn at a time). */
+const CONVERSATIONS_IN_FLIGHT = 16;
 
 async function pool<T>(items: T[], size: number, run: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
@@ -53,11 +56,12 @@ export function runAnalysisHandler(deps: Deps, hooks: readonly AnalysisFinishedH
     const engines = await workspaceEngines(ctx);
     const queryOf = (item: WorkItem): EngineQuery => ({
       prompt: item.prompt,
-      country: row.country,
+      country: item.country,
       language: row.language,
       sample: item.sample,
       seed: analysisId,
       simulation: plan.measured,
+      persona: item.persona,
     });
     // Measuring and writing take their turns between rounds of I/O: the engines' responses, and the
     // next requests they free, never wait behind a burst's CPU.
@@ -90,7 +94,49 @@ export function runAnalysisHandler(deps: Deps, hooks: readonly AnalysisFinishedH
       await markCollected(ctx, round.collected);
     }
 
-    await pool(live, ANSWERS_IN_FLIGHT, async (item) => store(item, await engines.ask(item.engine, queryOf(item))));
+    await Promise.all([
+      pool(live, ANSWERS_IN_FLIGHT, async (item) => store(item, await engines.ask(item.engine, queryOf(item)))),
+      // Each conversation is a chain of turns; conversations run side by side.
+      pool(plan.conversations, CONVERSATIONS_IN_FLIGHT, async (conversation) =>
+        converse(conversation, {
+          brand: plan.project.name,
+          language: row.language,
+          seed: analysisId,
+          simulation: plan.measured,
+          ask: (engine, query) => engines.ask(engine, query),
+          store: async (item, turn, asked) => {
+            await turns.wait();
+            const { outcome } = asked;
+            const measured = outcome.ok
+              ? { ...outcome, measure: await measureResult(ctx, plan.compiled, { ...outcome.answer, prompt: item.prompt }) }
+              : outcome;
+            writer.add({
+              ...item,
+              ...asked,
+              ...turn,
+              analysis: row,
+              outcome: measured,
+              createdAt: deps.clock.now().toISOString(),
+            });
+            return measured.ok ? measured.measure : null;
+          },
+          skip: (item, turn, reason) => {
+            const outcome = failure(`not asked: ${reason}`);
+            if (outcome.ok) return;
+            writer.add({
+              ...item,
+              ...turn,
+              analysis: row,
+              outcome,
+              attempts: 0,
+              latencyMs: 0,
+              costMicros: null,
+              createdAt: deps.clock.now().toISOString(),
+            });
+          },
+        }),
+      ),
+    ]);
     await writer.flush();
 
     if (round !== null && round.pending > 0) {

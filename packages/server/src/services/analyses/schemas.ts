@@ -94,10 +94,26 @@ export const AnalysisSchema = component(
           "Whether its answers go to the vendors' batch APIs where an engine has one (a run of a monitoring schedule with `batch`): it then completes within the vendor's 24-hour window, at about half the price of tokens.",
       }),
       country: Nullable(Type.String()),
+      countries: Type.Array(Type.String(), {
+        description:
+          "The countries each prompt was asked from (extension, issue 29); empty: `country` alone. An engine that cannot be placed in one is not asked there, and its answer says why.",
+      }),
+      personas: Type.Array(
+        Type.Object({ id: Type.String(), version: Type.Integer({ minimum: 1 }) }, { additionalProperties: false }),
+        { description: "The personas each prompt was asked under, at their versions then; empty: nobody in particular." },
+      ),
+      conversations: Type.Integer({
+        minimum: 0,
+        description: "Conversations run (a script on an engine, the nth time); their turns are in `progress`.",
+      }),
       language: Nullable(Type.String()),
       progress: Type.Object(
         {
-          total: Type.Integer({ minimum: 0, description: "prompts × engines × samples." }),
+          total: Type.Integer({
+            minimum: 0,
+            description:
+              "prompts × engines × samples × personas × countries, plus every turn of every conversation.",
+          }),
           succeeded: Type.Integer({ minimum: 0 }),
           failed: Type.Integer({ minimum: 0 }),
           pending: Type.Integer({ minimum: 0 }),
@@ -149,6 +165,27 @@ export const AnalyzeSchema = component(
       ),
       language: Type.Optional(
         Nullable(Type.String({ minLength: 1, maxLength: 35, description: "BCP 47; the project's by default." })),
+      ),
+      countries: Type.Optional(
+        Type.Array(Type.String({ minLength: 2, maxLength: 2 }), {
+          maxItems: 10,
+          description:
+            "Countries to ask each prompt from (extension): by default `country` when sent, else the brand's `countries`, else its `country`. Refused for an engine that cannot be placed.",
+        }),
+      ),
+      personas: Type.Optional(
+        Type.Array(Type.String({ maxLength: 40 }), {
+          maxItems: 10,
+          description:
+            "Persona ids to ask each prompt under (extension): the brand's active personas by default; `[]` asks as nobody in particular.",
+        }),
+      ),
+      scripts: Type.Optional(
+        Type.Array(Type.String({ maxLength: 40 }), {
+          maxItems: 10,
+          description:
+            "Conversation scripts to run on each engine that holds conversations, `samples` times (extension): by default the brand's active scripts when `prompts` is not sent, none when it is. One credit per turn.",
+        }),
       ),
       wait: Type.Optional(
         Type.Union([Type.Boolean(), Type.Integer({ minimum: 1, maximum: MAX_WAIT_SECONDS })], {

@@ -10,6 +10,8 @@ export interface AnswerCounts {
   failed: number;
   /** What the answered answers cost, per engine. */
   costs: Map<string, CostTally>;
+  /** Conversations the analysis runs (issue 29). */
+  conversations?: number;
 }
 
 export async function answerCounts(
@@ -35,6 +37,18 @@ export async function answerCounts(
     } else counts.failed += tally.answers;
     out.set(row.analysis_id, counts);
   }
+  const conversations = await db
+    .selectFrom("conversations")
+    .select(["analysis_id", (eb) => eb.fn.countAll<number>().as("n")])
+    .where("workspace_id", "=", workspaceId)
+    .where("analysis_id", "in", analysisIds)
+    .groupBy("analysis_id")
+    .execute();
+  for (const row of conversations) {
+    const counts: AnswerCounts = out.get(row.analysis_id) ?? { succeeded: 0, failed: 0, costs: new Map() };
+    counts.conversations = Number(row.n);
+    out.set(row.analysis_id, counts);
+  }
   return out;
 }
 
@@ -55,6 +69,9 @@ export function rowToAnalysis(
     samples: row.samples,
     batch: row.batch,
     country: row.country,
+    countries: analysisColumns.countries.read(row.countries),
+    personas: analysisColumns.personas.read(row.personas),
+    conversations: counts.conversations ?? 0,
     language: row.language,
     progress: {
       total: row.total_answers,

@@ -17,4 +17,5 @@ export const projectColumns = {
   pausedPrompts: storedAs("projects.paused_prompts", Type.Array(Type.String())),
   facts: storedAs("projects.facts", FactSheetSchema),
   engines: storedAs("projects.engines", Type.Array(Type.String())),
+  countries: storedAs("projects.countries", Type.Array(Type.String())),
 };

@@ -129,6 +129,12 @@ export function normalizeSettings(input: Required<ProjectInput>, knownEngines: r
     if (checked.ok) country = checked.value;
     else problem("country", checked.issue);
   }
+  const countries: string[] = [];
+  for (const [index, code] of input.countries.entries()) {
+    const checked = checkCountry(code);
+    if (!checked.ok) problem(`countries[${index}]`, checked.issue);
+    else if (!countries.includes(checked.value)) countries.push(checked.value);
+  }
   let language: string | null = null;
   if (input.language !== null) {
     const checked = checkLanguage(input.language);
@@ -153,6 +159,7 @@ export function normalizeSettings(input: Required<ProjectInput>, knownEngines: r
     facts,
     engines,
     country,
+    countries,
     language,
   };
 }

@@ -25,6 +25,7 @@ export function rowToProject(row: ProjectsTable): Project {
     facts: projectColumns.facts.read(row.facts),
     engines: projectColumns.engines.read(row.engines),
     country: row.country,
+    countries: projectColumns.countries.read(row.countries),
     language: row.language,
     created_at: row.created_at,
     updated_at: row.updated_at,
@@ -49,6 +50,7 @@ export function settingsToColumns(settings: ProjectSettings) {
     facts: toJson(settings.facts ?? {}),
     engines: toJson(settings.engines),
     country: settings.country,
+    countries: toJson(settings.countries),
     language: settings.language,
   };
 }

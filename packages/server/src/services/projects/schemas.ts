@@ -166,6 +166,12 @@ const settings = {
     description: "Engines analyses use by default. Each must be in the workspace's plan.",
   }),
   country: Nullable(Country),
+  countries: Type.Array(Country, {
+    maxItems: 10,
+    uniqueItems: true,
+    description:
+      "Countries the brand is tracked in at once (extension, issue 29): each prompt is asked as from each of them, on every engine that can be placed there (an engine that cannot is not asked, and its answer says why). Empty: `country` alone.",
+  }),
   language: Nullable(Language),
 };
 
@@ -196,6 +202,9 @@ export const ProjectSchema = component(
       facts: Type.Optional(FactSheetSchema),
       engines: Type.Array(Type.String()),
       country: Nullable(Type.String()),
+      countries: Type.Array(Type.String(), {
+        description: "Countries the brand is tracked in at once; empty: `country` alone. Extension.",
+      }),
       language: Nullable(Type.String()),
       created_at: Timestamp,
       updated_at: Timestamp,
@@ -238,6 +247,7 @@ export const ProjectCreateSchema = component(
       facts: Type.Optional(settings.facts),
       engines: Type.Optional(settings.engines),
       country: Type.Optional(settings.country),
+      countries: Type.Optional(settings.countries),
       language: Type.Optional(settings.language),
     },
     { additionalProperties: false },
@@ -268,6 +278,7 @@ export const ProjectUpdateSchema = component(
       facts: Type.Optional(settings.facts),
       engines: Type.Optional(settings.engines),
       country: Type.Optional(settings.country),
+      countries: Type.Optional(settings.countries),
       language: Type.Optional(settings.language),
     },
     {

@@ -37,6 +37,7 @@ export const PROJECT_SETTINGS = [
   "facts",
   "engines",
   "country",
+  "countries",
   "language",
 ] as const satisfies readonly (keyof ProjectInput & keyof Project)[];
 

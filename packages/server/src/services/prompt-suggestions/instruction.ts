@@ -1,3 +1,5 @@
+import { displayName } from "../../lib/locale.ts";
+
 /**
  * What an engine is asked for prompt suggestions: fixed text in code, versioned. Any change to it
  * (wording, what it is built from, the shape asked for) is a new SUGGESTION_INSTRUCTION_VERSION,
@@ -27,14 +29,6 @@ export interface SuggestionMarket {
   language: string | null;
   country: string | null;
   count: number;
-}
-
-function displayName(code: string, type: "language" | "region"): string {
-  try {
-    return new Intl.DisplayNames("en", { type }).of(code) ?? code;
-  } catch {
-    return code;
-  }
 }
 
 export function suggestionInstruction(market: SuggestionMarket): string {

@@ -61,6 +61,8 @@ async function resummarize(ctx: ServiceContext, analysisIds: string[], competito
       .select(["engine", "prompt", "status", "measure", "mentioned", "position", "sentiment", "score"])
       .where("workspace_id", "=", ctx.workspace.id)
       .where("analysis_id", "=", analysisId)
+      // A conversation's turns are not in the analysis's summary (finish.ts).
+      .where("conversation_id", "is", null)
       .execute();
     const summary = summarizeResults(
       results,

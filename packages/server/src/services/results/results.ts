@@ -31,6 +31,11 @@ function rowToResult(row: Selectable<ResultsTable>): Result {
     model: row.model,
     prompt: row.prompt,
     sample: row.sample,
+    persona_id: row.persona_id,
+    persona_version: row.persona_version,
+    country: row.country,
+    conversation_id: row.conversation_id,
+    turn: row.conversation_id === null ? null : row.turn,
     status: row.status === "succeeded" ? "succeeded" : "failed",
     error: resultColumns.error.readNullable(row.error),
     text: row.text,
@@ -70,6 +75,11 @@ export interface ResultFilters extends PageParams {
   tag?: string;
   mentioned?: boolean;
   status?: "succeeded" | "failed";
+  /** A persona's id, or `none`. */
+  persona_id?: string;
+  /** An ISO country, or `none`. */
+  country?: string;
+  conversation_id?: string;
 }
 
 /**
@@ -114,6 +124,17 @@ export async function listResults(ctx: ServiceContext, filters: ResultFilters): 
     query = query.where("mentioned", "=", filters.mentioned).where("status", "=", "succeeded");
   }
   if (filters.status !== undefined) query = query.where("status", "=", filters.status);
+  if (filters.persona_id !== undefined)
+    query =
+      filters.persona_id === "none"
+        ? query.where("persona_id", "is", null)
+        : query.where("persona_id", "=", filters.persona_id);
+  if (filters.country !== undefined)
+    query =
+      filters.country.toLowerCase() === "none"
+        ? query.where("country", "is", null)
+        : query.where("country", "=", filters.country.toUpperCase());
+  if (filters.conversation_id !== undefined) query = query.where("conversation_id", "=", filters.conversation_id);
   return fetchPage(query, filters, rowToResult);
 }
 

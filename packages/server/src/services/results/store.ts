@@ -35,6 +35,13 @@ export interface NewResult {
   /** Micro-USD; a failure costs nothing (vendors bill no failure). */
   costMicros: number | null;
   createdAt: string;
+  /** The persona (at its version) and country it was asked under (issue 29). */
+  personaId?: string | null;
+  personaVersion?: number | null;
+  country?: string | null;
+  /** For a turn of a conversation: the conversation, and the turn (from 1). */
+  conversationId?: string | null;
+  turn?: number;
 }
 
 /** A stored answer with what the rollups count of it (analytics/rollups.ts's `CountedAnswer`). */
@@ -90,6 +97,12 @@ function resultRow(result: NewResult): Insertable<ResultsTable> {
     output_tokens: answer?.usage.outputTokens ?? null,
     search_calls: answer?.usage.searchCalls ?? null,
     cost_micros: outcome.ok ? result.costMicros : null,
+    persona_id: result.personaId ?? null,
+    persona_version: result.personaVersion ?? null,
+    country: result.country ?? null,
+    conversation_id: result.conversationId ?? null,
+    turn: result.turn ?? 0,
+    response_id: answer?.responseId ?? null,
     ...measureColumns(measure),
     score_version: measure?.score_version ?? analysis.score_version,
   };
@@ -113,7 +126,8 @@ export async function insertResults(ctx: { db: Db }, results: readonly NewResult
   const stored = new Set(inserted.map((row) => row.id));
   return results.flatMap(({ outcome }, i) => {
     const row = rows[i];
-    if (row === undefined || !stored.has(row.id) || !outcome.ok) return [];
+    // A conversation's turns are measured on its own page, not counted among the brand's prompts.
+    if (row === undefined || !stored.has(row.id) || !outcome.ok || row.conversation_id !== null) return [];
     const { workspace_id, project_id, engine, prompt, created_at } = row;
     return [{ workspace_id, project_id, engine, prompt, created_at, measure: outcome.measure }];
   });
@@ -146,7 +160,7 @@ export async function replaceMeasures(
       .lockRows(
         tx.db
           .selectFrom("results")
-          .select(["id", "measure", "rolled_up"])
+          .select(["id", "measure", "rolled_up", "conversation_id"])
           .where("workspace_id", "=", tx.workspace.id)
           .where(
             "id",
@@ -168,7 +182,8 @@ export async function replaceMeasures(
         .where("workspace_id", "=", tx.workspace.id)
         .where("id", "=", id)
         .execute();
-      replaced.push({ id, old, measure, rolledUp: Boolean(row.rolled_up) });
+      // A conversation's turns are never in the rollups (insertResults).
+      replaced.push({ id, old, measure, rolledUp: Boolean(row.rolled_up) && row.conversation_id === null });
     }
     return replaced;
   });
