@@ -56,6 +56,12 @@ export interface ListResultsQuery {
   mentioned?: boolean;
   /** Only answers that succeeded, or failed. */
   status?: "succeeded" | "failed";
+  /** Only the answers asked under this persona; `none` for those under none. */
+  persona_id?: string;
+  /** Only the answers asked from this country; `none` for those from none. */
+  country?: string;
+  /** Only this conversation's turns. */
+  conversation_id?: string;
 }
 
 export interface GetProjectMetricsQuery {
@@ -174,6 +180,34 @@ export interface ListChangesQuery {
   limit?: number;
   /** The `next_cursor` of the previous page. */
   cursor?: string;
+}
+
+export interface GetConversationScriptStatsQuery {
+  /** ISO 8601; 30 days before `to` by default. */
+  from?: string;
+  /** ISO 8601; now by default. */
+  to?: string;
+}
+
+export interface ListConversationsQuery {
+  /** Page size, 1 to 100. */
+  limit?: number;
+  /** The `next_cursor` of the previous page. */
+  cursor?: string;
+  script_id?: string;
+  engine?: string;
+  analysis_id?: string;
+}
+
+export interface GetProjectBreakdownQuery {
+  /** `persona`: one group per persona the answers were asked under; `country`: per country. */
+  by: "persona" | "country";
+  /** ISO 8601; 30 days before `to` by default. */
+  from?: string;
+  /** ISO 8601; now by default. */
+  to?: string;
+  /** Only this engine's answers. */
+  engine?: string;
 }
 
 export interface GetProjectTrafficQuery {
@@ -490,6 +524,90 @@ export interface Operations {
     body: S.ChangeSamples;
     response: S.Change;
   };
+  listPersonas: {
+    params: { id: string };
+    query: undefined;
+    body: undefined;
+    response: S.PersonaList;
+  };
+  createPersona: {
+    params: { id: string };
+    query: undefined;
+    body: S.PersonaCreate;
+    response: S.Persona;
+  };
+  getPersona: {
+    params: { id: string; persona_id: string };
+    query: undefined;
+    body: undefined;
+    response: S.Persona;
+  };
+  updatePersona: {
+    params: { id: string; persona_id: string };
+    query: undefined;
+    body: S.PersonaUpdate;
+    response: S.Persona;
+  };
+  deletePersona: {
+    params: { id: string; persona_id: string };
+    query: undefined;
+    body: undefined;
+    response: S.ConversationDeleted;
+  };
+  listConversationScripts: {
+    params: { id: string };
+    query: undefined;
+    body: undefined;
+    response: S.ConversationScriptList;
+  };
+  createConversationScript: {
+    params: { id: string };
+    query: undefined;
+    body: S.ConversationScriptCreate;
+    response: S.ConversationScript;
+  };
+  getConversationScript: {
+    params: { id: string; script_id: string };
+    query: undefined;
+    body: undefined;
+    response: S.ConversationScript;
+  };
+  updateConversationScript: {
+    params: { id: string; script_id: string };
+    query: undefined;
+    body: S.ConversationScriptUpdate;
+    response: S.ConversationScript;
+  };
+  deleteConversationScript: {
+    params: { id: string; script_id: string };
+    query: undefined;
+    body: undefined;
+    response: S.ConversationDeleted;
+  };
+  getConversationScriptStats: {
+    params: { id: string; script_id: string };
+    query: GetConversationScriptStatsQuery;
+    body: undefined;
+    response: S.ConversationScriptStats;
+  };
+  listConversations: {
+    params: { id: string };
+    query: ListConversationsQuery;
+    body: undefined;
+    response: S.ConversationList;
+  };
+  getConversation: {
+    params: { id: string; conversation_id: string };
+    query: undefined;
+    body: undefined;
+    response: S.Conversation;
+  };
+  getProjectBreakdown: {
+    params: { id: string };
+    query: GetProjectBreakdownQuery;
+    body: undefined;
+    response: S.Breakdown;
+  };
   getProjectTraffic: {
     params: { id: string };
     query: GetProjectTrafficQuery;
@@ -661,6 +779,20 @@ export const OPERATIONS = {
   getChange: { method: "GET", path: "/projects/{id}/changes/{change_id}" },
   deleteChange: { method: "DELETE", path: "/projects/{id}/changes/{change_id}" },
   scheduleChangeSamples: { method: "POST", path: "/projects/{id}/changes/{change_id}/samples" },
+  listPersonas: { method: "GET", path: "/projects/{id}/personas" },
+  createPersona: { method: "POST", path: "/projects/{id}/personas" },
+  getPersona: { method: "GET", path: "/projects/{id}/personas/{persona_id}" },
+  updatePersona: { method: "PATCH", path: "/projects/{id}/personas/{persona_id}" },
+  deletePersona: { method: "DELETE", path: "/projects/{id}/personas/{persona_id}" },
+  listConversationScripts: { method: "GET", path: "/projects/{id}/conversation-scripts" },
+  createConversationScript: { method: "POST", path: "/projects/{id}/conversation-scripts" },
+  getConversationScript: { method: "GET", path: "/projects/{id}/conversation-scripts/{script_id}" },
+  updateConversationScript: { method: "PATCH", path: "/projects/{id}/conversation-scripts/{script_id}" },
+  deleteConversationScript: { method: "DELETE", path: "/projects/{id}/conversation-scripts/{script_id}" },
+  getConversationScriptStats: { method: "GET", path: "/projects/{id}/conversation-scripts/{script_id}/stats" },
+  listConversations: { method: "GET", path: "/projects/{id}/conversations" },
+  getConversation: { method: "GET", path: "/projects/{id}/conversations/{conversation_id}" },
+  getProjectBreakdown: { method: "GET", path: "/projects/{id}/breakdown" },
   getProjectTraffic: { method: "GET", path: "/projects/{id}/traffic" },
   getProjectTrafficPages: { method: "GET", path: "/projects/{id}/traffic/pages" },
   getProjectAccess: { method: "GET", path: "/projects/{id}/access" },

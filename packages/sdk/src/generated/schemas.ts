@@ -53,6 +53,8 @@ export interface Project {
   };
   engines: string[];
   country: string | null;
+  /** Countries the brand is tracked in at once; empty: `country` alone. Extension. */
+  countries: string[];
   language: string | null;
   /** ISO 8601 UTC timestamp. */
   created_at: string;
@@ -155,6 +157,8 @@ export interface ProjectCreate {
   engines?: EngineName[];
   /** ISO 3166-1 alpha-2 country the prompts are asked from, e.g. `US`. */
   country?: string | null;
+  /** Countries the brand is tracked in at once (extension, issue 29): each prompt is asked as from each of them, on every engine that can be placed there (an engine that cannot is not asked, and its answer says why). Empty: `country` alone. */
+  countries?: string[];
   /** BCP 47 language of the prompts, e.g. `en` or `pt-BR`. */
   language?: string | null;
 }
@@ -224,6 +228,8 @@ export interface ProjectUpdate {
   engines?: EngineName[];
   /** ISO 3166-1 alpha-2 country the prompts are asked from, e.g. `US`. */
   country?: string | null;
+  /** Countries the brand is tracked in at once (extension, issue 29): each prompt is asked as from each of them, on every engine that can be placed there (an engine that cannot is not asked, and its answer says why). Empty: `country` alone. */
+  countries?: string[];
   /** BCP 47 language of the prompts, e.g. `en` or `pt-BR`. */
   language?: string | null;
 }
@@ -465,6 +471,12 @@ export interface AnalyzeRequest {
   country?: string | null;
   /** BCP 47; the project's by default. */
   language?: string | null;
+  /** Countries to ask each prompt from (extension): by default `country` when sent, else the brand's `countries`, else its `country`. Refused for an engine that cannot be placed. */
+  countries?: string[];
+  /** Persona ids to ask each prompt under (extension): the brand's active personas by default; `[]` asks as nobody in particular. */
+  personas?: string[];
+  /** Conversation scripts to run on each engine that holds conversations, `samples` times (extension): by default the brand's active scripts when `prompts` is not sent, none when it is. One credit per turn. */
+  scripts?: string[];
   /** Answer when the analysis has finished instead of at once: `true` waits up to 60 s, a number that many seconds. Then 200 with the finished analysis, 502 `ENGINE_FAILURE` if every answer failed (credits given back), or 202 with the analysis still running if the wait ran out. `Prefer: wait=N` does the same. */
   wait?: boolean | number;
 }
@@ -486,9 +498,18 @@ export interface Analysis {
   /** Whether its answers go to the vendors' batch APIs where an engine has one (a run of a monitoring schedule with `batch`): it then completes within the vendor's 24-hour window, at about half the price of tokens. */
   batch: boolean;
   country: string | null;
+  /** The countries each prompt was asked from (extension, issue 29); empty: `country` alone. An engine that cannot be placed in one is not asked there, and its answer says why. */
+  countries: string[];
+  /** The personas each prompt was asked under, at their versions then; empty: nobody in particular. */
+  personas: Array<{
+    id: string;
+    version: number;
+  }>;
+  /** Conversations run (a script on an engine, the nth time); their turns are in `progress`. */
+  conversations: number;
   language: string | null;
   progress: {
-    /** prompts × engines × samples. */
+    /** prompts × engines × samples × personas × countries, plus every turn of every conversation. */
     total: number;
     succeeded: number;
     failed: number;
@@ -663,6 +684,16 @@ export interface Result {
   model: string | null;
   prompt: string;
   sample: number;
+  /** The persona it was asked under (extension, issue 29); null: nobody in particular. */
+  persona_id: string | null;
+  /** The persona's version then. */
+  persona_version: number | null;
+  /** The country it was asked from; null: none. */
+  country: string | null;
+  /** For a turn of a conversation, its conversation (`cnv_`); null for a single answer. */
+  conversation_id: string | null;
+  /** Its turn in its conversation (1 = the opening question). */
+  turn: number | null;
   status: "succeeded" | "failed";
   error: {
     code: "ENGINE_FAILURE";
@@ -1680,6 +1711,285 @@ export interface ChangeSamples {
   at?: string;
   /** IANA time zone of `at`; UTC by default. */
   timezone?: string;
+}
+
+export interface PersonaList {
+  data: Persona[];
+  /** Whether another page follows this one. */
+  has_more: boolean;
+  /** Pass as `cursor` to get the next page; null on the last page. */
+  next_cursor: string | null;
+}
+
+export interface Persona {
+  /** Prefixed `per_`. */
+  id: string;
+  object: "persona";
+  project_id: string;
+  name: string;
+  role: string | null;
+  company_size: string | null;
+  industry: string | null;
+  constraints: string | null;
+  location: string | null;
+  language: string | null;
+  active: boolean;
+  /** Counts its edits; every answer records the version it was asked under. */
+  version: number;
+  /** What the engines receive: the fields as one text, in the vendor's instructions or system prompt, or before the prompt on surfaces that take only a query. Empty when only a name is set: asked as nobody in particular. */
+  context: string;
+  /** ISO 8601 UTC timestamp. */
+  created_at: string;
+  /** ISO 8601 UTC timestamp. */
+  updated_at: string;
+}
+
+export interface PersonaCreate {
+  /** How people refer to it, e.g. `Cautious CFO`. */
+  name: string;
+  /** What they do, e.g. `Head of marketing`. */
+  role?: string | null;
+  /** e.g. `50–200 employees`. */
+  company_size?: string | null;
+  /** e.g. `Healthcare`. */
+  industry?: string | null;
+  /** What they require or rule out, e.g. "We can't use Salesforce; under $50 a seat". */
+  constraints?: string | null;
+  /** Where they are, e.g. `Berlin, Germany` (the country the engines are asked from is the analysis's). */
+  location?: string | null;
+  /** The language they want answers in, e.g. `German`. */
+  language?: string | null;
+  /** Whether the brand's analyses ask its prompts under it (true by default). */
+  active?: boolean;
+}
+
+/** Changing a field other than `active` makes a new version. */
+export interface PersonaUpdate {
+  name?: string;
+  /** What they do, e.g. `Head of marketing`. */
+  role?: string | null;
+  /** e.g. `50–200 employees`. */
+  company_size?: string | null;
+  /** e.g. `Healthcare`. */
+  industry?: string | null;
+  /** What they require or rule out, e.g. "We can't use Salesforce; under $50 a seat". */
+  constraints?: string | null;
+  /** Where they are, e.g. `Berlin, Germany` (the country the engines are asked from is the analysis's). */
+  location?: string | null;
+  /** The language they want answers in, e.g. `German`. */
+  language?: string | null;
+  active?: boolean;
+}
+
+export interface ConversationDeleted {
+  id: string;
+  object: string;
+  deleted: true;
+}
+
+export interface ConversationScriptList {
+  data: ConversationScript[];
+  /** Whether another page follows this one. */
+  has_more: boolean;
+  /** Pass as `cursor` to get the next page; null on the last page. */
+  next_cursor: string | null;
+}
+
+export interface ConversationScript {
+  /** Prefixed `cvs_`. */
+  id: string;
+  object: "conversation_script";
+  project_id: string;
+  name: string;
+  turns: string[];
+  variables: {
+    [key: string]: string;
+  };
+  persona_id: string | null;
+  country: string | null;
+  active: boolean;
+  /** ISO 8601 UTC timestamp. */
+  created_at: string;
+  /** ISO 8601 UTC timestamp. */
+  updated_at: string;
+}
+
+export interface ConversationScriptCreate {
+  name: string;
+  /** The opening question, then one to five follow-ups. A turn may refer to the previous answer and to the script's variables: `{brand}`, `{top_competitor_named}` (the competitor the previous answer named first), `{first_named}` (the first tracked brand it named, the brand included), `{brand_or_first_named}`, and any `{name}` of `variables`. */
+  turns: string[];
+  /** The script's own values for its templates, e.g. `{ "tool": "Slack" }`. */
+  variables?: {
+    [key: string]: string;
+  };
+  /** The persona who asks; none by default. */
+  persona_id?: string | null;
+  /** ISO country asked from; none by default. */
+  country?: string | null;
+  /** Whether the brand's analyses run it (true by default). */
+  active?: boolean;
+}
+
+export interface ConversationScriptUpdate {
+  name?: string;
+  /** The opening question, then one to five follow-ups. A turn may refer to the previous answer and to the script's variables: `{brand}`, `{top_competitor_named}` (the competitor the previous answer named first), `{first_named}` (the first tracked brand it named, the brand included), `{brand_or_first_named}`, and any `{name}` of `variables`. */
+  turns?: string[];
+  /** The script's own values for its templates, e.g. `{ "tool": "Slack" }`. */
+  variables?: {
+    [key: string]: string;
+  };
+  /** The persona who asks; none by default. */
+  persona_id?: string | null;
+  /** ISO country asked from; none by default. */
+  country?: string | null;
+  /** Whether the brand's analyses run it (true by default). */
+  active?: boolean;
+}
+
+export interface ConversationScriptStats {
+  script_id: string;
+  script_name: string;
+  /** The script's turns as written. */
+  turns: string[];
+  engines: Array<{
+    engine: string;
+    /** Ended conversations counted (every turn answered). */
+    conversations: number;
+    /** count ÷ n with its Wilson 95% interval over the conversations. */
+    entered: {
+      value: number | null;
+      count: number;
+      n: number;
+      ci_low: number | null;
+      ci_high: number | null;
+    };
+    /** count ÷ n with its Wilson 95% interval over the conversations. */
+    survived: {
+      value: number | null;
+      count: number;
+      n: number;
+      ci_low: number | null;
+      ci_high: number | null;
+    };
+    /** count ÷ n with its Wilson 95% interval over the conversations. */
+    dropped: {
+      value: number | null;
+      count: number;
+      n: number;
+      ci_low: number | null;
+      ci_high: number | null;
+    };
+    /** Median entry turn of those it entered. */
+    entry_turn_median: number | null;
+    by_turn: Array<{
+      turn: number;
+      /** count ÷ n with its Wilson 95% interval over the conversations. */
+      mentioned: {
+        value: number | null;
+        count: number;
+        n: number;
+        ci_low: number | null;
+        ci_high: number | null;
+      };
+      /** Conversations in which the brand first appeared at this turn. */
+      entered_here: number;
+      /** Conversations in which it was gone for good from this turn. */
+      dropped_here: number;
+    }>;
+  }>;
+}
+
+export interface ConversationList {
+  data: Conversation[];
+  /** Whether another page follows this one. */
+  has_more: boolean;
+  /** Pass as `cursor` to get the next page; null on the last page. */
+  next_cursor: string | null;
+}
+
+export interface Conversation {
+  /** Prefixed `cnv_`. */
+  id: string;
+  object: "conversation";
+  project_id: string;
+  analysis_id: string;
+  script_id: string;
+  script_name: string;
+  engine: string;
+  sample: number;
+  persona_id: string | null;
+  persona_version: number | null;
+  country: string | null;
+  /** `stopped`: a turn failed or could not be written, and the turns after it were not asked. */
+  status: "running" | "completed" | "stopped";
+  turns_planned: number;
+  turns_answered: number;
+  /** The first turn whose answer names the brand; null if none did (or not ended). */
+  entry_turn: number | null;
+  /** Whether the last turn's answer (the final recommendation) names the brand. */
+  survived: boolean | null;
+  /** The turn after the brand's last appearance, when it appeared and is absent from the last turn: the follow-up after which it was gone for good. */
+  drop_turn: number | null;
+  stop_reason: string | null;
+  /** ISO 8601 UTC timestamp. */
+  created_at: string;
+  /** ISO 8601 UTC timestamp. */
+  completed_at: string | null;
+  /** Every turn; on a single conversation only. */
+  turns?: Array<{
+    turn: number;
+    /** The question as asked, its template filled in. */
+    prompt: string;
+    /** The stored answer (`res_`); null for a turn not asked. */
+    result_id: string | null;
+    status: "succeeded" | "failed" | "not_asked";
+    text: string | null;
+    error: string | null;
+    /** Whether the brand is named in this turn's answer. */
+    mentioned: boolean;
+    /** The brand's rank among the brands named (1 = first). */
+    position: number | null;
+    sentiment: number | null;
+    /** Tracked competitors named, in order. */
+    competitors_named: string[];
+    /** Where each tracked name occurs in `text` (UTF-16 offsets), to highlight it. */
+    mentions: Array<{
+      name: string;
+      brand: boolean;
+      start: number;
+      end: number;
+    }>;
+  }>;
+}
+
+/** The brand's figures per persona or per country, counted from the stored answers (issue 29). */
+export interface Breakdown {
+  by: "persona" | "country";
+  /** ISO 8601 UTC timestamp. */
+  from: string;
+  /** ISO 8601 UTC timestamp. */
+  to: string;
+  engine: string | null;
+  /** Single answers that succeeded in the period. */
+  answers: number;
+  visibility: Visibility;
+  groups: Array<{
+    /** The persona's id or the country's code; null: none. */
+    key: string | null;
+    /** The persona's name or the country's name, as people read it. */
+    label: string;
+    answers: number;
+    visibility: Visibility;
+    citation_rate: Visibility;
+    /** Average position: where the brand is named among the tracked brands, on average (#1 = named first). The brand's rank among the tracked brands an answer names, averaged over the answers that name it. A rank from #1 (named first); lower is better. */
+    average_position: number | null;
+    /** Sentiment: how favourably answers speak of the brand: 0 negative, 50 neutral, 100 positive. The tone of each answer naming the brand, read by the classifier as a polarity from −1 to +1 and shown as 50 + 50 × polarity; a period's sentiment averages its answers. 0 to 100, 50 neutral. Negative below 42.5, positive above 57.5. */
+    sentiment: number | null;
+    /** Visibility score: one answer's prominence for the brand, 0 to 100; a period's score averages its answers. Per answer: 50 points for naming the brand, up to 25 for being named first (½ for second, ⅓ for third…), up to 15 for tone and 10 for citing the brand's site; an answer not naming the brand scores 0, or 10 when it cites the brand's site. 0 to 100. */
+    visibility_score: number | null;
+    /** How the group's visibility interval sits against all answers': `below` or `above` when they do not overlap (a real difference), else `overlap`. */
+    against_all: "below" | "above" | "overlap";
+  }>;
 }
 
 /** A brand's AI traffic from its own access logs and its GA4 property: AI bot hits (verified against the bots' published ranges) and visits referred by AI engines. No visitor's address or user agent is kept. */

@@ -225,7 +225,10 @@ for (const c of CASES) {
 
     it("reports ENGINE_FAILURE when the vendor does not answer in time", async () => {
       fake.script("hang");
-      const { outcome } = await registryFor(c.engine, fake.url, { maxRetries: 0, timeoutMs: 300 }).ask(c.engine, queryFor(c));
+      const { outcome } = await registryFor(c.engine, fake.url, { maxRetries: 0, timeoutMs: 300 }).ask(
+        c.engine,
+        queryFor(c),
+      );
       expect(outcome).toMatchObject({ ok: false, error: { code: "ENGINE_FAILURE", retryable: true } });
       if (!outcome.ok) expect(outcome.error.message).toContain("in time");
     });
@@ -348,7 +351,9 @@ describe("engine registry", () => {
         return { ok: true, answer: { text: "ok", model: "m", citations: [], searches: [], usage: usageOf({}) } };
       },
     });
-    const results = await Promise.all(Array.from({ length: 12 }, () => registry.ask("deepseek", { ...QUERY, country: null })));
+    const results = await Promise.all(
+      Array.from({ length: 12 }, () => registry.ask("deepseek", { ...QUERY, country: null })),
+    );
     expect(results.every((r) => r.outcome.ok)).toBe(true);
     expect(peak).toBe(3);
   });

@@ -157,7 +157,10 @@ for (const c of CASES) {
     it("returns the answer's text, its structured citations and searches, and never sends the brand", async () => {
       fake.script("ok");
       const before = fake.requests.length;
-      const { outcome, attempts } = await registryFor(c.engine, fake.url, c.apiKey).ask(c.engine, c.engine === "copilot" ? { ...QUERY, country: null } : QUERY);
+      const { outcome, attempts } = await registryFor(c.engine, fake.url, c.apiKey).ask(
+        c.engine,
+        c.engine === "copilot" ? { ...QUERY, country: null } : QUERY,
+      );
       if (!outcome.ok) throw new Error(outcome.error.message);
       expect(attempts).toBe(1);
       expect(outcome.answer.text).toContain("HubSpot is the usual pick");
@@ -184,7 +187,10 @@ for (const c of CASES) {
       fake.script("rate_limited", "ok");
       const before = fake.requests.length;
       const { value, waits } = await skippingWaits(fake, 1_000, () =>
-        registryFor(c.engine, fake.url, c.apiKey).ask(c.engine, c.engine === "copilot" ? { ...QUERY, country: null } : QUERY),
+        registryFor(c.engine, fake.url, c.apiKey).ask(
+          c.engine,
+          c.engine === "copilot" ? { ...QUERY, country: null } : QUERY,
+        ),
       );
       expect(value.outcome.ok).toBe(true);
       expect(value.attempts).toBe(2);
@@ -216,7 +222,10 @@ for (const c of CASES) {
     it("reports ENGINE_FAILURE for a malformed body and for one of the wrong shape", async () => {
       for (const behaviour of ["malformed", "wrong_shape"]) {
         fake.script(behaviour);
-        const { outcome } = await registryFor(c.engine, fake.url, c.apiKey, { maxRetries: 0 }).ask(c.engine, c.engine === "copilot" ? { ...QUERY, country: null } : QUERY);
+        const { outcome } = await registryFor(c.engine, fake.url, c.apiKey, { maxRetries: 0 }).ask(
+          c.engine,
+          c.engine === "copilot" ? { ...QUERY, country: null } : QUERY,
+        );
         expect(outcome, behaviour).toMatchObject({
           ok: false,
           error: { code: "ENGINE_FAILURE", retryable: false, message: `${c.engine} answered an unreadable body` },

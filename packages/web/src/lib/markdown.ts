@@ -1,6 +1,6 @@
 import DOMPurify from "dompurify";
 import { marked } from "marked";
-import { type NameGroup, splitMentions } from "./highlight.ts";
+import { MARK_PATTERN, MARKS, type MentionAt, markMentions, type NameGroup, splitMentions } from "./highlight.ts";
 
 /**
  * An engine's answer as HTML: Markdown rendered by `marked`, then sanitised by DOMPurify (the answer
@@ -53,7 +53,7 @@ function highlight(root: DocumentFragment, groups: readonly NameGroup[]): void {
         continue;
       }
       const mark = document.createElement("mark");
-      mark.className = segment.mention.kind === "brand" ? "mention-brand" : "mention-competitor";
+      mark.className = markClass(segment.mention.kind);
       mark.dataset.brand = segment.mention.name;
       mark.textContent = segment.text;
       replacement.append(mark);
@@ -85,8 +85,48 @@ function wrapTables(root: DocumentFragment): void {
   }
 }
 
-/** Safe HTML of an answer, with the names highlighted. */
-export function renderAnswer(text: string, groups: readonly NameGroup[]): string {
+/** The class of each kind of highlight (index.css): the brand's, a competitor's. */
+function markClass(kind: "brand" | "competitor"): string {
+  return kind === "brand" ? "mention-brand" : "mention-competitor";
+}
+
+/**
+ * Turns the markers `markMentions` put in the text into <mark>s: text nodes in document order, so a
+ * name that Markdown split across two nodes (part of it emphasised) is marked in both parts.
+ * Markers that ended up in an attribute (a link's address) are dropped.
+ */
+function highlightMarked(root: DocumentFragment): void {
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  const nodes: Text[] = [];
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) nodes.push(node as Text);
+  let open: "brand" | "competitor" | null = null;
+  for (const node of nodes) {
+    if (!MARK_PATTERN.test(node.data) && open === null) continue;
+    const replacement = document.createDocumentFragment();
+    for (const part of node.data.split(/([\uE000-\uE002])/)) {
+      if (part === MARKS.brand) open = "brand";
+      else if (part === MARKS.competitor) open = "competitor";
+      else if (part === MARKS.end) open = null;
+      else if (part !== "" && open === null) replacement.append(part);
+      else if (part !== "" && open !== null) {
+        const mark = document.createElement("mark");
+        mark.className = markClass(open);
+        mark.textContent = part;
+        replacement.append(mark);
+      }
+    }
+    node.replaceWith(replacement);
+  }
+  for (const element of root.querySelectorAll("*")) {
+    for (const attribute of [...element.attributes]) {
+      const value = attribute.value.replace(/[\uE000-\uE002]|%EE%80%8[0-2]/gi, "");
+      if (value !== attribute.value) element.setAttribute(attribute.name, value);
+    }
+  }
+}
+
+/** Markdown rendered, sanitised, its headings demoted and its tables made scrollable. */
+function renderSafe(text: string): DocumentFragment {
   hookLinks();
   const html = marked.parse(text, { async: false, gfm: true, breaks: false });
   const fragment = DOMPurify.sanitize(html, {
@@ -96,8 +136,25 @@ export function renderAnswer(text: string, groups: readonly NameGroup[]): string
   });
   demoteHeadings(fragment);
   wrapTables(fragment);
-  highlight(fragment, groups);
+  return fragment;
+}
+
+function htmlOf(fragment: DocumentFragment): string {
   const container = document.createElement("div");
   container.append(fragment);
   return container.innerHTML;
+}
+
+/** Safe HTML of an answer, with the names highlighted. */
+export function renderAnswer(text: string, groups: readonly NameGroup[]): string {
+  const fragment = renderSafe(text);
+  highlight(fragment, groups);
+  return htmlOf(fragment);
+}
+
+/** Safe HTML of an answer, with the names highlighted where the server measured them (`mentions`). */
+export function renderAnswerAt(text: string, mentions: readonly MentionAt[]): string {
+  const fragment = renderSafe(markMentions(text, mentions));
+  highlightMarked(fragment);
+  return htmlOf(fragment);
 }

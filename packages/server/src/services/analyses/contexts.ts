@@ -78,7 +78,10 @@ export async function askedScripts(
       : [...new Set(ids)].flatMap((id) => {
           const row = rows.find((r) => r.id === id);
           if (row === undefined) {
-            details.push({ field: `scripts[${ids.indexOf(id)}]`, issue: "is not one of the brand's conversation scripts" });
+            details.push({
+              field: `scripts[${ids.indexOf(id)}]`,
+              issue: "is not one of the brand's conversation scripts",
+            });
             return [];
           }
           return [row];
@@ -147,5 +150,8 @@ export async function planConversations(
     ),
   );
   for (let start = 0; start < rows.length; start += 200)
-    await ctx.db.insertInto("conversations").values(rows.slice(start, start + 200)).execute();
+    await ctx.db
+      .insertInto("conversations")
+      .values(rows.slice(start, start + 200))
+      .execute();
 }

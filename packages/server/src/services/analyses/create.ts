@@ -6,7 +6,6 @@ import { checkCountry, checkLanguage } from "../../lib/locale.ts";
 import { inTransaction, type ServiceContext } from "../context.ts";
 import { reachRefusal } from "../engines/types.ts";
 import { workspaceEngines } from "../engines/workspace-engines.ts";
-import { askedPersonas, askedScripts, planConversations } from "./contexts.ts";
 import { enqueueJob } from "../jobs/store.ts";
 import { ANALYSIS_LIMITS } from "../limits.ts";
 import { SCORE_VERSION } from "../measurement/score.ts";
@@ -16,6 +15,7 @@ import { getProject } from "../projects/projects.ts";
 import { activePrompts } from "../projects/prompt-tags.ts";
 import { reserveCredits, unavailable } from "../usage/credits.ts";
 import { checkInput } from "../validate.ts";
+import { askedPersonas, askedScripts, planConversations } from "./contexts.ts";
 import { AnalyzeSchema } from "./schemas.ts";
 import { type Analysis, type AnalysisTrigger, RUN_ANALYSIS_JOB } from "./types.ts";
 import { rowToAnalysis } from "./view.ts";
@@ -74,17 +74,6 @@ export async function createAnalysis(
       prompts.push(prompt);
     }
   }
-  if (prompts.length === 0) {
-    details.push({
-      field: "prompts",
-      issue:
-        asked.length < (input.prompts ?? project.prompts).length
-          ? "every prompt it would ask is paused; switch one on, or send prompts"
-          : input.prompts === undefined
-            ? "the project tracks no prompts; send prompts, or add some to the project"
-            : "must hold at least one non-empty prompt",
-    });
-  }
   const samples = input.samples ?? 1;
   let country = project.country;
   if (input.country !== undefined) {
@@ -111,14 +100,34 @@ export async function createAnalysis(
         if (code === null || reach === null) continue;
         const refused = reachRefusal(engine, reach, { prompt: "", country: code, language: null, sample: 1, seed: "" });
         if (refused !== null) {
-          details.push({ field: `engines[${index}]`, issue: `${refused.split(",")[0]}; leave it out, or ask without that country` });
+          details.push({
+            field: `engines[${index}]`,
+            issue: `${refused.split(",")[0]}; leave it out, or ask without that country`,
+          });
           break;
         }
       }
     });
   }
   const personas = await askedPersonas(ctx, project.id, input.personas, details);
-  const scripts = await askedScripts(ctx, project.id, input.prompts === undefined ? input.scripts : (input.scripts ?? []), details);
+  const scripts = await askedScripts(
+    ctx,
+    project.id,
+    input.prompts === undefined ? input.scripts : (input.scripts ?? []),
+    details,
+  );
+  // A conversation-only analysis asks no single prompt.
+  if (prompts.length === 0 && scripts.length === 0) {
+    details.push({
+      field: "prompts",
+      issue:
+        asked.length < (input.prompts ?? project.prompts).length
+          ? "every prompt it would ask is paused; switch one on, or send prompts"
+          : input.prompts === undefined
+            ? "the project tracks no prompts; send prompts, or add some to the project"
+            : "must hold at least one non-empty prompt",
+    });
+  }
   // Conversations run on the engines that hold them (APIs, not scraped pages).
   const talkers = engines.filter((engine) => (known.reachOf(engine)?.conversation ?? "none") !== "none");
   if (input.scripts !== undefined && input.scripts.length > 0 && talkers.length === 0) {

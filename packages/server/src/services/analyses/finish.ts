@@ -21,7 +21,13 @@ import { rowToAnalysis } from "./view.ts";
 async function closeConversations(
   ctx: ServiceContext,
   analysisId: string,
-  results: readonly { conversation_id: string | null; turn: number; status: string; mentioned: unknown; error: string | null }[],
+  results: readonly {
+    conversation_id: string | null;
+    turn: number;
+    status: string;
+    mentioned: unknown;
+    error: string | null;
+  }[],
   now: string,
 ): Promise<void> {
   const byConversation = new Map<string, typeof results>();

@@ -101,7 +101,18 @@ export async function planAnalysis(ctx: ServiceContext, row: Selectable<Analyses
   }
   const answered = await ctx.db
     .selectFrom("results")
-    .select(["prompt_index", "engine", "sample", "conversation_id", "turn", "prompt", "status", "text", "response_id", "measure"])
+    .select([
+      "prompt_index",
+      "engine",
+      "sample",
+      "conversation_id",
+      "turn",
+      "prompt",
+      "status",
+      "text",
+      "response_id",
+      "measure",
+    ])
     .where("workspace_id", "=", row.workspace_id)
     .where("analysis_id", "=", row.id)
     .execute();

@@ -108,7 +108,10 @@ export function runAnalysisHandler(deps: Deps, hooks: readonly AnalysisFinishedH
             await turns.wait();
             const { outcome } = asked;
             const measured = outcome.ok
-              ? { ...outcome, measure: await measureResult(ctx, plan.compiled, { ...outcome.answer, prompt: item.prompt }) }
+              ? {
+                  ...outcome,
+                  measure: await measureResult(ctx, plan.compiled, { ...outcome.answer, prompt: item.prompt }),
+                }
               : outcome;
             writer.add({
               ...item,

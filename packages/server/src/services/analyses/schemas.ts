@@ -100,7 +100,9 @@ export const AnalysisSchema = component(
       }),
       personas: Type.Array(
         Type.Object({ id: Type.String(), version: Type.Integer({ minimum: 1 }) }, { additionalProperties: false }),
-        { description: "The personas each prompt was asked under, at their versions then; empty: nobody in particular." },
+        {
+          description: "The personas each prompt was asked under, at their versions then; empty: nobody in particular.",
+        },
       ),
       conversations: Type.Integer({
         minimum: 0,
@@ -111,8 +113,7 @@ export const AnalysisSchema = component(
         {
           total: Type.Integer({
             minimum: 0,
-            description:
-              "prompts × engines × samples × personas × countries, plus every turn of every conversation.",
+            description: "prompts × engines × samples × personas × countries, plus every turn of every conversation.",
           }),
           succeeded: Type.Integer({ minimum: 0 }),
           failed: Type.Integer({ minimum: 0 }),

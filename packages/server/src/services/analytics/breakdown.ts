@@ -5,8 +5,8 @@ import { displayName } from "../../lib/locale.ts";
 import type { ServiceContext } from "../context.ts";
 import { compareIntervals, proportion } from "../measurement/aggregate.ts";
 import { getProject } from "../projects/projects.ts";
-import { periodOf } from "./period.ts";
 import type { BreakdownSchema } from "./breakdown-schemas.ts";
+import { periodOf } from "./period.ts";
 
 export type Breakdown = Static<typeof BreakdownSchema>;
 

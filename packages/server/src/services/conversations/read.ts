@@ -136,9 +136,7 @@ export async function getConversation(ctx: ServiceContext, projectId: string, id
     const error = resultColumns.error.readNullable(result.error);
     const notAsked = result.status !== "succeeded" && (error?.message ?? "").startsWith("not asked");
     const named = new Set(
-      measure === null
-        ? []
-        : [measure.brand, ...measure.competitors].filter((b) => b.mentioned).map((b) => b.name),
+      measure === null ? [] : [measure.brand, ...measure.competitors].filter((b) => b.mentioned).map((b) => b.name),
     );
     return {
       turn: index + 1,
@@ -155,7 +153,12 @@ export async function getConversation(ctx: ServiceContext, projectId: string, id
         .sort((a, b) => (a.position ?? 99) - (b.position ?? 99))
         .map((c) => c.name),
       mentions:
-        result.text === null ? [] : mentionsIn(result.text, brands.filter((b) => named.has(b.name))),
+        result.text === null
+          ? []
+          : mentionsIn(
+              result.text,
+              brands.filter((b) => named.has(b.name)),
+            ),
     };
   });
   return { ...view(row), turns };
@@ -231,7 +234,9 @@ export async function scriptStats(
         entry_turn_median: median,
         by_turn: Array.from({ length: turns }, (_, index) => {
           const turn = index + 1;
-          const at = turnRows.filter((t) => t.conversation_id !== null && ids.has(t.conversation_id) && t.turn === turn);
+          const at = turnRows.filter(
+            (t) => t.conversation_id !== null && ids.has(t.conversation_id) && t.turn === turn,
+          );
           return {
             turn,
             mentioned: proportion(at.filter((t) => Boolean(t.mentioned)).length, at.length),

@@ -61,7 +61,10 @@ export const PersonaSchema = component(
       location: Nullable(Type.String()),
       language: Nullable(Type.String()),
       active: Type.Boolean(),
-      version: Type.Integer({ minimum: 1, description: "Counts its edits; every answer records the version it was asked under." }),
+      version: Type.Integer({
+        minimum: 1,
+        description: "Counts its edits; every answer records the version it was asked under.",
+      }),
       context: Type.String({
         description:
           "What the engines receive: the fields as one text, in the vendor's instructions or system prompt, or before the prompt on surfaces that take only a query. Empty when only a name is set: asked as nobody in particular.",
@@ -88,7 +91,7 @@ export const ScriptCreateSchema = component(
       }),
       variables: Type.Optional(
         Dictionary(Type.String({ maxLength: 200 }), {
-          description: "The script's own values for its templates, e.g. `{ \"tool\": \"Slack\" }`.",
+          description: 'The script\'s own values for its templates, e.g. `{ "tool": "Slack" }`.',
         }),
       ),
       persona_id: Type.Optional(Nullable(Type.String({ description: "The persona who asks; none by default." }))),
@@ -236,8 +239,12 @@ export const ScriptStatsSchema = component(
                 {
                   turn: Type.Integer(),
                   mentioned: RateSchema,
-                  entered_here: Type.Integer({ description: "Conversations in which the brand first appeared at this turn." }),
-                  dropped_here: Type.Integer({ description: "Conversations in which it was gone for good from this turn." }),
+                  entered_here: Type.Integer({
+                    description: "Conversations in which the brand first appeared at this turn.",
+                  }),
+                  dropped_here: Type.Integer({
+                    description: "Conversations in which it was gone for good from this turn.",
+                  }),
                 },
                 { additionalProperties: false },
               ),

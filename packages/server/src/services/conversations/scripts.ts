@@ -1,16 +1,16 @@
 import type { Selectable } from "kysely";
 import type { Static } from "typebox";
+import Type from "typebox";
 import type { ConversationScriptsTable } from "../../db/tables.ts";
 import { type ErrorDetail, notFound, validationError } from "../../errors/api-error.ts";
 import { newId } from "../../lib/ids.ts";
 import { toJson } from "../../lib/json.ts";
 import { checkCountry } from "../../lib/locale.ts";
-import { type ServiceContext, inTransaction } from "../context.ts";
+import { Dictionary } from "../../lib/schema.ts";
+import { inTransaction, type ServiceContext } from "../context.ts";
 import { cleanText } from "../projects/normalize-text.ts";
 import { getProject } from "../projects/projects.ts";
 import { checkInput, storedAs } from "../validate.ts";
-import Type from "typebox";
-import { Dictionary } from "../../lib/schema.ts";
 import { ScriptCreateSchema, type ScriptSchema, ScriptUpdateSchema } from "./schemas.ts";
 import { templateIssue } from "./templates.ts";
 
@@ -56,7 +56,13 @@ async function scriptRow(ctx: ServiceContext, projectId: string, scriptId: strin
 async function checked(
   ctx: ServiceContext,
   projectId: string,
-  body: { name: string; turns: string[]; variables: Record<string, string>; persona_id: string | null; country: string | null },
+  body: {
+    name: string;
+    turns: string[];
+    variables: Record<string, string>;
+    persona_id: string | null;
+    country: string | null;
+  },
 ) {
   const details: ErrorDetail[] = [];
   const name = cleanText(body.name);

@@ -31,10 +31,7 @@ export function templateIssue(turn: string, index: number, variables: Record<str
 
 /** The brands an answer named, first named first: the brand and its competitors, by position. */
 function namedInOrder(measure: AnswerMeasure): { name: string; brand: boolean }[] {
-  return [
-    { ...measure.brand, brand: true },
-    ...measure.competitors.map((c) => ({ ...c, brand: false })),
-  ]
+  return [{ ...measure.brand, brand: true }, ...measure.competitors.map((c) => ({ ...c, brand: false }))]
     .filter((b) => b.mentioned && b.position !== null)
     .sort((a, b) => (a.position ?? 0) - (b.position ?? 0))
     .map((b) => ({ name: b.name, brand: b.brand }));

@@ -125,8 +125,7 @@ export async function askForSuggestions(
   // The market is in the instruction already: an engine that cannot be placed in it is asked from
   // nowhere in particular rather than refused (a suggestion is not a measurement).
   const reach = engines.reachOf(engine);
-  const placed =
-    market.country !== null && reach?.country != null && (reach.placesIn?.(market.country) ?? true);
+  const placed = market.country !== null && reach?.country != null && (reach.placesIn?.(market.country) ?? true);
   const asked = await engines.ask(engine, {
     prompt: instruction,
     country: placed ? market.country : null,

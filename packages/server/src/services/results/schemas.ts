@@ -28,14 +28,20 @@ export const ResultSchema = component(
       prompt: Type.String(),
       sample: Type.Integer({ minimum: 1 }),
       persona_id: Nullable(
-        Type.String({ description: "The persona it was asked under (extension, issue 29); null: nobody in particular." }),
+        Type.String({
+          description: "The persona it was asked under (extension, issue 29); null: nobody in particular.",
+        }),
       ),
       persona_version: Nullable(Type.Integer({ description: "The persona's version then." })),
       country: Nullable(Type.String({ description: "The country it was asked from; null: none." })),
       conversation_id: Nullable(
-        Type.String({ description: "For a turn of a conversation, its conversation (`cnv_`); null for a single answer." }),
+        Type.String({
+          description: "For a turn of a conversation, its conversation (`cnv_`); null for a single answer.",
+        }),
       ),
-      turn: Nullable(Type.Integer({ minimum: 1, description: "Its turn in its conversation (1 = the opening question)." })),
+      turn: Nullable(
+        Type.Integer({ minimum: 1, description: "Its turn in its conversation (1 = the opening question)." }),
+      ),
       status: StringEnum(["succeeded", "failed"] as const),
       error: Nullable(
         Type.Object({ code: Type.Literal("ENGINE_FAILURE"), message: Type.String() }, { additionalProperties: false }),
@@ -115,10 +121,16 @@ export const ResultListQuery = Type.Object(
       StringEnum(["succeeded", "failed"] as const, { description: "Only answers that succeeded, or failed." }),
     ),
     persona_id: Type.Optional(
-      Type.String({ maxLength: 40, description: "Only the answers asked under this persona; `none` for those under none." }),
+      Type.String({
+        maxLength: 40,
+        description: "Only the answers asked under this persona; `none` for those under none.",
+      }),
     ),
     country: Type.Optional(
-      Type.String({ maxLength: 4, description: "Only the answers asked from this country; `none` for those from none." }),
+      Type.String({
+        maxLength: 4,
+        description: "Only the answers asked from this country; `none` for those from none.",
+      }),
     ),
     conversation_id: Type.Optional(Type.String({ maxLength: 40, description: "Only this conversation's turns." })),
   },

@@ -12,6 +12,7 @@ import {
   base64,
   type FakeAnswer,
   type FakeVendor,
+  field,
   lastUserText,
   type RecordedRequest,
   splitInto,
@@ -128,6 +129,26 @@ export function buildMessageBody(answer: FakeAnswer, request: RecordedRequest): 
 export type FakeAnthropic = FakeVendor<AnthropicBehaviour>;
 
 /**
+ * What the Messages API refuses in a conversation: it starts with a user turn, alternates user and
+ * assistant, and ends with the user's question; `system` is a top-level string or blocks, never a
+ * message.
+ */
+function conversationIssue(request: RecordedRequest): string | null {
+  const messages = field(request.body, "messages");
+  if (!Array.isArray(messages) || messages.length === 0) return "messages: at least one message is required";
+  for (const [index, message] of messages.entries()) {
+    const role = message !== null && typeof message === "object" && !Array.isArray(message) ? message.role : undefined;
+    const expected = index % 2 === 0 ? "user" : "assistant";
+    if (role === "system")
+      return `messages.${index}.role: Input should be 'user' or 'assistant' (use the top-level system parameter)`;
+    if (role !== expected)
+      return `messages: roles must alternate between "user" and "assistant", but found ${String(role)} at ${index}`;
+  }
+  if (messages.length % 2 === 0) return "messages: the last message must be from the user";
+  return null;
+}
+
+/**
  * A fake Anthropic Messages API (`client.messages.create`, i.e. `POST /v1/messages`).
  *
  * `url` is `http://127.0.0.1:PORT` WITHOUT `/v1`: pass it as `new Anthropic({ baseURL: fake.url, apiKey })`
@@ -150,9 +171,20 @@ export function startFakeAnthropic(): Promise<FakeAnthropic> {
     }),
     errorBody: anthropicErrorBody,
     commonHeaders: () => ({ "request-id": `req_011C${base62(20)}`, "anthropic-organization-id": "fake-org" }),
-    reply: ({ behaviour, answer, request }) =>
-      behaviour === "overloaded"
-        ? { status: 529, body: anthropicErrorBody(529, request) }
-        : { status: 200, body: buildMessageBody(answer, request) },
+    reply: ({ behaviour, answer, request }) => {
+      if (behaviour === "overloaded") return { status: 529, body: anthropicErrorBody(529, request) };
+      const issue = conversationIssue(request);
+      if (issue !== null) {
+        return {
+          status: 400,
+          body: {
+            type: "error",
+            error: { type: "invalid_request_error", message: issue },
+            request_id: `req_011C${base62(20)}`,
+          },
+        };
+      }
+      return { status: 200, body: buildMessageBody(answer, request) };
+    },
   });
 }

@@ -13,6 +13,7 @@ import {
   domainOf,
   type FakeAnswer,
   type FakeVendor,
+  field,
   lastUserText,
   type RecordedRequest,
   sentencePieces,
@@ -206,10 +207,27 @@ export async function startFakeGemini(options: FakeGeminiOptions = {}): Promise<
       if (target === undefined) return { status: 404, body: geminiErrorBody(404, request) };
       return { status: 302, headers: { location: target, "content-type": "text/html; charset=UTF-8" }, body: "" };
     },
-    reply: ({ behaviour, answer, request }) =>
-      behaviour === "overloaded"
-        ? { status: 503, body: geminiErrorBody(503, request) }
-        : { status: 200, body: buildGenerateContentBody(answer, request, chunkUri) },
+    reply: ({ behaviour, answer, request }) => {
+      if (behaviour === "overloaded") return { status: 503, body: geminiErrorBody(503, request) };
+      const contents = field(request.body, "contents");
+      // A conversation is `contents` alternating `user` and `model`, from the user and ending with them.
+      const roles = Array.isArray(contents)
+        ? contents.map((c) => (c !== null && typeof c === "object" && !Array.isArray(c) ? c.role : undefined))
+        : [];
+      if (roles.some((role, index) => role !== (index % 2 === 0 ? "user" : "model")) || roles.length % 2 === 0) {
+        return {
+          status: 400,
+          body: {
+            error: {
+              code: 400,
+              message: "Please ensure that multiturn requests alternate between user and model.",
+              status: "INVALID_ARGUMENT",
+            },
+          },
+        };
+      }
+      return { status: 200, body: buildGenerateContentBody(answer, request, chunkUri) };
+    },
   });
   selfOrigin = fake.origin;
   return Object.assign(fake, { redirects });

@@ -193,6 +193,9 @@ export type FakeOpenAIResponses = FakeVendor<Behaviour>;
  * 429 carries `retry-after: 1` and `retry-after-ms: 1000` (the SDK reads the latter first).
  */
 export function startFakeOpenAIResponses(options: FakeOpenAIResponsesOptions = {}): Promise<FakeOpenAIResponses> {
+  // Conversation state, as the Responses API keeps it (`store` is true by default): a follow-up
+  // names the answer it follows by `previous_response_id`, which must be one this API gave.
+  const issued = new Set<string>();
   return startFakeVendor<Behaviour>({
     basePath: "/v1",
     serves: (request) => request.method === "POST" && request.path === "/v1/responses",
@@ -200,6 +203,24 @@ export function startFakeOpenAIResponses(options: FakeOpenAIResponsesOptions = {
     rateLimitHeaders: openAIRateLimitHeaders,
     errorBody: (status, request) => openAIErrorBody(status, request, stringField(request.body, "model")),
     commonHeaders: openAIRequestId,
-    reply: ({ answer, request }) => ({ status: 200, body: buildResponsesBody(answer, request, options) }),
+    reply: ({ answer, request }) => {
+      const previous = field(request.body, "previous_response_id");
+      if (previous !== undefined && previous !== null && (typeof previous !== "string" || !issued.has(previous))) {
+        return {
+          status: 400,
+          body: {
+            error: {
+              message: `Previous response with id '${String(previous)}' not found.`,
+              type: "invalid_request_error",
+              param: "previous_response_id",
+              code: "previous_response_not_found",
+            },
+          },
+        };
+      }
+      const body = buildResponsesBody(answer, request, options);
+      issued.add(body.id);
+      return { status: 200, body: { ...body, previous_response_id: typeof previous === "string" ? previous : null } };
+    },
   });
 }

@@ -81,6 +81,11 @@ export interface FakeVendor<B extends string = Behaviour> {
   readonly requests: RecordedRequest[];
   /** What a normal ("ok") answer contains from now on. */
   setAnswer(answer: FakeAnswer): void;
+  /**
+   * Chooses each normal answer from the request (a conversation's turns, a persona's context):
+   * what it returns wins over `setAnswer`'s; undefined falls back to it. Null removes it.
+   */
+  setResponder(responder: ((request: RecordedRequest) => FakeAnswer | undefined) | null): void;
   /** A queue of behaviours, one consumed per served request; the last one repeats. Default: "ok". */
   script(...behaviours: B[]): void;
   /** Closes the server and destroys every open socket, hanging ones included. */
@@ -165,7 +170,10 @@ export async function startFakeVendor<B extends string>(
   const requests: RecordedRequest[] = [];
   let queue: (B | Behaviour)[] = ["ok"];
   let answer: FakeAnswer = DEFAULT_ANSWER;
+  let responder: ((request: RecordedRequest) => FakeAnswer | undefined) | null = null;
   let origin = "";
+
+  const answerFor = (request: RecordedRequest): FakeAnswer => responder?.(request) ?? answer;
 
   const next = (): B | Behaviour => {
     const behaviour = queue.length > 1 ? queue.shift() : queue[0];
@@ -183,6 +191,7 @@ export async function startFakeVendor<B extends string>(
       if (passive !== undefined) return send(res, passive, common);
       if (!definition.serves(request)) return send(res, definition.notFound(request), common);
       const behaviour = next();
+      const answer = answerFor(request);
       switch (behaviour) {
         case "hang":
           return;
@@ -221,6 +230,9 @@ export async function startFakeVendor<B extends string>(
     requests,
     setAnswer(value: FakeAnswer): void {
       answer = { ...value, citations: [...value.citations] };
+    },
+    setResponder(value): void {
+      responder = value;
     },
     script(...behaviours: (B | Behaviour)[]): void {
       queue = behaviours.length > 0 ? [...behaviours] : ["ok"];

@@ -2,7 +2,14 @@ import type { SourceCitation } from "../../measurement/types.ts";
 import type { CredentialedSettings } from "../descriptor.ts";
 import { toFailure } from "../errors.ts";
 import { cleanSearches } from "../searches.ts";
-import { type EngineAdapter, type EngineOutcome, type EngineQuery, failure, type EngineReach, withPreamble } from "../types.ts";
+import {
+  type EngineAdapter,
+  type EngineOutcome,
+  type EngineQuery,
+  type EngineReach,
+  failure,
+  withPreamble,
+} from "../types.ts";
 import { reportedCost, usageOf } from "../usage.ts";
 
 export interface DataForSeoProduct {

@@ -1,5 +1,6 @@
 import type { GenerateContentResponse, GoogleGenAI } from "@google/genai";
 import type { SourceCitation } from "../../measurement/types.ts";
+import { countryPoint } from "../country-points.ts";
 import type { CredentialedSettings } from "../descriptor.ts";
 import { toFailure } from "../errors.ts";
 import { cleanSearches } from "../searches.ts";
@@ -13,7 +14,6 @@ import {
   type EngineReach,
   failure,
 } from "../types.ts";
-import { countryPoint } from "../country-points.ts";
 
 /** Batch job states before the job ends (then: succeeded, failed, cancelled or expired). */
 const RUNNING = new Set([

@@ -305,7 +305,12 @@ function namedIn(text: string, brand: BrandSpec): boolean {
   const folded = fold(text);
   return [brand.name, ...brand.aliases].some((name) => {
     const needle = fold(name);
-    return needle !== "" && new RegExp(`(^|[^\\p{L}\\p{N}])${needle.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}($|[^\\p{L}\\p{N}])`, "u").test(folded);
+    return (
+      needle !== "" &&
+      new RegExp(`(^|[^\\p{L}\\p{N}])${needle.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}($|[^\\p{L}\\p{N}])`, "u").test(
+        folded,
+      )
+    );
   });
 }
 

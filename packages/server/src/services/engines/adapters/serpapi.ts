@@ -1,6 +1,13 @@
 import type { CredentialedSettings } from "../descriptor.ts";
 import { toFailure } from "../errors.ts";
-import { type EngineAdapter, type EngineOutcome, type EngineQuery, failure, type EngineReach, withPreamble } from "../types.ts";
+import {
+  type EngineAdapter,
+  type EngineOutcome,
+  type EngineQuery,
+  type EngineReach,
+  failure,
+  withPreamble,
+} from "../types.ts";
 import { usageOf } from "../usage.ts";
 import { googleLocale, referenceCitations, renderTextBlocks, SerpApiClient, type TextBlock } from "./serpapi-client.ts";
 
