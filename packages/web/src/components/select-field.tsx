@@ -14,6 +14,7 @@ export function SelectField<T extends string>({
   className,
   triggerClassName,
   contentClassName,
+  placeholder,
 }: {
   label: string;
   value: T;
@@ -23,6 +24,8 @@ export function SelectField<T extends string>({
   className?: string;
   triggerClassName?: string;
   contentClassName?: string;
+  /** Shown while nothing is chosen (`value` is ""). */
+  placeholder?: string;
 }) {
   const id = useId();
   return (
@@ -31,7 +34,7 @@ export function SelectField<T extends string>({
       {/* Radix gives back one of the values it was given. */}
       <Select value={value} onValueChange={(next) => onChange(next as T)}>
         <SelectTrigger id={id} className={triggerClassName} aria-describedby={error ? `${id}-error` : undefined}>
-          <SelectValue />
+          <SelectValue placeholder={placeholder} />
         </SelectTrigger>
         <SelectContent className={contentClassName}>
           {options.map((option) => (
