@@ -11,7 +11,7 @@ import {
   startFakeOpenAIResponses,
   startFakeSerpApi,
 } from "../helpers/fake-vendors/index.ts";
-import type { JsonValue, RecordedRequest } from "../helpers/fake-vendors/server.ts";
+import { type JsonValue, lastUserText, type RecordedRequest } from "../helpers/fake-vendors/server.ts";
 import { describeEachDialect, type Tenant } from "../helpers/harness.ts";
 
 /**
@@ -263,7 +263,7 @@ describeEachDialect(
       const [o, a, g] = [openai, anthropic, gemini].map((fake, i) => since(fake, marks[i] ?? 0));
       // The conversation's requests, not the single prompt's (asked in the same analysis).
       const turnsOf = (requests: RecordedRequest[] | undefined) =>
-        (requests ?? []).filter((r) => JSON.stringify(r.body).includes("What is the best CRM for a small agency?"));
+        (requests ?? []).filter((r) => lastUserText(r.body) !== BRAND.prompts[0]);
       const context = "Context about the person asking. Role: Founder of a 12-person agency.";
 
       // OpenAI: the vendor's own state; every turn carries the instructions again.
@@ -523,6 +523,41 @@ describeEachDialect(
         await h.call("getProjectBreakdown", { key: t.key, params: { id: sandboxProject.id }, query: { by: "country" } })
       ).json();
       expect(byCountry.groups.map((g: { label: string }) => g.label).sort()).toEqual(["Germany", "United States"]);
+    });
+
+    it("runs the brand's active scripts in its monitoring schedule's runs", async () => {
+      const project = (
+        await h.call("createProject", {
+          key: t.key,
+          body: { ...BRAND, name: "Acme Scheduled", primary_domain: "acme-scheduled.com", engines: ["sandbox"] },
+        })
+      ).json();
+      await h.call("createConversationScript", {
+        key: t.key,
+        params: { id: project.id },
+        body: {
+          name: "Follow-up",
+          turns: ["Which CRM for a small agency?", "We can't use {top_competitor_named}; what else?"],
+        },
+      });
+      const schedule = (
+        await h.call("createMonitoring", { key: t.key, body: { project_id: project.id, schedule: { every: "day" } } })
+      ).json();
+      const run = (await h.call("runMonitoring", { key: t.key, params: { id: schedule.id } })).json();
+      const deadline = Date.now() + 20_000;
+      let analysis: { status: string; conversations: number; progress: { total: number } } | undefined;
+      while (Date.now() < deadline) {
+        const runs = (await h.call("listMonitoringRuns", { key: t.key, params: { id: schedule.id } })).json().data;
+        const analysisId = runs.find((r: { id: string }) => r.id === run.id)?.analysis_id;
+        if (analysisId) analysis = (await h.call("getAnalysis", { key: t.key, params: { id: analysisId } })).json();
+        if (analysis?.status === "completed") break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      // One prompt and a two-turn conversation on the sandbox.
+      expect(analysis).toMatchObject({ status: "completed", conversations: 1, progress: { total: 3 } });
+      const listed = (await h.call("listConversations", { key: t.key, params: { id: project.id } })).json().data;
+      expect(listed).toHaveLength(1);
+      expect(listed[0].status).not.toBe("running");
     });
   },
   { config: { engines, webhookAllowPrivate: true } },

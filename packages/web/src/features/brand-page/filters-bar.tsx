@@ -54,9 +54,10 @@ const CUSTOM = "custom";
 /**
  * The period (7, 30, 90 days or a custom range), the engine and the prompt tag, shared by every brand view
  * through the URL. The tag select appears once the brand's prompts have tags. `periodOnly`: the period alone,
- * for a page whose figures are not the answers' (Traffic counts every engine and has no prompts).
+ * for a page whose figures are not the answers' (Traffic counts every engine and has no prompts). `tags`:
+ * false where the figures are not counted per prompt (the Audiences' comparisons).
  */
-export function FiltersBar({ periodOnly = false }: { periodOnly?: boolean } = {}) {
+export function FiltersBar({ periodOnly = false, tags: byTag = true }: { periodOnly?: boolean; tags?: boolean } = {}) {
   const { search, period, engines, project, workspaceId } = useBrand();
   const navigate = useNavigate();
   const id = useId();
@@ -164,7 +165,7 @@ export function FiltersBar({ periodOnly = false }: { periodOnly?: boolean } = {}
           ]}
         />
       )}
-      {!periodOnly && tags.size > 0 && (
+      {!periodOnly && byTag && tags.size > 0 && (
         <SelectField
           label="Prompt tag"
           className="sm:w-60"
