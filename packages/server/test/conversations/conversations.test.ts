@@ -395,6 +395,28 @@ describeEachDialect(
 
       // The analysis's summary counts its single answers only: the turns are the conversations'.
       expect(analysis.summary.overall.visibility.n).toBe(3);
+
+      // The analysis's report carries the script's figures, in words in its HTML.
+      const reports = (await h.call("listReports", { key: t.key, query: { project_id: projectId } })).json().data;
+      const report = reports.find((r: { analysis_id: string | null }) => r.analysis_id === analysis.id);
+      const full = (await h.call("getReport", { key: t.key, params: { id: report.id } })).json();
+      const section = full.data.conversations.find((c: { script_id: string }) => c.script_id === script.id);
+      expect(section.turns).toBe(3);
+      expect(
+        section.engines.map((e: { engine: string; survived: { count: number }; dropped: { count: number } }) => [
+          e.engine,
+          e.survived.count,
+          e.dropped.count,
+        ]),
+      ).toEqual([
+        ["chatgpt", 0, 1],
+        ["claude", 1, 0],
+        ["gemini", 1, 0],
+      ]);
+      const html = (await h.call("getReport", { key: t.key, params: { id: report.id }, query: { format: "html" } }))
+        .body;
+      expect(html).toContain("<h2>Conversations</h2>");
+      expect(html).toContain("Shortlist, then rule out the leader (3 turns)");
       await h.call("updateConversationScript", {
         key: t.key,
         params: { id: projectId, script_id: script.id },
@@ -523,6 +545,12 @@ describeEachDialect(
         await h.call("getProjectBreakdown", { key: t.key, params: { id: sandboxProject.id }, query: { by: "country" } })
       ).json();
       expect(byCountry.groups.map((g: { label: string }) => g.label).sort()).toEqual(["Germany", "United States"]);
+      // The analysis's report compares them too, with the same counts.
+      const report = (await h.call("listReports", { key: t.key, query: { project_id: sandboxProject.id } })).json()
+        .data[0];
+      const audiences = (await h.call("getReport", { key: t.key, params: { id: report.id } })).json().data.audiences;
+      expect(audiences.by_persona.map((g: { answers: number }) => g.answers)).toEqual([18, 18]);
+      expect(audiences.by_country.map((g: { label: string }) => g.label).sort()).toEqual(["Germany", "United States"]);
     });
 
     it("runs the brand's active scripts in its monitoring schedule's runs", async () => {

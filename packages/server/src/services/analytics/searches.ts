@@ -53,7 +53,8 @@ export async function projectSearches(
     .where("project_id", "=", projectId)
     .where("created_at", ">=", period.from)
     .where("created_at", "<", period.to)
-    .where("status", "=", "succeeded");
+    .where("status", "=", "succeeded")
+    .where("conversation_id", "is", null);
   if (input.engine !== undefined) query = query.where("engine", "=", input.engine);
   const { prompts } = scopeOf(project, input);
   if (prompts !== undefined) query = query.where("prompt", "in", prompts.length === 0 ? [""] : prompts);

@@ -98,6 +98,7 @@ export function answerSourceRows(
       .where("created_at", ">=", `${days.fromDay}T00:00:00.000Z`)
       .where("created_at", "<", `${days.toDay}T00:00:00.000Z`)
       .where("status", "=", "succeeded")
+      .where("conversation_id", "is", null)
       .where("prompt", "in", filters.prompts);
     if (filters.engine !== undefined) query = query.where("engine", "=", filters.engine);
     return (await query.execute()).map((row) => {

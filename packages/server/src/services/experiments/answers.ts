@@ -51,6 +51,7 @@ export async function windowAnswers(ctx: ServiceContext, query: AnswerQuery): Pr
     .where("workspace_id", "=", ctx.workspace.id)
     .where("project_id", "=", query.projectId)
     .where("status", "=", "succeeded")
+    .where("conversation_id", "is", null)
     .where("engine", "in", [...query.engines])
     // The prompts as the brand tracks them (answers are stored with the prompt as asked).
     .where("prompt", "in", prompts)

@@ -87,6 +87,7 @@ export async function listOpportunities(
       .where("workspace_id", "=", ctx.workspace.id)
       .where("project_id", "=", id)
       .where("status", "=", "succeeded")
+      .where("conversation_id", "is", null)
       .where("created_at", ">=", from)
       .where("created_at", "<", to)
       .orderBy("created_at", "desc")

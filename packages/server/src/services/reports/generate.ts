@@ -14,6 +14,7 @@ import { liveProjectIds } from "../projects/live.ts";
 import { rowToProject } from "../projects/row.ts";
 import { resultColumns } from "../results/columns.ts";
 import { workspaceContext } from "../workspaces/workspaces.ts";
+import { reportAudiences, reportConversations } from "./conversations.ts";
 import { reportExperiments } from "./experiments.ts";
 import { citedKinds } from "./reports.ts";
 import { reportTitle, uniqueTitle } from "./titles.ts";
@@ -74,6 +75,8 @@ async function answersOf(ctx: ServiceContext, analyses: Selectable<AnalysesTable
         .selectAll()
         .where("workspace_id", "=", ctx.workspace.id)
         .where("analysis_id", "in", ids)
+        // A conversation's turns have their own measures (issue 29), not the prompts' figures.
+        .where("conversation_id", "is", null)
         .orderBy("created_at")
         .orderBy("id")
         .execute();
@@ -141,6 +144,8 @@ async function build(
   if (alertFilter.to !== undefined) alerts = alerts.where("created_at", "<", alertFilter.to);
   const traffic = await reportTraffic(ctx, project, period);
   const experiments = await reportExperiments(ctx, project, period);
+  const conversations = await reportConversations(ctx, project, period);
+  const audiences = await reportAudiences(ctx, project, period);
   return {
     project: {
       id: project.id,
@@ -160,6 +165,9 @@ async function build(
     ...(traffic === undefined ? {} : { traffic }),
     // Absent, not empty, for a brand without a finished experiment.
     ...(experiments === undefined ? {} : { experiments }),
+    // Absent, not empty, for a brand without conversations or without personas and countries to compare.
+    ...(conversations === undefined ? {} : { conversations }),
+    ...(audiences === undefined ? {} : { audiences }),
     history: history.map(point).filter((p): p is HistoryPoint => p !== null),
     alerts: (await alerts.orderBy("created_at").execute()).map(rowToFiredAlert),
     // The answers are referenced, not embedded: the report's size does not grow with them.

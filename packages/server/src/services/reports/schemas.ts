@@ -188,6 +188,68 @@ const ReportExperimentsSchema = Type.Array(ReportExperimentSchema, {
     "The brand's experiments whose result was ready by the end of the report's period, the most recent result first (at most 10). Absent when it had none, and on reports generated before issue 27.",
 });
 
+const RateOf = (what: string) =>
+  Type.Object(
+    {
+      value: Nullable(Type.Number({ minimum: 0, maximum: 1 })),
+      n: Type.Integer({ minimum: 0 }),
+      count: Type.Integer({ minimum: 0 }),
+      ci_low: Nullable(Type.Number({ minimum: 0, maximum: 1 })),
+      ci_high: Nullable(Type.Number({ minimum: 0, maximum: 1 })),
+    },
+    { additionalProperties: false, description: `${what}: count ÷ n with its Wilson 95% interval.` },
+  );
+
+/** A conversation script's figures per engine in a report (issue 29), frozen with the report. */
+export const ReportConversationSchema = component(
+  "ReportConversation",
+  Type.Object(
+    {
+      script_id: Type.String(),
+      script_name: Type.String(),
+      turns: Type.Integer({ minimum: 1 }),
+      engines: Type.Array(
+        Type.Object(
+          {
+            engine: Type.String(),
+            conversations: Type.Integer({ minimum: 0, description: "Conversations ended in the period." }),
+            entered: RateOf("Conversations in which the brand was named at some turn"),
+            survived: RateOf("Conversations whose last answer names the brand"),
+            dropped: RateOf("Conversations in which it was named, then gone for good"),
+            entry_turn_median: Nullable(Type.Number()),
+          },
+          { additionalProperties: false },
+        ),
+      ),
+    },
+    { additionalProperties: false },
+  ),
+);
+
+const AudienceGroups = Type.Array(
+  Type.Object(
+    {
+      label: Type.String(),
+      answers: Type.Integer({ minimum: 0 }),
+      visibility: RateOf("Visibility"),
+      against_all: StringEnum(["below", "above", "overlap"] as const),
+    },
+    { additionalProperties: false },
+  ),
+);
+
+export const ReportAudiencesSchema = component(
+  "ReportAudiences",
+  Type.Object(
+    { by_persona: AudienceGroups, by_country: AudienceGroups },
+    {
+      additionalProperties: false,
+      description:
+        "The brand's visibility per persona and per country in the period (issue 29). Absent when the answers were asked under at most one of each, and on reports generated before issue 29.",
+    },
+  ),
+);
+
 /** Fields every report has in the API, and the stored data of reports before 2026-11-24 lacks. */
 const answerFields = {
   result_count: Type.Integer({ minimum: 0, description: "The answers the report covers." }),
@@ -262,6 +324,13 @@ const reportDataFields = {
   ),
   traffic: Type.Optional(ReportTrafficSchema),
   experiments: Type.Optional(ReportExperimentsSchema),
+  conversations: Type.Optional(
+    Type.Array(ReportConversationSchema, {
+      description:
+        "The brand's conversation scripts with conversations ended in the period: where the brand enters and drops out, per engine. Absent when none ended, and on reports generated before issue 29.",
+    }),
+  ),
+  audiences: Type.Optional(ReportAudiencesSchema),
   // Reports generated before 2026-11-24 embedded every answer; newer ones reference their analyses,
   // so that a report's size does not grow with its answers (a weekly digest of many runs).
   results: Type.Optional(

@@ -2,6 +2,8 @@ import type { Static } from "typebox";
 import type {
   HistoryPointSchema,
   REPORT_TYPES,
+  ReportAudiencesSchema,
+  ReportConversationSchema,
   ReportExperimentSchema,
   ReportSchema,
   ReportSummarySchema,
@@ -33,3 +35,9 @@ export type ReportTraffic = Static<typeof ReportTrafficSchema>;
 
 /** One of the brand's finished experiments in a report (issue 27). */
 export type ReportExperiment = Static<typeof ReportExperimentSchema>;
+
+/** A conversation script's figures in a report (issue 29). */
+export type ReportConversation = Static<typeof ReportConversationSchema>;
+
+/** Visibility per persona and per country in a report (issue 29). */
+export type ReportAudiences = Static<typeof ReportAudiencesSchema>;

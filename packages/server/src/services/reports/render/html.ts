@@ -95,6 +95,24 @@ export function reportHtml(report: Report, brand: Branding): string {
           .join("")}</ul>${view.traffic.warnings
           .map((w) => `<p class="warning"><b>Warning:</b> ${escapeHtml(w)}</p>`)
           .join("")}`;
+  const conversations =
+    view.conversations === null
+      ? ""
+      : `<h2>Conversations</h2><p class="meta">${escapeHtml(view.conversations.note)}</p>${view.conversations.scripts
+          .map(
+            (c) =>
+              `<h3>${escapeHtml(c.title)}</h3><ul class="traffic">${c.lines.map((l) => `<li>${escapeHtml(l)}</li>`).join("")}</ul>`,
+          )
+          .join("")}`;
+  const audiences =
+    view.audiences === null
+      ? ""
+      : `<h2>Personas and countries</h2><p class="meta">${escapeHtml(view.audiences.note)}</p>${view.audiences.sections
+          .map(
+            (c) =>
+              `<h3>${escapeHtml(c.title)}</h3><ul class="traffic">${c.lines.map((l) => `<li>${escapeHtml(l)}</li>`).join("")}</ul>`,
+          )
+          .join("")}`;
   const alerts =
     view.alerts === null ? `<p class="none">No alert fired in this period.</p>` : table(view.alerts, "Alerts");
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
@@ -111,7 +129,7 @@ ${changes}
 <h2>By prompt</h2><p class="meta">${escapeHtml(view.prompts.note)}</p>${table(view.prompts.table, "By prompt")}
 <h2>Over time</h2>${line(view.overTime)}
 <h2>Against competitors</h2>${bars(view.share)}
-<h2>Opportunities</h2>${opportunities}${experiments}${traffic}
+<h2>Opportunities</h2>${opportunities}${experiments}${audiences}${conversations}${traffic}
 <h2>Sources</h2>${bars(view.domains)}${view.kinds === null ? "" : bars(view.kinds)}
 <h2>Alerts</h2>${alerts}
 ${view.credit === null ? "" : `<footer>${escapeHtml(view.credit)}</footer>`}

@@ -365,6 +365,25 @@ export async function reportPdf(report: Report, brand: Branding): Promise<Buffer
       paragraph(doc, e.effect);
     }
   }
+  for (const [title, section] of [
+    [
+      "Personas and countries",
+      view.audiences === null ? null : { note: view.audiences.note, parts: view.audiences.sections },
+    ],
+    [
+      "Conversations",
+      view.conversations === null ? null : { note: view.conversations.note, parts: view.conversations.scripts },
+    ],
+  ] as const) {
+    if (section === null) continue;
+    heading(doc, title);
+    note(doc, section.note);
+    for (const part of section.parts) {
+      room(doc, 40);
+      paragraph(doc, part.title, true);
+      for (const line of part.lines) paragraph(doc, line);
+    }
+  }
   if (view.traffic !== null) {
     heading(doc, "AI crawlers and referrals");
     note(doc, view.traffic.note);

@@ -9,6 +9,7 @@ import { compareIntervals, type Proportion, proportion, type Summary } from "../
 import { ruleCondition } from "../../monitoring/rule-words.ts";
 import { engineList } from "../titles.ts";
 import type { Report } from "../types.ts";
+import { type AudiencesView, audiencesView, type ConversationsView, conversationsView } from "./conversations-view.ts";
 import { type ExperimentsView, experimentsView } from "./experiments-view.ts";
 import { type TrafficView, trafficView } from "./traffic-view.ts";
 
@@ -79,6 +80,10 @@ export interface ReportView {
   experiments: ExperimentsView | null;
   /** The brand's AI crawlers and referrals; null when the report has none (issue 26). */
   traffic: TrafficView | null;
+  /** Its conversation scripts' figures; null when none ended in the period (issue 29). */
+  conversations: ConversationsView | null;
+  /** Visibility per persona and per country; null when there is nothing to compare (issue 29). */
+  audiences: AudiencesView | null;
   /** Null when no alert fired in the period. */
   alerts: TableView | null;
   /** "Made with Sightline", or null when the workspace asks for its own brand only. */
@@ -474,6 +479,8 @@ export function reportView(report: Report, brand: Branding): ReportView {
       detail: `${o.explanation} ${G.opportunity_impact.name} ${f.percent(o.impact)}: ${count(o.answers, "answer")} on ${engineList(o.engines)}.`,
     })),
     experiments: experimentsView(data.experiments),
+    conversations: conversationsView(data.conversations),
+    audiences: audiencesView(data.audiences),
     traffic: trafficView(data.traffic),
     alerts:
       data.alerts.length === 0
