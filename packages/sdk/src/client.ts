@@ -3,7 +3,9 @@ import { OPERATIONS, type OperationId, type Operations } from "./generated/opera
 import type { ErrorResponse } from "./generated/schemas.ts";
 import { Analyses } from "./resources/analyses.ts";
 import { Changes } from "./resources/changes.ts";
+import { Conversations } from "./resources/conversations.ts";
 import { Monitoring } from "./resources/monitoring.ts";
+import { Personas } from "./resources/personas.ts";
 import { Projects } from "./resources/projects.ts";
 import { Reports } from "./resources/reports.ts";
 import { Results } from "./resources/results.ts";
@@ -49,6 +51,8 @@ export class Sightline {
   readonly monitoring: Monitoring;
   readonly reports: Reports;
   readonly changes: Changes;
+  readonly personas: Personas;
+  readonly conversations: Conversations;
   readonly usage: UsageResource;
   readonly webhooks: Webhooks;
   readonly #apiKey: string;
@@ -72,6 +76,8 @@ export class Sightline {
     this.monitoring = new Monitoring(this);
     this.reports = new Reports(this);
     this.changes = new Changes(this);
+    this.personas = new Personas(this);
+    this.conversations = new Conversations(this);
     this.usage = new UsageResource(this);
     this.webhooks = new Webhooks(this);
   }

@@ -2395,6 +2395,37 @@ export interface Report {
     };
     /** The brand's experiments whose result was ready by the end of the report's period, the most recent result first (at most 10). Absent when it had none, and on reports generated before issue 27. */
     experiments?: ReportExperiment[];
+    /** The brand's conversation scripts with conversations ended in the period: where the brand enters and drops out, per engine. Absent when none ended, and on reports generated before issue 29. */
+    conversations?: ReportConversation[];
+    /** The brand's visibility per persona and per country in the period (issue 29). Absent when the answers were asked under at most one of each, and on reports generated before issue 29. */
+    audiences?: {
+      by_persona: Array<{
+        label: string;
+        answers: number;
+        /** Visibility: count ÷ n with its Wilson 95% interval. */
+        visibility: {
+          value: number | null;
+          n: number;
+          count: number;
+          ci_low: number | null;
+          ci_high: number | null;
+        };
+        against_all: "below" | "above" | "overlap";
+      }>;
+      by_country: Array<{
+        label: string;
+        answers: number;
+        /** Visibility: count ÷ n with its Wilson 95% interval. */
+        visibility: {
+          value: number | null;
+          n: number;
+          count: number;
+          ci_low: number | null;
+          ci_high: number | null;
+        };
+        against_all: "below" | "above" | "overlap";
+      }>;
+    };
     /** Only on reports generated before 2026-11-24, which embedded every answer. Newer reports do not: read their answers with `format=csv` (streamed, every answer) or `GET /v1/results?analysis_id=…`. */
     results?: Array<{
       id: string;
@@ -2479,6 +2510,42 @@ export interface ReportExperiment {
   pre_trend_diverging: boolean | null;
   /** The engines measured. */
   engines: string[];
+}
+
+export interface ReportConversation {
+  script_id: string;
+  script_name: string;
+  turns: number;
+  engines: Array<{
+    engine: string;
+    /** Conversations ended in the period. */
+    conversations: number;
+    /** Conversations in which the brand was named at some turn: count ÷ n with its Wilson 95% interval. */
+    entered: {
+      value: number | null;
+      n: number;
+      count: number;
+      ci_low: number | null;
+      ci_high: number | null;
+    };
+    /** Conversations whose last answer names the brand: count ÷ n with its Wilson 95% interval. */
+    survived: {
+      value: number | null;
+      n: number;
+      count: number;
+      ci_low: number | null;
+      ci_high: number | null;
+    };
+    /** Conversations in which it was named, then gone for good: count ÷ n with its Wilson 95% interval. */
+    dropped: {
+      value: number | null;
+      n: number;
+      count: number;
+      ci_low: number | null;
+      ci_high: number | null;
+    };
+    entry_turn_median: number | null;
+  }>;
 }
 
 export interface ReportShareCreate {

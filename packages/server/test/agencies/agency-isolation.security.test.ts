@@ -42,6 +42,10 @@ interface Client {
   schedule: string;
   webhook: string;
   change: string;
+  /** A persona, a conversation script and a conversation it ran (issue 29). */
+  persona: string;
+  script: string;
+  conversation: string;
   keyId: string;
   engine: string;
   ingestToken: string;
@@ -165,6 +169,9 @@ function markersOf(client: Client): string[] {
     client.schedule,
     client.webhook,
     client.change,
+    client.persona,
+    client.script,
+    client.conversation,
     client.keyId,
     client.engine,
     client.ingestToken,
@@ -290,6 +297,31 @@ async function seedClient(
   const reports = (await v1("listReports", { query: { project_id: project } })).json().data as { id: string }[];
   const report = reports[0]?.id;
   if (report === undefined) throw new Error("the finished analysis wrote no report");
+  const persona = await created(
+    v1("createPersona", { params: { id: project }, body: { name: `${spec.brand} buyer`, active: false } }),
+    "persona",
+  );
+  const script = await created(
+    v1("createConversationScript", {
+      params: { id: project },
+      body: { name: `${spec.brand} follow-up`, turns: [PROMPTS[0] ?? "", "And cheaper?"], active: false },
+    }),
+    "script",
+  );
+  const conversed = await v1("analyze", {
+    body: {
+      project_id: project,
+      engines: ["sandbox"],
+      prompts: [PROMPTS[0]],
+      personas: [persona],
+      scripts: [script],
+      wait: 30,
+    },
+  });
+  expect(conversed.statusCode, conversed.body).toBe(200);
+  const conversation = (
+    await v1("listConversations", { params: { id: project }, query: { analysis_id: conversed.json().id } })
+  ).json().data[0]?.id as string;
   const schedule = await created(
     v1("createMonitoring", { body: { project_id: project, prompts: PROMPTS, schedule: { every: "day" } } }),
     "schedule",
@@ -345,6 +377,9 @@ async function seedClient(
     schedule,
     webhook,
     change,
+    persona,
+    script,
+    conversation,
     keyId: keyRow.id,
     engine,
     ingestToken,
@@ -925,6 +960,9 @@ describeEachDialect(
         project_id: w.b.project,
         analysis_id: w.b.analysis,
         schedule_id: w.b.schedule,
+        persona_id: w.b.persona,
+        conversation_id: w.b.conversation,
+        script_id: w.b.script,
       };
       let probed = 0;
       for (const route of V1_ROUTES) {
@@ -1115,6 +1153,8 @@ describeEachDialect(
         report_id: w.b.report,
         change_id: w.b.change,
         schedule_id: w.b.schedule,
+        persona_id: w.b.persona,
+        conversation_id: w.b.conversation,
         // Looked up among the brand's own opportunities, and the brand here is B's already.
         opportunity_id: null,
       };

@@ -1,5 +1,7 @@
 import { newId } from "../../src/lib/ids.ts";
 import { createAnalysis } from "../../src/services/analyses/create.ts";
+import { createPersona } from "../../src/services/conversations/personas.ts";
+import { createScript } from "../../src/services/conversations/scripts.ts";
 import { createChange } from "../../src/services/experiments/changes.ts";
 import { createSchedule } from "../../src/services/monitoring/schedules.ts";
 import { createProject } from "../../src/services/projects/projects.ts";
@@ -87,6 +89,33 @@ async function analysis(h: Harness, tenant: Tenant): Promise<string> {
   const ctx = await workspaceContext(h.deps, tenant.workspace.id);
   const id = await project(h, tenant);
   return (await createAnalysis(ctx, { project_id: id, engines: ["sandbox"], prompts: ["best tool?"] })).id;
+}
+
+async function persona(h: Harness, tenant: Tenant): Promise<RouteInput> {
+  const ctx = await workspaceContext(h.deps, tenant.workspace.id);
+  const id = await project(h, tenant);
+  return { params: { id, persona_id: (await createPersona(ctx, id, { name: "Fixture CFO", role: "CFO" })).id } };
+}
+
+async function script(h: Harness, tenant: Tenant): Promise<RouteInput> {
+  const ctx = await workspaceContext(h.deps, tenant.workspace.id);
+  const id = await project(h, tenant);
+  const created = await createScript(ctx, id, { name: "Fixture script", turns: ["best tool?", "and cheaper?"] });
+  return { params: { id, script_id: created.id } };
+}
+
+/** A conversation as an analysis plans it (running: no worker runs in the security suite). */
+async function conversation(h: Harness, tenant: Tenant): Promise<RouteInput> {
+  const ctx = await workspaceContext(h.deps, tenant.workspace.id);
+  const id = await project(h, tenant, ["best tool?"]);
+  await createScript(ctx, id, { name: "Fixture script", turns: ["best tool?", "and cheaper?"] });
+  const queued = await createAnalysis(ctx, { project_id: id, engines: ["sandbox"] });
+  const row = await h.deps.db
+    .selectFrom("conversations")
+    .select("id")
+    .where("analysis_id", "=", queued.id)
+    .executeTakeFirstOrThrow();
+  return { params: { id, conversation_id: row.id } };
 }
 
 async function result(h: Harness, tenant: Tenant): Promise<string> {
@@ -241,6 +270,23 @@ export const ROUTE_FIXTURES: Record<string, (h: Harness, tenant: Tenant) => Prom
   getChange: async (h, t) => changeFixture(h, t),
   deleteChange: async (h, t) => changeFixture(h, t),
   scheduleChangeSamples: async (h, t) => ({ ...(await changeFixture(h, t)), body: { at: "08:00" } }),
+  listPersonas: async (h, t) => ({ params: { id: await project(h, t) } }),
+  createPersona: async (h, t) => ({ params: { id: await project(h, t) }, body: { name: "Cautious CFO", role: "CFO" } }),
+  getPersona: async (h, t) => persona(h, t),
+  updatePersona: async (h, t) => ({ ...(await persona(h, t)), body: { constraints: "No Salesforce" } }),
+  deletePersona: async (h, t) => persona(h, t),
+  listConversationScripts: async (h, t) => ({ params: { id: await project(h, t) } }),
+  createConversationScript: async (h, t) => ({
+    params: { id: await project(h, t) },
+    body: { name: "Shortlist", turns: ["best tool?", "We can't use {top_competitor_named}; what else?"] },
+  }),
+  getConversationScript: async (h, t) => script(h, t),
+  updateConversationScript: async (h, t) => ({ ...(await script(h, t)), body: { name: "Renamed script" } }),
+  deleteConversationScript: async (h, t) => script(h, t),
+  getConversationScriptStats: async (h, t) => script(h, t),
+  listConversations: async (h, t) => ({ params: { id: await project(h, t) }, query: { limit: 5 } }),
+  getConversation: async (h, t) => conversation(h, t),
+  getProjectBreakdown: async (h, t) => ({ params: { id: await project(h, t) }, query: { by: "persona" } }),
   getProjectTraffic: async (h, t) => ({ params: { id: await project(h, t) }, query: { engine: "chatgpt" } }),
   getProjectTrafficPages: async (h, t) => ({ params: { id: await project(h, t) }, query: { limit: 5 } }),
   importProjectTrafficLogs: async (h, t) => ({

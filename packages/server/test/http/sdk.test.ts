@@ -388,6 +388,66 @@ describeEachDialect("SDK against a real server", (h) => {
       expect(result).toMatchObject({ id: first.id, analysis_id: analysis.id });
       return result;
     },
+    listPersonas: (s, p) => s.personas.list(p.id),
+    createPersona: (s, p) => s.personas.create(p.id, { name: `Buyer ${Math.random()}`, role: "CFO", active: false }),
+    getPersona: async (s, p) =>
+      s.personas.retrieve(p.id, (await s.personas.create(p.id, { name: `Buyer ${Math.random()}`, active: false })).id),
+    updatePersona: async (s, p) => {
+      const persona = await s.personas.create(p.id, { name: `Buyer ${Math.random()}`, active: false });
+      const updated = await s.personas.update(p.id, persona.id, { constraints: "We can't use Salesforce" });
+      expect(updated.version).toBe(2);
+      return updated;
+    },
+    deletePersona: async (s, p) =>
+      s.personas.delete(p.id, (await s.personas.create(p.id, { name: `Buyer ${Math.random()}`, active: false })).id),
+    getProjectBreakdown: async (s, p) => {
+      const breakdown = await s.personas.breakdown(p.id, { by: "country" });
+      expect(breakdown.by).toBe("country");
+      return breakdown;
+    },
+    listConversationScripts: (s, p) => s.conversations.scripts(p.id),
+    createConversationScript: (s, p) =>
+      s.conversations.createScript(p.id, { name: "Via SDK", turns: ["which CRM?", "and cheaper?"], active: false }),
+    getConversationScript: async (s, p) =>
+      s.conversations.script(
+        p.id,
+        (await s.conversations.createScript(p.id, { name: "Read", turns: ["which CRM?", "why?"], active: false })).id,
+      ),
+    updateConversationScript: async (s, p) =>
+      s.conversations.updateScript(
+        p.id,
+        (await s.conversations.createScript(p.id, { name: "Change", turns: ["which CRM?", "why?"], active: false })).id,
+        { name: "Changed" },
+      ),
+    deleteConversationScript: async (s, p) =>
+      s.conversations.deleteScript(
+        p.id,
+        (await s.conversations.createScript(p.id, { name: "Gone", turns: ["which CRM?", "why?"], active: false })).id,
+      ),
+    getConversationScriptStats: async (s, p) =>
+      s.conversations.stats(
+        p.id,
+        (await s.conversations.createScript(p.id, { name: "Stats", turns: ["which CRM?", "why?"], active: false })).id,
+      ),
+    listConversations: (s, p) => s.conversations.list(p.id, { limit: 5 }),
+    getConversation: async (s, p) => {
+      const script = await s.conversations.createScript(p.id, {
+        name: "Run",
+        turns: ["which CRM?", "and cheaper?"],
+        active: false,
+      });
+      const { id } = await s.analyses.create({ project_id: p.id, engines: ["sandbox"], scripts: [script.id] });
+      const deadline = Date.now() + 15_000;
+      while ((await s.analyses.retrieve(id)).status !== "completed") {
+        if (Date.now() > deadline) expect.fail(`analysis ${id} did not complete`);
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      const [first] = (await s.conversations.list(p.id, { analysis_id: id })).data;
+      if (first === undefined) return expect.fail("no conversation in the analysis");
+      const conversation = await s.conversations.retrieve(p.id, first.id);
+      expect(conversation.turns?.map((t) => t.turn)).toEqual([1, 2]);
+      return conversation;
+    },
     listWebhooks: (s) => s.webhooks.list(),
     createWebhook: (s) => s.webhooks.create({ url: PUBLIC_URL, events: ["project.created"] }),
     getWebhook: async (s) =>

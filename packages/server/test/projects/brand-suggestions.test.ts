@@ -23,7 +23,7 @@ interface Suggestion {
 function scripted(name: string, text: (prompt: string) => string | null): EngineAdapter {
   return {
     name,
-    reach: { persona: "system", country: null, conversation: "history" },
+    reach: { persona: "system", country: "user_location", conversation: "history" },
     ask: async (query) => {
       const answer = text(query.prompt);
       if (answer === null) {

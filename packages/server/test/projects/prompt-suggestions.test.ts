@@ -20,7 +20,7 @@ function scripted(name: string, text: string | null): EngineAdapter & { asked: E
   const asked: EngineQuery[] = [];
   return {
     name,
-    reach: { persona: "system", country: null, conversation: "history" },
+    reach: { persona: "system", country: "user_location", conversation: "history" },
     asked,
     ask: async (query) => {
       asked.push(query);
