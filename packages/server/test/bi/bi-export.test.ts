@@ -95,7 +95,14 @@ describeEachDialect("sightline bi export: the BI views as CSV files (issue 28)",
     });
     try {
       const deadline = Date.now() + 20_000;
-      const done = () => [a, b].every((s) => readdirSync(dir).includes(s.tenant.workspace.id));
+      // A folder is made before its files are written (each renamed into place when complete):
+      // done when every view of both is there.
+      const done = () =>
+        [a, b].every(
+          (s) =>
+            readdirSync(dir).includes(s.tenant.workspace.id) &&
+            readdirSync(join(dir, s.tenant.workspace.id)).filter((f) => f.endsWith(".csv")).length >= BI_VIEW_NAMES.length,
+        );
       while (!done() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
       expect(done()).toBe(true);
     } finally {
