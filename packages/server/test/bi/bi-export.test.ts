@@ -101,7 +101,8 @@ describeEachDialect("sightline bi export: the BI views as CSV files (issue 28)",
         [a, b].every(
           (s) =>
             readdirSync(dir).includes(s.tenant.workspace.id) &&
-            readdirSync(join(dir, s.tenant.workspace.id)).filter((f) => f.endsWith(".csv")).length >= BI_VIEW_NAMES.length,
+            readdirSync(join(dir, s.tenant.workspace.id)).filter((f) => f.endsWith(".csv")).length >=
+              BI_VIEW_NAMES.length,
         );
       while (!done() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
       expect(done()).toBe(true);
