@@ -88,7 +88,7 @@ export interface PersonasTable {
 }
 
 /** Every version of a persona: the text the engines received under it. */
-export interface PersonaVersionsTable {
+interface PersonaVersionsTable {
   persona_id: string;
   version: number;
   workspace_id: string;

@@ -5,7 +5,7 @@ import type { AnswerMeasure, MeasuredProject } from "../measurement/types.ts";
 import type { PlannedConversation, WorkItem } from "./plan.ts";
 
 /** Which turn of which conversation an answer is. */
-export interface TurnOf {
+interface TurnOf {
   conversationId: string;
   turn: number;
 }

@@ -12,7 +12,7 @@ import { resultColumns } from "../results/columns.ts";
 import { analysisColumns } from "./columns.ts";
 
 /** Who asks and from where (issue 29): a persona at its version, and a country. */
-export interface Variant {
+interface Variant {
   personaId: string | null;
   personaVersion: number | null;
   /** The persona's text, as the engines receive it (null: nobody in particular). */
@@ -33,7 +33,7 @@ export interface WorkItem extends Variant {
 }
 
 /** A turn of a conversation already stored. */
-export interface StoredTurn {
+interface StoredTurn {
   turn: number;
   prompt: string;
   succeeded: boolean;

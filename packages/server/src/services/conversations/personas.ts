@@ -13,7 +13,7 @@ export type Persona = Static<typeof PersonaSchema>;
 type PersonaFields = Pick<Persona, "role" | "company_size" | "industry" | "constraints" | "location" | "language">;
 
 /** A brand has at most this many personas: each multiplies the answers of every analysis. */
-export const MAX_PERSONAS = 10;
+const MAX_PERSONAS = 10;
 
 const FIELDS = ["role", "company_size", "industry", "constraints", "location", "language"] as const;
 const LABELS: Record<(typeof FIELDS)[number], string> = {
@@ -214,34 +214,6 @@ export async function deletePersona(ctx: ServiceContext, projectId: string, pers
       .execute();
   });
   return { id: personaId, object: "persona", deleted: true as const };
-}
-
-/** The persona versions named, with their names and texts: what answers were asked under. */
-export async function personaVersions(
-  ctx: ServiceContext,
-  ids: readonly string[],
-): Promise<Map<string, { name: string; context: string }>> {
-  if (ids.length === 0) return new Map();
-  const rows = await ctx.db
-    .selectFrom("persona_versions")
-    .select(["persona_id", "version", "name", "context"])
-    .where("workspace_id", "=", ctx.workspace.id)
-    .where("persona_id", "in", [...new Set(ids)])
-    .execute();
-  return new Map(rows.map((r) => [`${r.persona_id}@${r.version}`, { name: r.name, context: r.context }]));
-}
-
-/** The latest name of each persona named (deleted ones from their last version). */
-export async function personaNames(ctx: ServiceContext, ids: readonly string[]): Promise<Map<string, string>> {
-  if (ids.length === 0) return new Map();
-  const rows = await ctx.db
-    .selectFrom("persona_versions")
-    .select(["persona_id", "version", "name"])
-    .where("workspace_id", "=", ctx.workspace.id)
-    .where("persona_id", "in", [...new Set(ids)])
-    .orderBy("version")
-    .execute();
-  return new Map(rows.map((r) => [r.persona_id, r.name]));
 }
 
 function validation(field: string | null, issue: string) {

@@ -4,7 +4,7 @@ import { PROJECT_LIMITS } from "../limits.ts";
 import { PageQuery } from "../schemas.ts";
 
 /** How many follow-ups a script may have after its opening question. */
-export const MAX_FOLLOW_UPS = 5;
+const MAX_FOLLOW_UPS = 5;
 /** The turns a conversation has at most: the opening question and its follow-ups. */
 export const MAX_TURNS = MAX_FOLLOW_UPS + 1;
 

@@ -17,7 +17,7 @@ import { templateIssue } from "./templates.ts";
 export type Script = Static<typeof ScriptSchema>;
 
 /** A brand has at most this many scripts: each runs on every engine of every analysis. */
-export const MAX_SCRIPTS = 10;
+const MAX_SCRIPTS = 10;
 
 export const scriptColumns = {
   turns: storedAs("conversation_scripts.turns", Type.Array(Type.String())),
