@@ -1,6 +1,7 @@
 import { IdParams } from "../http/schema.ts";
 import { analyzeRoute, getAnalysisRoute } from "../http/v1/analyses/routes.ts";
 import { projectMetricsRoute } from "../http/v1/analytics/routes.ts";
+import { breakdownRoute, getConversationRoute, listConversationsRoute } from "../http/v1/conversations/routes.ts";
 import { createChangeRoute, getChangeRoute, listChangesRoute } from "../http/v1/experiments/routes.ts";
 import { opportunitiesRoute } from "../http/v1/opportunities/routes.ts";
 import { getProjectRoute, listProjectsRoute } from "../http/v1/projects/routes.ts";
@@ -8,8 +9,10 @@ import { getReportRoute, listReportsRoute } from "../http/v1/reports/routes.ts";
 import { getResultRoute, listResultsRoute } from "../http/v1/results/routes.ts";
 import { getAccessRoute, getTrafficRoute } from "../http/v1/traffic/routes.ts";
 import { AnalyzeSchema } from "../services/analyses/schemas.ts";
+import { BreakdownQuery } from "../services/analytics/breakdown-schemas.ts";
 import type { ProjectMetrics } from "../services/analytics/metrics.ts";
 import { MetricsQuery } from "../services/analytics/schemas.ts";
+import { ConversationListQuery, ConversationParams } from "../services/conversations/schemas.ts";
 import { ChangeCreateSchema, ChangeListQuery, ChangeParams } from "../services/experiments/schemas.ts";
 import { GLOSSARY } from "../services/glossary/metrics.ts";
 import { MAX_WAIT_SECONDS } from "../services/limits.ts";
@@ -165,6 +168,39 @@ export const MCP_TOOLS: readonly Tool[] = [
     route: getResultRoute,
     params: IdParams,
     rename: { id: { as: "result_id", description: "The result's id (`res_…`)." } },
+  }),
+  defineTool({
+    name: "compare_audiences",
+    title: "Compare a brand's personas or countries",
+    description: `The brand's figures per persona (\`by: "persona"\`: who asked) or per country (\`by: "country"\`: where from) over a period (the last 30 days by default), counted from its answers: ${lower(GLOSSARY.visibility.name)} and citation rate with their 95% intervals and n, average position, sentiment and visibility score, and \`against_all\`: \`below\` or \`above\` when a group's visibility interval does not overlap all answers'. Groups are named as people read them (\`label\`).`,
+    route: breakdownRoute,
+    params: IdParams,
+    query: BreakdownQuery,
+    rename: brandId,
+  }),
+  defineTool({
+    name: "list_conversations",
+    title: "List a brand's conversations",
+    description: `Conversations the brand's scripts ran (an opening question and follow-ups asked of one engine as one conversation): for each, \`entry_turn\` (the first turn naming the brand), \`survived\` (whether the last answer names it) and \`drop_turn\` (the follow-up after which it was gone for good). Filter by \`script_id\`, \`engine\` or \`analysis_id\`. ${paging}`,
+    route: listConversationsRoute,
+    params: IdParams,
+    query: ConversationListQuery,
+    rename: brandId,
+  }),
+  defineTool({
+    name: "get_conversation",
+    title: "Read a conversation turn by turn",
+    description:
+      "Every turn of one conversation: the question as asked, the answer, whether it names the brand and at what position, the competitors it names, and the turns not asked with why.",
+    route: getConversationRoute,
+    params: ConversationParams,
+    rename: {
+      ...brandId,
+      conversation_id: {
+        as: "conversation_id",
+        description: "The conversation's id (`cnv_…`), from list_conversations.",
+      },
+    },
   }),
   defineTool({
     name: "list_reports",

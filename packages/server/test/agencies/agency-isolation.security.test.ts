@@ -1159,7 +1159,10 @@ describeEachDialect(
         opportunity_id: null,
       };
       // Required arguments that are not ids: what a caller would send.
-      const extra: Record<string, Record<string, unknown>> = { record_change: { title: "Probe" } };
+      const extra: Record<string, Record<string, unknown>> = {
+        record_change: { title: "Probe" },
+        compare_audiences: { by: "persona" },
+      };
       const listed = (await rpc(w.a.tenant.key, "tools/list")).json().result.tools as {
         name: string;
         inputSchema: { properties?: Record<string, unknown>; required?: string[] };

@@ -20,6 +20,9 @@ const TOOLS = [
   "get_access",
   "list_results",
   "get_result",
+  "compare_audiences",
+  "list_conversations",
+  "get_conversation",
   "list_reports",
   "get_report",
   "run_analysis",
@@ -195,6 +198,39 @@ describeEachDialect("MCP server", (h: Harness) => {
     expect(analysis).toEqual(await rest("getAnalysis", { params: { id: analysisId } }));
   });
 
+  it("compares personas and countries, and reads conversations, as the REST routes do", async () => {
+    // A tenant of its own: the other tests count the first tenant's answers, reports and credits.
+    const mine = await h.tenant();
+    const client = await connect(mine.key);
+    const rest = async (operationId: string, options: Parameters<Harness["call"]>[1]) => {
+      const response = await h.call(operationId, { key: mine.key, ...options });
+      expect(response.statusCode, response.body).toBeLessThan(300);
+      return response.json();
+    };
+    const own = (await rest("createProject", { body: { ...brand, countries: ["US", "DE"] } })).id as string;
+    const script = await rest("createConversationScript", {
+      params: { id: own },
+      body: { name: "Follow-up", turns: ["best CRM for a small agency", "and cheaper?"] },
+    });
+    await rest("analyze", { body: { project_id: own, engines: ["sandbox"], wait: 30 } });
+    const audiences = ok(await call(client, "compare_audiences", { project_id: own, by: "country" }));
+    expect(audiences.groups.map((g: { label: string }) => g.label).sort()).toEqual(["Germany", "United States"]);
+    expect(audiences).toEqual(await rest("getProjectBreakdown", { params: { id: own }, query: { by: "country" } }));
+    const conversations = ok(await call(client, "list_conversations", { project_id: own, script_id: script.id }));
+    expect(conversations.data).toHaveLength(1);
+    expect(conversations).toEqual(
+      await rest("listConversations", { params: { id: own }, query: { script_id: script.id } }),
+    );
+    const conversationId = conversations.data[0].id as string;
+    const conversation = ok(
+      await call(client, "get_conversation", { project_id: own, conversation_id: conversationId }),
+    );
+    expect(conversation.turns).toHaveLength(2);
+    expect(conversation).toEqual(
+      await rest("getConversation", { params: { id: own, conversation_id: conversationId } }),
+    );
+  });
+
   it("runs an analysis: queued at once, or finished with `wait`, spending one credit per answer", async () => {
     const client = await connect(t.key);
     const credits = await h.count("credit_entries", t.workspace.id);
@@ -321,6 +357,9 @@ describeEachDialect("MCP server", (h: Harness) => {
       ["get_change", { project_id: projectId, change_id: "chg_000000000000000000000000" }],
       ["get_traffic", { project_id: projectId }],
       ["get_access", { project_id: projectId }],
+      ["compare_audiences", { project_id: projectId, by: "persona" }],
+      ["list_conversations", { project_id: projectId }],
+      ["get_conversation", { project_id: projectId, conversation_id: "cnv_000000000000000000000000" }],
       ["get_result", { result_id: resultId }],
       ["get_report", { report_id: reportId }],
       ["get_analysis", { analysis_id: analysisId }],
