@@ -1816,7 +1816,7 @@ export interface ConversationScript {
 
 export interface ConversationScriptCreate {
   name: string;
-  /** The opening question, then one to five follow-ups. A turn may refer to the previous answer and to the script's variables: `{brand}`, `{top_competitor_named}` (the competitor the previous answer named first), `{first_named}` (the first tracked brand it named, the brand included), `{brand_or_first_named}`, and any `{name}` of `variables`. */
+  /** The opening question, then one to five follow-ups. A turn may refer to the previous answer and to the script's variables: `{brand}`, `{top_competitor_named}` (the competitor the previous answer named first), `{first_named}` (the first tracked brand it named, the brand included), and any `{name}` of `variables`. */
   turns: string[];
   /** The script's own values for its templates, e.g. `{ "tool": "Slack" }`. */
   variables?: {
@@ -1832,7 +1832,7 @@ export interface ConversationScriptCreate {
 
 export interface ConversationScriptUpdate {
   name?: string;
-  /** The opening question, then one to five follow-ups. A turn may refer to the previous answer and to the script's variables: `{brand}`, `{top_competitor_named}` (the competitor the previous answer named first), `{first_named}` (the first tracked brand it named, the brand included), `{brand_or_first_named}`, and any `{name}` of `variables`. */
+  /** The opening question, then one to five follow-ups. A turn may refer to the previous answer and to the script's variables: `{brand}`, `{top_competitor_named}` (the competitor the previous answer named first), `{first_named}` (the first tracked brand it named, the brand included), and any `{name}` of `variables`. */
   turns?: string[];
   /** The script's own values for its templates, e.g. `{ "tool": "Slack" }`. */
   variables?: {

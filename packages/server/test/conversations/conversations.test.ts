@@ -209,6 +209,21 @@ describeEachDialect(
       const placed = await results({ analysis_id: tracked.id, engine: "chatgpt" });
       expect(placed.map((r) => r.country).sort()).toEqual(["DE", "FR"]);
       await h.call("updateProject", { key: t.key, params: { id: projectId }, body: { countries: [] } });
+
+      // The brand's one country is its market: asked from there where the engine can be placed,
+      // and from nowhere in particular where it cannot, each answer saying which.
+      await h.call("updateProject", { key: t.key, params: { id: projectId }, body: { country: "DE" } });
+      const before2 = deepseek.requests.length;
+      const market = await analyze({ engines: ["chatgpt", "deepseek"] });
+      expect(market).toMatchObject({ country: "DE", countries: [], progress: { total: 2, succeeded: 2 } });
+      expect(deepseek.requests.length).toBe(before2 + 1);
+      expect(JSON.stringify(deepseek.requests.at(-1)?.body)).not.toContain("DE");
+      const asked = await results({ analysis_id: market.id });
+      expect(asked.map((r) => [r.engine, r.country]).sort()).toEqual([
+        ["chatgpt", "DE"],
+        ["deepseek", null],
+      ]);
+      await h.call("updateProject", { key: t.key, params: { id: projectId }, body: { country: null } });
     });
 
     it("runs a three-turn script on three engines with the history each vendor expects, turn by turn", async () => {

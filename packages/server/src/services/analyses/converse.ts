@@ -40,6 +40,7 @@ export async function converse(conversation: PlannedConversation, deps: Converse
     personaVersion: row.persona_version,
     persona: conversation.persona,
     country: row.country,
+    strictCountry: true,
   });
   const skipFrom = (first: number, reason: string) => {
     for (let turn = first; turn <= turns.length; turn++) {

@@ -90,6 +90,9 @@ export async function createAnalysis(
       else if (!countries.includes(checked.value)) countries.push(checked.value);
     });
   } else if (input.country === undefined && (project.countries ?? []).length > 0) countries = [...project.countries];
+  // A country named in the request is as strict as the brand's countries: an engine that cannot be
+  // placed there is not asked. Only the brand's one `country` (its market) is asked where it can be.
+  if (countries.length === 0 && input.country !== undefined && country !== null) countries = [country];
   if (countries.length > 0) country = countries[0] ?? null;
   const askedFrom: (string | null)[] = countries.length > 0 ? countries : [country];
   // An engine named in the request cannot be asked from a country named in it where it cannot be placed.

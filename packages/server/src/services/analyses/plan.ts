@@ -18,6 +18,13 @@ interface Variant {
   /** The persona's text, as the engines receive it (null: nobody in particular). */
   persona: string | null;
   country: string | null;
+  /**
+   * Whether the country must be where it is asked from (the brand's `countries`, or one named in the
+   * request): an engine that cannot be placed there is then not asked. False for the brand's one
+   * `country`, its market: an engine that cannot be placed is asked from nowhere in particular,
+   * and its answer records no country.
+   */
+  strictCountry: boolean;
 }
 
 /**
@@ -96,6 +103,7 @@ export async function planAnalysis(ctx: ServiceContext, row: Selectable<Analyses
         personaVersion: persona?.version ?? null,
         persona: persona === null ? null : (texts.get(`${persona.id}@${persona.version}`) ?? null),
         country,
+        strictCountry: countries.length > 0,
       });
     }
   }

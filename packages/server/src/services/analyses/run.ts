@@ -54,9 +54,15 @@ export function runAnalysisHandler(deps: Deps, hooks: readonly AnalysisFinishedH
     const plan = await planAnalysis(ctx, row);
     // The workspace's own keys answer where it has them; the server's everywhere else.
     const engines = await workspaceEngines(ctx);
+    /** Where an answer is asked from: its country, unless that is only the brand's market and the engine cannot be placed there. */
+    const countryOf = (item: WorkItem): string | null => {
+      if (item.country === null || item.strictCountry) return item.country;
+      const reach = engines.reachOf(item.engine);
+      return reach !== null && reach.country !== null && (reach.placesIn?.(item.country) ?? true) ? item.country : null;
+    };
     const queryOf = (item: WorkItem): EngineQuery => ({
       prompt: item.prompt,
-      country: item.country,
+      country: countryOf(item),
       language: row.language,
       sample: item.sample,
       seed: analysisId,
@@ -75,7 +81,14 @@ export function runAnalysisHandler(deps: Deps, hooks: readonly AnalysisFinishedH
       const measured = outcome.ok
         ? { ...outcome, measure: await measureResult(ctx, plan.compiled, { ...outcome.answer, prompt: item.prompt }) }
         : outcome;
-      writer.add({ ...item, ...asked, analysis: row, outcome: measured, createdAt: deps.clock.now().toISOString() });
+      writer.add({
+        ...item,
+        ...asked,
+        country: countryOf(item),
+        analysis: row,
+        outcome: measured,
+        createdAt: deps.clock.now().toISOString(),
+      });
     };
 
     // A batch analysis sends its batch engines' answers to their vendors' batch APIs (ADR 0030).

@@ -87,7 +87,7 @@ export const ScriptCreateSchema = component(
         minItems: 2,
         maxItems: MAX_TURNS,
         description:
-          "The opening question, then one to five follow-ups. A turn may refer to the previous answer and to the script's variables: `{brand}`, `{top_competitor_named}` (the competitor the previous answer named first), `{first_named}` (the first tracked brand it named, the brand included), `{brand_or_first_named}`, and any `{name}` of `variables`.",
+          "The opening question, then one to five follow-ups. A turn may refer to the previous answer and to the script's variables: `{brand}`, `{top_competitor_named}` (the competitor the previous answer named first), `{first_named}` (the first tracked brand it named, the brand included), and any `{name}` of `variables`.",
       }),
       variables: Type.Optional(
         Dictionary(Type.String({ maxLength: 200 }), {

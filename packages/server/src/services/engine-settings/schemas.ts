@@ -33,6 +33,27 @@ export const EngineStatusSchema = component(
       in_plan: Type.Boolean(),
       can_run: Type.Boolean({ description: "Whether runs may use it now: a key, and in the plan." }),
       reason: Nullable(Type.String({ description: "Why it cannot run, when it cannot." })),
+      reach: Nullable(
+        Type.Object(
+          {
+            persona: StringEnum(["instructions", "system", "preamble"] as const, {
+              description:
+                "How a persona reaches it: the vendor's instructions, its system prompt, or typed before the prompt.",
+            }),
+            country: Nullable(
+              Type.String({ description: "The vendor's parameter a country is sent in; null: it cannot be placed." }),
+            ),
+            conversation: StringEnum(["state", "history", "none"] as const, {
+              description: "How it holds a conversation: the vendor's state, the history sent back, or not at all.",
+            }),
+          },
+          {
+            additionalProperties: false,
+            description:
+              "How it takes a persona, a country and a conversation (issue 29); null when it cannot answer here.",
+          },
+        ),
+      ),
     },
     { additionalProperties: false },
   ),

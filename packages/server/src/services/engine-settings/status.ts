@@ -1,6 +1,7 @@
 import type { Static } from "typebox";
 import type { ServiceContext } from "../context.ts";
 import { ENGINE_DESCRIPTORS } from "../engines/catalog.ts";
+import type { EngineReach } from "../engines/types.ts";
 import { type WorkspaceEngines, workspaceEngines } from "../engines/workspace-engines.ts";
 import { planAllowsEngine } from "../plans/catalog.ts";
 import type { EngineStatusListSchema, EngineStatusSchema } from "./schemas.ts";
@@ -48,6 +49,7 @@ export function statusOf(ctx: ServiceContext, engines: WorkspaceEngines, name: s
     in_plan: inPlan,
     can_run: configured && inPlan,
     reason,
+    reach: reachView(engines.reachOf(name)),
   };
 }
 
@@ -71,4 +73,8 @@ export async function listEngineStatuses(
     .sort((a, b) => rank(a.status) - rank(b.status) || a.index - b.index)
     .map(({ status }) => status);
   return { data, workspace_keys: ctx.engines.workspaceKeys };
+}
+
+function reachView(reach: EngineReach | null): EngineStatus["reach"] {
+  return reach === null ? null : { persona: reach.persona, country: reach.country, conversation: reach.conversation };
 }
