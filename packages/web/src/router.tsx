@@ -219,6 +219,24 @@ const brandCompetitorsRoute = createRoute({
   component: lazyRouteComponent(() => import("./routes/brand-competitors.tsx"), "BrandCompetitorsPage"),
 });
 
+const brandAudiencesRoute = createRoute({
+  getParentRoute: () => brandRoute,
+  path: "/audiences",
+  component: lazyRouteComponent(() => import("./routes/brand-audiences.tsx"), "BrandAudiencesPage"),
+});
+
+const brandConversationsRoute = createRoute({
+  getParentRoute: () => brandRoute,
+  path: "/conversations",
+  component: lazyRouteComponent(() => import("./routes/brand-conversations.tsx"), "BrandConversationsPage"),
+});
+
+const brandConversationRoute = createRoute({
+  getParentRoute: () => brandRoute,
+  path: "/conversations/$conversationId",
+  component: lazyRouteComponent(() => import("./routes/brand-conversation.tsx"), "BrandConversationPage"),
+});
+
 const brandOpportunitiesRoute = createRoute({
   getParentRoute: () => brandRoute,
   path: "/opportunities",
@@ -329,6 +347,9 @@ const routeTree = rootRoute.addChildren([
         brandAnswerRoute,
         brandSourcesRoute,
         brandCompetitorsRoute,
+        brandAudiencesRoute,
+        brandConversationsRoute,
+        brandConversationRoute,
         brandOpportunitiesRoute,
         brandTrafficRoute,
         brandExperimentsRoute,

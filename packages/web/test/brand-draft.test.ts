@@ -37,6 +37,7 @@ const project: Project = {
   },
   engines: ["sandbox"],
   country: "US",
+  countries: [],
   language: "en",
   created_at: "2026-11-23T00:00:00Z",
   updated_at: "2026-11-23T00:00:00Z",

@@ -178,6 +178,15 @@ export interface EngineStatus {
   can_run: boolean;
   /** Why it cannot run, when it cannot. */
   reason: string | null;
+  /** How it takes a persona, a country and a conversation (issue 29); null when it cannot answer here. */
+  reach: {
+    /** How a persona reaches it: the vendor's instructions, its system prompt, or typed before the prompt. */
+    persona: "instructions" | "system" | "preamble";
+    /** The vendor's parameter a country is sent in; null: it cannot be placed. */
+    country: string | null;
+    /** How it holds a conversation: the vendor's state, the history sent back, or not at all. */
+    conversation: "state" | "history" | "none";
+  } | null;
 }
 
 export interface EngineTest {
@@ -608,6 +617,15 @@ export interface DashboardOperations {
         can_run: boolean;
         /** Why it cannot run, when it cannot. */
         reason: string | null;
+        /** How it takes a persona, a country and a conversation (issue 29); null when it cannot answer here. */
+        reach: {
+          /** How a persona reaches it: the vendor's instructions, its system prompt, or typed before the prompt. */
+          persona: "instructions" | "system" | "preamble";
+          /** The vendor's parameter a country is sent in; null: it cannot be placed. */
+          country: string | null;
+          /** How it holds a conversation: the vendor's state, the history sent back, or not at all. */
+          conversation: "state" | "history" | "none";
+        } | null;
       } | null;
     };
   };

@@ -25,7 +25,7 @@ function regionNames(): Intl.DisplayNames | undefined {
 const names = regionNames();
 
 /** "DE" → "Germany"; the code itself when the browser has no name for it. */
-export function countryName(code: string): string {
+function countryName(code: string): string {
   try {
     return names?.of(code.toUpperCase()) ?? code;
   } catch {

@@ -80,7 +80,9 @@ export const MARK_PATTERN = /[\uE000-\uE002]/;
 /** Web addresses and Markdown link targets: a name inside one is part of an address, not of the prose. */
 function addressSpans(text: string): [number, number][] {
   const spans: [number, number][] = [];
-  for (const match of text.matchAll(/\]\([^)\s]*\)|<[^>\s]+>|(?:https?:\/\/|www\.)[^\s<>()]+|[\w.-]+@[\w-]+\.[\w.-]+/gi)) {
+  for (const match of text.matchAll(
+    /\]\([^)\s]*\)|<[^>\s]+>|(?:https?:\/\/|www\.)[^\s<>()]+|[\w.-]+@[\w-]+\.[\w.-]+/gi,
+  )) {
     const start = match.index ?? 0;
     spans.push([start, start + match[0].length]);
   }

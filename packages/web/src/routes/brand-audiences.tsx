@@ -26,8 +26,8 @@ export function BrandAudiencesPage() {
         <h2 className="text-lg font-semibold">Audiences</h2>
         <p className="text-sm text-muted-foreground">
           Engines answer differently depending on who asks and from where. Describe your buyers and the countries you
-          sell in: each analysis asks every prompt as each of them, and the tables below compare how visible the brand is
-          to each.
+          sell in: each analysis asks every prompt as each of them, and the tables below compare how visible the brand
+          is to each.
         </p>
       </div>
       <div className="grid gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)] lg:items-start">

@@ -8,8 +8,10 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../..
 import { Progress } from "../../components/ui/progress.tsx";
 import { GLOSSARY } from "../../generated/glossary.ts";
 import { SURFACE_TITLES } from "../../generated/labels.ts";
+import { countryLabel } from "../../lib/countries.ts";
 import { percent, points, position, proportion, sentimentScore } from "../../lib/figures.ts";
 import { engineName, formatDateTime, formatNumber, formatUsd, plural } from "../../lib/format.ts";
+import { personasQuery } from "../audiences/audiences-api.ts";
 import { useBrand } from "../brand-page/brand-context.tsx";
 import { reportsQuery } from "./analyses-api.ts";
 import { AnalysisStatus, FailureSummary, TRIGGER_NAMES } from "./analysis-status.tsx";
@@ -114,6 +116,36 @@ function SurfaceComparison({ surfaces }: { surfaces: Comparison[] }) {
   );
 }
 
+/** Who the prompts were asked as and from where, and the conversations held (issue 29), when any. */
+function Audience({ analysis }: { analysis: Analysis }) {
+  const { workspaceId, project } = useBrand();
+  const personas = useQuery({ ...personasQuery(workspaceId, project.id), enabled: analysis.personas.length > 0 });
+  const names = analysis.personas.map(
+    ({ id }) => personas.data?.data.find((p) => p.id === id)?.name ?? "a deleted persona",
+  );
+  const who = names.length > 0 ? `as ${names.join(", ")}` : "";
+  const where = analysis.countries.length > 0 ? `from ${analysis.countries.map(countryLabel).join(", ")}` : "";
+  if (who === "" && where === "" && analysis.conversations === 0) return null;
+  return (
+    <p className="text-sm text-muted-foreground">
+      {(who || where) && `Each prompt asked ${[who, where].filter(Boolean).join(" ")}. `}
+      {analysis.conversations > 0 && (
+        <>
+          {plural(analysis.conversations, "conversation")} held:{" "}
+          <Link
+            to="/w/$workspaceId/brands/$brandId/conversations"
+            params={{ workspaceId, brandId: project.id }}
+            className="font-medium text-primary underline underline-offset-4"
+          >
+            read them
+          </Link>
+          .
+        </>
+      )}
+    </p>
+  );
+}
+
 /** One analysis as it runs: read every second until it finishes, with its counts and any engine's failure. */
 export function AnalysisProgress({ analysis }: { analysis: Analysis }) {
   const { progress } = analysis;
@@ -135,6 +167,7 @@ export function AnalysisProgress({ analysis }: { analysis: Analysis }) {
         </div>
       </CardHeader>
       <CardContent className="grid gap-5">
+        <Audience analysis={analysis} />
         <div className="grid gap-2">
           <Progress
             value={share}

@@ -12,7 +12,9 @@ import { engineName, plural } from "../../lib/format.ts";
 import { keys } from "../../lib/queries.ts";
 import { useBrand } from "../brand-page/brand-context.tsx";
 import { startAnalysis } from "./analyses-api.ts";
+import { type AnalysisShape, countAnswers, describeAnswers } from "./answer-count.ts";
 import { CreditCost } from "./credit-cost.tsx";
+import { useAudience } from "./use-analysis-shape.ts";
 
 const MAX_SAMPLES = 10;
 const MAX_ANSWERS = 2000;
@@ -50,7 +52,21 @@ function RunAnalysisForm({ onDone }: { onDone: () => void }) {
   const { samples } = draft;
 
   const sampleCount = Number(samples);
-  const answers = prompts.size * engines.length * (Number.isInteger(sampleCount) ? sampleCount : 0);
+  // Exactly the prompts switched on: sent as "the brand's prompts", as monitoring asks them; only
+  // then are the brand's conversations held too.
+  const all = prompts.size === active.length && active.every((p) => prompts.has(p));
+  const audience = useAudience(workspaceId, project);
+  const shape: AnalysisShape = {
+    prompts: prompts.size,
+    engines: engines.length,
+    samples: Number.isInteger(sampleCount) ? sampleCount : 0,
+    personas: audience.personas,
+    countries: audience.countries,
+    scripts: all ? audience.scripts : 0,
+    scriptTurns: all ? audience.scriptTurns : 0,
+    talkers: engines.filter(audience.holdsConversations).length,
+  };
+  const answers = countAnswers(shape).total;
 
   function check() {
     const found: Record<string, string> = {};
@@ -67,8 +83,6 @@ function RunAnalysisForm({ onDone }: { onDone: () => void }) {
   const submit = () =>
     run(
       async () => {
-        // Exactly the prompts switched on: sent as "the brand's prompts", as monitoring asks them.
-        const all = prompts.size === active.length && active.every((p) => prompts.has(p));
         const analysis = await startAnalysis(workspaceId, {
           project_id: project.id,
           engines: engines as EngineName[],
@@ -90,7 +104,7 @@ function RunAnalysisForm({ onDone }: { onDone: () => void }) {
       <>
         <DialogHeading
           title={`Spend ${plural(answers, "credit")}?`}
-          description={`${plural(prompts.size, "prompt")} × ${plural(engines.length, "engine")} × ${plural(sampleCount, "sample")} = ${plural(answers, "answer")} from ${engines.map(engineName).join(", ")}.`}
+          description={`${describeAnswers(shape)} from ${engines.map(engineName).join(", ")}.`}
         />
         <FormError message={formError} />
         <CreditCost workspaceId={workspaceId} credits={answers} />
@@ -123,7 +137,7 @@ function RunAnalysisForm({ onDone }: { onDone: () => void }) {
   return (
     <DialogForm
       title={`Run an analysis of ${project.name}`}
-      description="Each prompt is asked of each engine, as many times as the samples say. One answer costs one credit; you confirm the cost before it starts."
+      description="Each prompt is asked of each engine, as many times as the samples say, as each persona switched on and from each of the brand's countries; each conversation script switched on is held too. One answer or turn costs one credit; you confirm the cost before it starts."
       onSubmit={review}
       error={formError}
       pending={pending}
@@ -153,11 +167,22 @@ function RunAnalysisForm({ onDone }: { onDone: () => void }) {
         error={errors.prompts}
         box="max-h-56"
       />
-      <p className="rounded-md bg-muted px-3 py-2 text-sm" aria-live="polite">
-        {plural(prompts.size, "prompt")} × {plural(engines.length, "engine")} ×{" "}
-        {plural(Number.isInteger(sampleCount) ? sampleCount : 0, "sample")} ={" "}
-        <strong className="font-semibold">{plural(answers, "answer")}</strong>, {plural(answers, "credit")}.
-      </p>
+      <div className="grid gap-1 rounded-md bg-muted px-3 py-2 text-sm" aria-live="polite">
+        <p>
+          {describeAnswers(shape)}: <strong className="font-semibold">{plural(answers, "credit")}</strong>.
+        </p>
+        {!all && audience.scripts > 0 && (
+          <p className="text-xs text-muted-foreground">
+            Conversations are held only when every prompt switched on is asked.
+          </p>
+        )}
+        {all && audience.scripts > 0 && shape.talkers === 0 && (
+          <p className="text-xs text-muted-foreground">
+            None of these engines holds conversations (search and web surfaces answer single questions): the brand's
+            scripts are not asked.
+          </p>
+        )}
+      </div>
     </DialogForm>
   );
 }

@@ -1,7 +1,7 @@
 import type { Project } from "@sightline/sdk";
 import { useMemo } from "react";
-import type { NameGroup } from "../../lib/highlight.ts";
-import { renderAnswer } from "../../lib/markdown.ts";
+import type { MentionAt, NameGroup } from "../../lib/highlight.ts";
+import { renderAnswer, renderAnswerAt } from "../../lib/markdown.ts";
 
 function nameGroups(project: Project): NameGroup[] {
   return [
@@ -31,5 +31,12 @@ export function MentionLegend({ project }: { project: Project }) {
 export function AnswerText({ text, project }: { text: string; project: Project }) {
   const html = useMemo(() => renderAnswer(text, nameGroups(project)), [text, project]);
   // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitised by DOMPurify in renderAnswer (lib/markdown.ts)
+  return <div className="answer-prose" dangerouslySetInnerHTML={{ __html: html }} />;
+}
+
+/** The answer as the engine wrote it, with the tracked names highlighted where the server measured them. */
+export function MeasuredAnswerText({ text, mentions }: { text: string; mentions: readonly MentionAt[] }) {
+  const html = useMemo(() => renderAnswerAt(text, mentions), [text, mentions]);
+  // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitised by DOMPurify in renderAnswerAt (lib/markdown.ts)
   return <div className="answer-prose" dangerouslySetInnerHTML={{ __html: html }} />;
 }

@@ -57,7 +57,16 @@ export function breakdownQuery(
   engine: string | undefined,
 ) {
   return queryOptions({
-    queryKey: keys.workspacePart(workspaceId, "analytics", projectId, "breakdown", by, period.from, period.to, engine ?? ""),
+    queryKey: keys.workspacePart(
+      workspaceId,
+      "analytics",
+      projectId,
+      "breakdown",
+      by,
+      period.from,
+      period.to,
+      engine ?? "",
+    ),
     queryFn: ({ signal }) =>
       v1Call(
         workspaceId,

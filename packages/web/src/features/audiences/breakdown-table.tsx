@@ -16,13 +16,15 @@ const WORDS = {
     title: "By persona",
     column: "Persona",
     titleId: "by-persona-title",
-    alone: "Nothing to compare yet: every answer of the period was asked as the same person. Add personas above; the next analysis asks as each of them.",
+    alone:
+      "Nothing to compare yet: every answer of the period was asked as the same person. Add personas above; the next analysis asks as each of them.",
   },
   country: {
     title: "By country",
     column: "Country",
     titleId: "by-country-title",
-    alone: "Nothing to compare yet: every answer of the period was asked from the same place. Add countries above; the next analysis asks from each of them.",
+    alone:
+      "Nothing to compare yet: every answer of the period was asked from the same place. Add countries above; the next analysis asks from each of them.",
   },
 } as const;
 
@@ -125,7 +127,10 @@ export function BreakdownTable({ breakdown }: { breakdown: Breakdown }) {
         <TableBody>
           {groups.map((group) => (
             <TableRow key={group.key ?? "none"}>
-              <TableHead scope="row" className="h-auto py-2.5 align-top text-sm font-medium whitespace-normal text-foreground">
+              <TableHead
+                scope="row"
+                className="h-auto py-2.5 align-top text-sm font-medium whitespace-normal text-foreground"
+              >
                 <span className="wrap-anywhere">{groupName(breakdown, group)}</span>
                 <span className="mt-1 block text-xs font-normal text-muted-foreground md:hidden">
                   Citation rate {percent(group.citation_rate.value)} · Average position{" "}

@@ -3,9 +3,9 @@ import { Link } from "@tanstack/react-router";
 import { GlobeIcon, PlusIcon, XIcon } from "lucide-react";
 import { useState } from "react";
 import { toast } from "sonner";
-import { Form } from "../../components/form.tsx";
-import { SelectField } from "../../components/select-field.tsx";
+import { FieldError, Form } from "../../components/form.tsx";
 import { SectionCard } from "../../components/section-card.tsx";
+import { SelectField } from "../../components/select-field.tsx";
 import { Badge } from "../../components/ui/badge.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import { ApiError, errorMessage } from "../../lib/api.ts";
@@ -39,8 +39,10 @@ export function CountriesCard() {
       toast.success(done);
       return true;
     } catch (failure) {
-      const issue = failure instanceof ApiError ? failure.details.find((d) => d.field?.startsWith("countries")) : undefined;
-      setError(issue ? `${countryLabel(choice || "")}: ${issue.issue}.` : errorMessage(failure));
+      const issue =
+        failure instanceof ApiError ? failure.details.find((d) => d.field?.startsWith("countries")) : undefined;
+      const code = next[Number(/\[(\d+)\]/.exec(issue?.field ?? "")?.[1])];
+      setError(issue ? `${code ? `${countryLabel(code)}: ` : ""}${issue.issue}.` : errorMessage(failure));
       return false;
     } finally {
       setBusy(false);
@@ -114,7 +116,7 @@ export function CountriesCard() {
           <Link
             to="/w/$workspaceId/brands/$brandId/edit"
             params={{ workspaceId, brandId: project.id }}
-            className="text-primary underline-offset-4 hover:underline"
+            className="text-primary underline underline-offset-4"
           >
             Edit brand
           </Link>
@@ -122,10 +124,10 @@ export function CountriesCard() {
         </p>
       )}
       {canEdit && tracked.length < MAX_COUNTRIES && (
-        <Form onSubmit={add} className="flex flex-col gap-2 sm:flex-row sm:items-start" aria-label="Add a country">
+        <Form onSubmit={add} className="flex flex-wrap items-end gap-2">
           <SelectField<string>
             label="Add a country"
-            className="sm:w-72"
+            className="min-w-0 flex-1 basis-52"
             placeholder="Choose a country"
             contentClassName="max-h-72"
             value={choice}
@@ -134,12 +136,14 @@ export function CountriesCard() {
               setError(undefined);
             }}
             options={countryOptions(tracked)}
-            error={error}
           />
-          <Button type="submit" variant="outline" disabled={busy || choice === ""} className="sm:mt-[1.375rem]">
+          <Button type="submit" variant="outline" disabled={busy || choice === ""}>
             <PlusIcon aria-hidden="true" />
             Add country
           </Button>
+          <div aria-live="polite" className="basis-full">
+            <FieldError message={error} />
+          </div>
         </Form>
       )}
       {canEdit && tracked.length >= MAX_COUNTRIES && (

@@ -109,4 +109,3 @@ function PersonaForm({ persona, onDone }: { persona: Persona | undefined; onDone
     </DialogForm>
   );
 }
-

@@ -11,6 +11,7 @@ import { Button } from "../../components/ui/button.tsx";
 import { Switch } from "../../components/ui/switch.tsx";
 import { errorMessage } from "../../lib/api.ts";
 import { plural } from "../../lib/format.ts";
+import { keys } from "../../lib/queries.ts";
 import { useBrand } from "../brand-page/brand-context.tsx";
 import { allPersonasKey, deletePersona, MAX_PERSONAS, personasQuery, updatePersona } from "./audiences-api.ts";
 import { PersonaDialog } from "./persona-dialog.tsx";
@@ -29,7 +30,11 @@ export function PersonasCard() {
       description={
         list.length === 0
           ? "The people who ask: each analysis asks every prompt as each persona switched on, so you see whether engines recommend the brand to the buyers you want."
-          : `${plural(list.length, "persona")}, ${active} switched on: each analysis asks every prompt as each of ${active === 1 ? "it" : "them"}${active > 1 ? `, ${active} times the answers (and credits)` : ""}.`
+          : active === 0
+            ? `${plural(list.length, "persona")}, none switched on: analyses ask as nobody in particular.`
+            : active === 1
+              ? `${plural(list.length, "persona")}, 1 switched on: each analysis asks every prompt as ${list.find((p) => p.active)?.name}.`
+              : `${plural(list.length, "persona")}, ${active} switched on: each analysis asks every prompt as each of them, ${active} times the answers (and credits).`
       }
       actions={
         canEdit &&
@@ -100,8 +105,15 @@ function PersonaItem({ persona }: { persona: Persona }) {
       <div className="flex flex-col gap-2 sm:flex-row sm:items-start sm:justify-between">
         <div className="flex min-w-0 flex-wrap items-center gap-2">
           <h3 className="font-medium wrap-anywhere">{persona.name}</h3>
-          <Badge variant={persona.active ? "success" : "muted"}>{persona.active ? "Switched on" : "Switched off"}</Badge>
-          <span className="text-xs text-muted-foreground">Version {persona.version}</span>
+          <Badge variant={persona.active ? "success" : "muted"}>
+            {persona.active ? "Switched on" : "Switched off"}
+          </Badge>
+          <span
+            className="text-xs text-muted-foreground"
+            title="Each edit makes a new version; every answer keeps the version it was asked under."
+          >
+            Version {persona.version}
+          </span>
         </div>
         <div className="flex flex-wrap items-center gap-2">
           <div className="flex items-center gap-2">
@@ -140,6 +152,10 @@ function PersonaItem({ persona }: { persona: Persona }) {
                 onConfirm={async () => {
                   await deletePersona(workspaceId, project.id, persona.id);
                   await refresh();
+                  // Scripts asked as this persona are now asked as nobody in particular: read them again.
+                  await queryClient.invalidateQueries({
+                    queryKey: keys.workspacePart(workspaceId, "conversations", project.id),
+                  });
                   toast.success(`“${persona.name}” was deleted.`);
                 }}
               />
@@ -158,16 +174,13 @@ function PersonaItem({ persona }: { persona: Persona }) {
         </dl>
       )}
       <div className="grid gap-1">
-        <p className="text-xs font-medium text-muted-foreground">
-          What the engines receive with every prompt
-        </p>
+        <p className="text-xs font-medium text-muted-foreground">What the engines receive with every prompt</p>
         {persona.context === "" ? (
           <p className="text-sm text-muted-foreground">
             Nothing: with only a name, the engines are asked as nobody in particular. Edit it to describe the person.
           </p>
         ) : (
-          <blockquote className="rounded-md border-l-4 border-primary/40 bg-muted/60 px-3 py-2 text-sm wrap-anywhere"
-          >
+          <blockquote className="rounded-md border-l-4 border-primary/40 bg-muted/60 px-3 py-2 text-sm wrap-anywhere">
             {persona.context}
           </blockquote>
         )}

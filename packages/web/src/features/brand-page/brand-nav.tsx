@@ -18,8 +18,9 @@ export function BrandNav({
   const params = { workspaceId, brandId };
   const filters = sharedFilters(search);
   return (
-    <nav aria-label="Brand" className="-mx-1 overflow-x-auto border-b pb-1.5">
-      <ul className="flex flex-wrap gap-1 px-1 sm:flex-nowrap">
+    // A dozen pages: they wrap onto a second line rather than hide the last ones behind a sideways scroll.
+    <nav aria-label="Brand" className="-mx-1 border-b pb-1.5">
+      <ul className="flex flex-wrap gap-1 px-1">
         <li>
           <Link
             to="/w/$workspaceId/brands/$brandId"
@@ -78,6 +79,30 @@ export function BrandNav({
             activeProps={active}
           >
             Competitors
+          </Link>
+        </li>
+        <li>
+          <Link
+            to="/w/$workspaceId/brands/$brandId/audiences"
+            params={params}
+            search={filters}
+            activeOptions={{ includeSearch: false }}
+            className={linkClass}
+            activeProps={active}
+          >
+            Audiences
+          </Link>
+        </li>
+        <li>
+          <Link
+            to="/w/$workspaceId/brands/$brandId/conversations"
+            params={params}
+            search={filters}
+            activeOptions={{ includeSearch: false }}
+            className={linkClass}
+            activeProps={active}
+          >
+            Conversations
           </Link>
         </li>
         <li>

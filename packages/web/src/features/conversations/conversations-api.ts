@@ -10,7 +10,7 @@ import { v1Call } from "../../lib/api.ts";
 import type { Period } from "../../lib/period.ts";
 import { keys } from "../../lib/queries.ts";
 
-export type { Conversation, ConversationScript, ConversationScriptCreate, ConversationScriptStats };
+export type { ConversationScript, ConversationScriptCreate };
 export type ConversationTurn = NonNullable<Conversation["turns"]>[number];
 export type EngineStats = ConversationScriptStats["engines"][number];
 

@@ -11,7 +11,6 @@ import { countryOptions } from "../../lib/countries.ts";
 import { personasQuery } from "../audiences/audiences-api.ts";
 import { useBrand } from "../brand-page/brand-context.tsx";
 import { allScriptsKey, createScript, updateScript } from "./conversations-api.ts";
-import { FollowUpsField, VariablesField } from "./script-fields.tsx";
 import {
   checkScript,
   emptyScript,
@@ -21,6 +20,7 @@ import {
   scriptDraftOf,
   scriptServerErrors,
 } from "./script-draft.ts";
+import { FollowUpsField, VariablesField } from "./script-fields.tsx";
 
 /** Select values standing for "none" (Radix's select takes no empty value). */
 const NOBODY = "nobody";
@@ -93,11 +93,7 @@ function ScriptForm({ script, onDone }: { script: ConversationScript | undefined
         hint="As a buyer would ask it, without your brand's name."
         {...text("opening", "turns.0")}
       />
-      <FollowUpsField
-        rows={draft.followUps}
-        onChange={(rows) => set("followUps", rows)}
-        errors={errors}
-      />
+      <FollowUpsField rows={draft.followUps} onChange={(rows) => set("followUps", rows)} errors={errors} />
       <VariablesField rows={draft.variables} onChange={(rows) => set("variables", rows)} errors={errors} />
       <div className="grid gap-4 sm:grid-cols-2">
         <div className="grid gap-1.5">

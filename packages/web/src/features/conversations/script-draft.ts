@@ -91,7 +91,8 @@ export function checkScript(draft: ScriptDraft): Record<string, string> {
       if (issue) errors[field] = issue;
     }
   });
-  if (draft.followUps.length === 0) errors.followUps = "Add at least one follow-up: a conversation has two turns or more.";
+  if (draft.followUps.length === 0)
+    errors.followUps = "Add at least one follow-up: a conversation has two turns or more.";
   draft.variables.forEach((variable, index) => {
     const name = variable.name.trim();
     if (!VARIABLE_NAME.test(name))

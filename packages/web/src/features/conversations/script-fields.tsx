@@ -22,8 +22,8 @@ export function FollowUpsField({
       <legend className="mb-1 text-sm font-medium">Follow-ups</legend>
       <p id={hintId} className="-mt-2 text-xs text-muted-foreground">
         Placeholders: <code>{"{brand}"}</code> your brand, <code>{"{top_competitor_named}"}</code> the competitor the
-        previous answer named first, <code>{"{first_named}"}</code> the first tracked brand it named, and{" "}
-        <code>{"{name}"}</code> for a variable below.
+        previous answer named first, <code>{"{first_named}"}</code> the first tracked brand it named (if it named none,
+        the conversation stops there), and <code>{"{name}"}</code> for a variable below.
       </p>
       <ol className="grid gap-3">
         {rows.map((row, index) => (
@@ -33,7 +33,11 @@ export function FollowUpsField({
               label={`Follow-up ${index + 1}`}
               rows={2}
               maxLength={MAX_TURN_LENGTH}
-              placeholder={index === 0 ? "e.g. We can't use {top_competitor_named}; what else?" : "e.g. Which of those is cheapest?"}
+              placeholder={
+                index === 0
+                  ? "e.g. We can't use {top_competitor_named}; what else?"
+                  : "e.g. Which of those is cheapest?"
+              }
               value={row.text}
               onChange={(event) =>
                 onChange(rows.map((r) => (r.key === row.key ? { ...r, text: event.target.value } : r)))
@@ -95,34 +99,34 @@ export function VariablesField({
         <ol className="grid gap-3">
           {rows.map((row, index) => (
             <li key={row.key} className="flex items-start gap-2">
-                <Field
-                  className="min-w-0 flex-1"
-                  label={`Variable ${index + 1} name`}
-                  autoComplete="off"
-                  maxLength={40}
-                  placeholder="e.g. tool"
-                  value={row.name}
-                  onChange={(event) => update(row.key, { name: event.target.value })}
-                  error={errors[`variables.${index}`]}
-                />
-                <Field
-                  className="min-w-0 flex-1"
-                  label={`Variable ${index + 1} value`}
-                  autoComplete="off"
-                  maxLength={200}
-                  placeholder="e.g. Slack"
-                  value={row.value}
-                  onChange={(event) => update(row.key, { value: event.target.value })}
-                />
-                <Button
-                  variant="ghost"
-                  size="icon"
-                  className="mt-6"
-                  aria-label={`Remove variable ${index + 1}`}
-                  onClick={() => onChange(rows.filter((r) => r.key !== row.key))}
-                >
-                  <Trash2Icon aria-hidden="true" />
-                </Button>
+              <Field
+                className="min-w-0 flex-1"
+                label={`Variable ${index + 1} name`}
+                autoComplete="off"
+                maxLength={40}
+                placeholder="e.g. tool"
+                value={row.name}
+                onChange={(event) => update(row.key, { name: event.target.value })}
+                error={errors[`variables.${index}`]}
+              />
+              <Field
+                className="min-w-0 flex-1"
+                label={`Variable ${index + 1} value`}
+                autoComplete="off"
+                maxLength={200}
+                placeholder="e.g. Slack"
+                value={row.value}
+                onChange={(event) => update(row.key, { value: event.target.value })}
+              />
+              <Button
+                variant="ghost"
+                size="icon"
+                className="mt-6"
+                aria-label={`Remove variable ${index + 1}`}
+                onClick={() => onChange(rows.filter((r) => r.key !== row.key))}
+              >
+                <Trash2Icon aria-hidden="true" />
+              </Button>
             </li>
           ))}
         </ol>

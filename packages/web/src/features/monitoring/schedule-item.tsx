@@ -12,7 +12,9 @@ import { errorMessage } from "../../lib/api.ts";
 import { engineName, formatDateTimeIn, plural } from "../../lib/format.ts";
 import { keys } from "../../lib/queries.ts";
 import { cn } from "../../lib/utils.ts";
+import { countAnswers, describeAnswers } from "../analyses/answer-count.ts";
 import { CreditCost } from "../analyses/credit-cost.tsx";
+import { useAudience } from "../analyses/use-analysis-shape.ts";
 import { useBrand } from "../brand-page/brand-context.tsx";
 import { deleteSchedule, runScheduleNow, updateSchedule } from "./monitoring-api.ts";
 import { RunsList } from "./runs-list.tsx";
@@ -54,7 +56,20 @@ export function ScheduleItem({ schedule }: { schedule: MonitoringSchedule }) {
   const paused = new Set(project.paused_prompts ?? []);
   const runEngines = schedule.engines ?? project.engines;
   const runPrompts = schedule.prompts ?? project.prompts.filter((p) => !paused.has(p));
-  const credits = runEngines.length * runPrompts.length * schedule.samples;
+  // As the brand's analyses: under each persona, from each country, and (asking the brand's prompts) its conversations.
+  const audience = useAudience(workspaceId, project);
+  const held = schedule.prompts === null;
+  const shape = {
+    prompts: runPrompts.length,
+    engines: runEngines.length,
+    samples: schedule.samples,
+    personas: audience.personas,
+    countries: audience.countries,
+    scripts: held ? audience.scripts : 0,
+    scriptTurns: held ? audience.scriptTurns : 0,
+    talkers: runEngines.filter(audience.holdsConversations).length,
+  };
+  const credits = countAnswers(shape).total;
 
   async function runNow() {
     const run = await runScheduleNow(workspaceId, schedule.id);
@@ -147,9 +162,7 @@ export function ScheduleItem({ schedule }: { schedule: MonitoringSchedule }) {
               title={`Run now and spend ${plural(credits, "credit")}?`}
               description={
                 <>
-                  {plural(runPrompts.length, "prompt")} × {plural(runEngines.length, "engine")} ×{" "}
-                  {plural(schedule.samples, "sample")} = {plural(credits, "answer")}, outside the schedule's slots
-                  (which are unaffected).
+                  {describeAnswers(shape)}, outside the schedule's slots (which are unaffected).
                   <CreditCost workspaceId={workspaceId} credits={credits} />
                 </>
               }
