@@ -1155,6 +1155,7 @@ describeEachDialect(
         schedule_id: w.b.schedule,
         persona_id: w.b.persona,
         conversation_id: w.b.conversation,
+        script_id: w.b.script,
         // Looked up among the brand's own opportunities, and the brand here is B's already.
         opportunity_id: null,
       };
