@@ -2,8 +2,8 @@ import type { ErrorDetail } from "../../errors/api-error.ts";
 import { newId } from "../../lib/ids.ts";
 import { toJson } from "../../lib/json.ts";
 import type { ServiceContext } from "../context.ts";
-import { personaContext } from "../conversations/personas.ts";
-import { scriptColumns } from "../conversations/scripts.ts";
+import { personaContext, personaRows } from "../conversations/personas.ts";
+import { scriptColumns, scriptRows } from "../conversations/scripts.ts";
 
 /**
  * Who and what an analysis asks besides its prompts (issue 29): the personas each prompt is asked
@@ -27,6 +27,25 @@ export interface AskedScript {
   country: string | null;
 }
 
+/**
+ * The rows named by `ids` (each must be among `rows`, else an issue on `field[i]`), or, without
+ * ids, the active ones.
+ */
+function chosenOf<Row extends { id: string; active: unknown }>(
+  rows: readonly Row[],
+  ids: readonly string[] | undefined,
+  field: string,
+  issue: string,
+  details: ErrorDetail[],
+): Row[] {
+  if (ids === undefined) return rows.filter((row) => Boolean(row.active));
+  return [...new Set(ids)].flatMap((id) => {
+    const row = rows.find((r) => r.id === id);
+    if (row === undefined) details.push({ field: `${field}[${ids.indexOf(id)}]`, issue });
+    return row === undefined ? [] : [row];
+  });
+}
+
 /** The personas named (each must be the brand's), or the brand's active ones. */
 export async function askedPersonas(
   ctx: ServiceContext,
@@ -34,25 +53,13 @@ export async function askedPersonas(
   ids: readonly string[] | undefined,
   details: ErrorDetail[],
 ): Promise<AskedPersona[]> {
-  const rows = await ctx.db
-    .selectFrom("personas")
-    .selectAll()
-    .where("workspace_id", "=", ctx.workspace.id)
-    .where("project_id", "=", projectId)
-    .orderBy("created_at")
-    .orderBy("id")
-    .execute();
-  const chosen =
-    ids === undefined
-      ? rows.filter((row) => Boolean(row.active))
-      : [...new Set(ids)].flatMap((id) => {
-          const row = rows.find((r) => r.id === id);
-          if (row === undefined) {
-            details.push({ field: `personas[${ids.indexOf(id)}]`, issue: "is not one of the brand's personas" });
-            return [];
-          }
-          return [row];
-        });
+  const chosen = chosenOf(
+    await personaRows(ctx, projectId),
+    ids,
+    "personas",
+    "is not one of the brand's personas",
+    details,
+  );
   return chosen.map((row) => ({ id: row.id, version: row.version, context: personaContext(row) }));
 }
 
@@ -64,28 +71,13 @@ export async function askedScripts(
   details: ErrorDetail[],
 ): Promise<AskedScript[]> {
   if (ids !== undefined && ids.length === 0) return [];
-  const rows = await ctx.db
-    .selectFrom("conversation_scripts")
-    .selectAll()
-    .where("workspace_id", "=", ctx.workspace.id)
-    .where("project_id", "=", projectId)
-    .orderBy("created_at")
-    .orderBy("id")
-    .execute();
-  const chosen =
-    ids === undefined
-      ? rows.filter((row) => Boolean(row.active))
-      : [...new Set(ids)].flatMap((id) => {
-          const row = rows.find((r) => r.id === id);
-          if (row === undefined) {
-            details.push({
-              field: `scripts[${ids.indexOf(id)}]`,
-              issue: "is not one of the brand's conversation scripts",
-            });
-            return [];
-          }
-          return [row];
-        });
+  const chosen = chosenOf(
+    await scriptRows(ctx, projectId),
+    ids,
+    "scripts",
+    "is not one of the brand's conversation scripts",
+    details,
+  );
   const personaIds = chosen.flatMap((row) => (row.persona_id === null ? [] : [row.persona_id]));
   const versions = new Map(
     personaIds.length === 0

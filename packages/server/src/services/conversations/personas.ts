@@ -96,9 +96,9 @@ async function keepVersion(ctx: ServiceContext, row: Selectable<PersonasTable>):
     .execute();
 }
 
-export async function listPersonas(ctx: ServiceContext, projectId: string): Promise<Persona[]> {
-  await getProject(ctx, projectId);
-  const rows = await ctx.db
+/** The brand's personas as stored, oldest first: what lists and analyses read. */
+export function personaRows(ctx: ServiceContext, projectId: string) {
+  return ctx.db
     .selectFrom("personas")
     .selectAll()
     .where("workspace_id", "=", ctx.workspace.id)
@@ -106,7 +106,11 @@ export async function listPersonas(ctx: ServiceContext, projectId: string): Prom
     .orderBy("created_at")
     .orderBy("id")
     .execute();
-  return rows.map(view);
+}
+
+export async function listPersonas(ctx: ServiceContext, projectId: string): Promise<Persona[]> {
+  await getProject(ctx, projectId);
+  return (await personaRows(ctx, projectId)).map(view);
 }
 
 export async function getPersona(ctx: ServiceContext, projectId: string, personaId: string): Promise<Persona> {

@@ -100,9 +100,9 @@ async function checked(
   return { name, turns, variables, persona_id: body.persona_id, country };
 }
 
-export async function listScripts(ctx: ServiceContext, projectId: string): Promise<Script[]> {
-  await getProject(ctx, projectId);
-  const rows = await ctx.db
+/** The brand's scripts as stored, oldest first: what lists and analyses read. */
+export function scriptRows(ctx: ServiceContext, projectId: string) {
+  return ctx.db
     .selectFrom("conversation_scripts")
     .selectAll()
     .where("workspace_id", "=", ctx.workspace.id)
@@ -110,7 +110,11 @@ export async function listScripts(ctx: ServiceContext, projectId: string): Promi
     .orderBy("created_at")
     .orderBy("id")
     .execute();
-  return rows.map(view);
+}
+
+export async function listScripts(ctx: ServiceContext, projectId: string): Promise<Script[]> {
+  await getProject(ctx, projectId);
+  return (await scriptRows(ctx, projectId)).map(view);
 }
 
 export async function getScript(ctx: ServiceContext, projectId: string, scriptId: string): Promise<Script> {

@@ -26,6 +26,7 @@ export async function reportConversations(
   period: { start: string; end: string },
 ): Promise<ReportConversation[] | undefined> {
   if (project.deleted_at !== undefined) return undefined;
+  const range = days(period);
   const scripts = await ctx.db
     .selectFrom("conversations")
     .select(["script_id"])
@@ -33,13 +34,13 @@ export async function reportConversations(
     .where("workspace_id", "=", ctx.workspace.id)
     .where("project_id", "=", project.id)
     .where("status", "=", "completed")
-    .where("created_at", ">=", days(period).from)
-    .where("created_at", "<", days(period).to)
+    .where("created_at", ">=", range.from)
+    .where("created_at", "<", range.to)
     .limit(MAX_SCRIPTS)
     .execute();
   const out: ReportConversation[] = [];
   for (const { script_id } of scripts) {
-    const stats = await scriptStats(ctx, project.id, script_id, days(period));
+    const stats = await scriptStats(ctx, project.id, script_id, range);
     if (stats.engines.length === 0) continue;
     out.push({
       script_id,
