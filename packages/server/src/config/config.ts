@@ -186,8 +186,9 @@ export const CONFIG_VARIABLES: ConfigVariable[] = [
   },
   {
     name: "SIGHTLINE_JOB_LEASE_SECONDS",
-    default: "60",
-    description: "How long a crashed worker's jobs wait before another worker takes them.",
+    default: "6",
+    description:
+      "How long a crashed worker's jobs wait before another worker takes them; a live worker renews its leases every quarter of it.",
   },
   {
     name: "SIGHTLINE_JOB_POLL_MS",
@@ -338,7 +339,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   const smtpUrl = read<string | null>("SMTP_URL", null, parseSmtpUrl);
   const smtpFrom = read("SMTP_FROM", "Sightline <sightline@localhost>", (raw) => raw.trim());
   const concurrency = read("SIGHTLINE_WORKER_CONCURRENCY", 8, (raw) => parseInteger(raw, 1, 256));
-  const leaseSeconds = read("SIGHTLINE_JOB_LEASE_SECONDS", 60, (raw) => parseInteger(raw, 1, 3600));
+  const leaseSeconds = read("SIGHTLINE_JOB_LEASE_SECONDS", 6, (raw) => parseInteger(raw, 1, 3600));
   const pollMs = read("SIGHTLINE_JOB_POLL_MS", 1000, (raw) => parseInteger(raw, 10, 60_000));
   const biExportDir = read<string | null>("SIGHTLINE_BI_EXPORT_DIR", null, (raw) => resolve(cwd, raw.trim()));
   const biExportHours = read("SIGHTLINE_BI_EXPORT_HOURS", 24, (raw) => parseInteger(raw, 1, 24 * 366));

@@ -3,11 +3,16 @@ import { verifyWebhook } from "@sightline/sdk";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { type RunningWorker, webhookTransport } from "../../src/app/worker.ts";
 import { createProject, updateProject } from "../../src/services/projects/projects.ts";
-import { deliverWebhooks } from "../../src/services/webhooks/deliver.ts";
+import { deliverWebhooks, UNFINISHED_ATTEMPT } from "../../src/services/webhooks/deliver.ts";
 import { listDeliveries } from "../../src/services/webhooks/deliveries.ts";
 import { workspaceContext } from "../../src/services/workspaces/workspaces.ts";
 import { describeEachDialect, type Harness, type Tenant } from "../helpers/harness.ts";
 import { Receiver } from "../helpers/receiver.ts";
+
+/** `count` attempts in the log, every one with its outcome recorded (an attempt is logged before it is sent). */
+function recorded(attempts: { error: string | null }[] | undefined, count: number): boolean {
+  return attempts?.length === count && attempts.every((attempt) => attempt.error !== UNFINISHED_ATTEMPT);
+}
 
 async function eventually<T>(read: () => Promise<T>, accept: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -103,7 +108,7 @@ describeEachDialect(
       await receiver.waitFor(1, "/flaky");
       const [pending] = await eventually(
         () => deliveries(h, t, hook.id),
-        (list) => list[0]?.attempts.length === 1 && list[0]?.next_attempt_at !== null,
+        (list) => recorded(list[0]?.attempts, 1) && list[0]?.next_attempt_at !== null,
       );
       expect(pending?.status).toBe("pending");
       expect(pending?.attempts[0]).toMatchObject({ status_code: 500, error: "HTTP 500", response_excerpt: "boom" });
@@ -154,7 +159,7 @@ describeEachDialect(
       await receiver.waitFor(1, "/moved");
       const [record] = await eventually(
         () => deliveries(h, t, hook.id),
-        (list) => list[0]?.attempts.length === 1,
+        (list) => recorded(list[0]?.attempts, 1),
       );
       expect(record?.status).toBe("pending");
       expect(record?.attempts[0]).toMatchObject({ status_code: 302, error: "HTTP 302" });
@@ -173,7 +178,7 @@ describeEachDialect(
         await receiver.waitFor(attempt, "/down");
         await eventually(
           () => deliveries(h, t, hook.id),
-          (list) => list[0]?.attempts.length === attempt && (attempt === 9 || list[0]?.next_attempt_at !== null),
+          (list) => recorded(list[0]?.attempts, attempt) && (attempt === 9 || list[0]?.next_attempt_at !== null),
         );
         await settled(h);
         h.clock.advance(30 * 3_600_000); // past the longest step of the schedule
@@ -200,13 +205,13 @@ describeEachDialect(
         const [first] = await eventually(
           () => deliveries(h, t, hook.id),
           (list) =>
-            list[0]?.attempts.length === 1 && Date.parse(list[0].next_attempt_at ?? "") > h.clock.now().getTime(),
+            recorded(list[0]?.attempts, 1) && Date.parse(list[0]?.next_attempt_at ?? "") > h.clock.now().getTime(),
         );
         for (let resend = 1; resend <= 3; resend++) {
           await h.call("redeliverWebhook", { key: t.key, params: { id: hook.id, delivery_id: first?.id ?? "" } });
           await eventually(
             () => deliveries(h, t, hook.id),
-            (list) => list[0]?.attempts.length === 1 + resend,
+            (list) => recorded(list[0]?.attempts, 1 + resend),
           );
         }
         await settled(h);
@@ -223,7 +228,7 @@ describeEachDialect(
         h.deps.jobSignal.wake();
         const [afterRetry] = await eventually(
           () => deliveries(h, t, hook.id),
-          (list) => list[0]?.attempts.length === 5 && list[0]?.next_attempt_at !== afterResends?.next_attempt_at,
+          (list) => recorded(list[0]?.attempts, 5) && list[0]?.next_attempt_at !== afterResends?.next_attempt_at,
         );
         const wait = Date.parse(afterRetry?.next_attempt_at ?? "") - h.clock.now().getTime();
         expect(wait).toBeGreaterThanOrEqual(240_000);
@@ -258,7 +263,7 @@ describeEachDialect(
         const [first] = await eventually(
           () => deliveries(h, t, hook.id),
           (list) =>
-            list[0]?.attempts.length === 1 && Date.parse(list[0].next_attempt_at ?? "") > h.clock.now().getTime(),
+            recorded(list[0]?.attempts, 1) && Date.parse(list[0]?.next_attempt_at ?? "") > h.clock.now().getTime(),
         );
         const deliveryId = first?.id ?? expect.fail("no delivery");
         const job = (attempt: number, payload: Record<string, unknown>) => ({

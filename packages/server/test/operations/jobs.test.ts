@@ -1,3 +1,5 @@
+import { spawn } from "node:child_process";
+import { hostname } from "node:os";
 import pino from "pino";
 import { expect, it } from "vitest";
 import { withTransaction } from "../../src/db/transaction.ts";
@@ -135,6 +137,43 @@ describeEachDialect("job queue", (h) => {
     const again = mine(await claimJobs(h.deps, "another", 100, 5_000));
     expect(again).toHaveLength(1);
     expect(again[0]?.attempt).toBe(2);
+  });
+
+  it("takes a dead predecessor's jobs on this host at once, and leaves live workers' and other hosts' alone", async () => {
+    const kind = `test.predecessor.${Math.random()}`;
+    const host = hostname();
+    // A process that ran and exited: its pid names no process now.
+    const gone = spawn(process.execPath, ["-e", ""]);
+    const deadPid = gone.pid as number;
+    await new Promise((resolve) => gone.on("exit", resolve));
+    const holders = {
+      dead: `${host}:${deadPid}:aaaaaa`, // a worker process that died
+      restarted: `${host}:${process.pid}:bbbbbb`, // this pid under an id no live worker has (a container's restart)
+      live: `${host}:${process.ppid}:cccccc`, // a process that runs
+      elsewhere: `another-host:${deadPid}:dddddd`, // a host this worker cannot look at
+    };
+    const ids: Record<string, string> = {};
+    for (const [name, holder] of Object.entries(holders)) {
+      ids[name] = await enqueueJob(h.deps, { kind, payload: { name } });
+      const claimed = await claimJobs(h.deps, holder, 100, 600_000, { only: [kind] });
+      expect(claimed.map((job) => job.id)).toEqual([ids[name]]);
+    }
+    const ran: string[] = [];
+    const w = worker(h, {
+      [kind]: async (job) => {
+        ran.push(String(job.payload.name));
+        return { status: "succeeded" };
+      },
+    });
+    w.start();
+    try {
+      await until(async () => ran.length >= 2);
+      expect(ran.sort()).toEqual(["dead", "restarted"]);
+      expect((await jobRow(h, ids.live as string)).status).toBe("running");
+      expect((await jobRow(h, ids.elsewhere as string)).status).toBe("running");
+    } finally {
+      await w.stop(1_000);
+    }
   });
 
   it("never gives one job to two workers claiming at once", async () => {

@@ -225,6 +225,46 @@ export async function releaseJob(deps: JobStoreDeps, jobId: string, workerId: st
     .execute();
 }
 
+/**
+ * Makes the running jobs of this worker's predecessors on the same host claimable at once, rather
+ * than after their leases run out: a worker id is `host:pid:random`, and a job locked by this host
+ * under a process that no longer runs (or under this very pid, as a container's restarted process
+ * is, by an id this process never had) belongs to a dead worker.
+ * @returns how many jobs were given back.
+ */
+export async function reclaimPredecessors(
+  deps: JobStoreDeps,
+  host: string,
+  isPredecessor: (pid: number, workerId: string) => boolean,
+): Promise<number> {
+  const prefix = `${host}:`;
+  const running = await deps.db
+    .selectFrom("jobs")
+    .select(["id", "locked_by"])
+    .where("status", "=", "running")
+    .where("locked_until", ">", deps.clock.now().toISOString())
+    .execute();
+  const dead = running.filter((job) => {
+    const lockedBy = job.locked_by ?? "";
+    const pid = Number(lockedBy.slice(prefix.length).split(":")[0]);
+    return lockedBy.startsWith(prefix) && Number.isInteger(pid) && pid > 0 && isPredecessor(pid, lockedBy);
+  });
+  if (dead.length === 0) return 0;
+  const now = deps.clock.now();
+  // Expired a moment ago: the next claim takes them as it takes any dead worker's.
+  const result = await deps.db
+    .updateTable("jobs")
+    .set({ locked_until: new Date(now.getTime() - 1).toISOString(), updated_at: now.toISOString() })
+    .where(
+      "id",
+      "in",
+      dead.map((job) => job.id),
+    )
+    .where("status", "=", "running")
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
 /** Keeps the leases of running jobs (one, or a whole batch) alive. */
 export async function extendLeases(
   deps: JobStoreDeps,

@@ -9,6 +9,7 @@ import {
   deadJob,
   extendLeases,
   type JobStoreDeps,
+  reclaimPredecessors,
   releaseJob,
   retryJob,
 } from "./store.ts";
@@ -23,7 +24,29 @@ export interface WorkerOptions {
   pollIntervalMs: number;
 }
 
-const DEFAULT_WORKER_OPTIONS: WorkerOptions = { concurrency: 8, leaseMs: 60_000, pollIntervalMs: 1_000 };
+/**
+ * Short leases renewed by a heartbeat (a quarter of the lease): a worker that dies without a word
+ * loses its jobs within the lease, and the next claim (the poll interval) takes them, so a dead
+ * worker's jobs run again within 10 s. A live worker's event loop would have to stall for the
+ * whole lease to lose one.
+ */
+export const DEFAULT_LEASE_MS = 6_000;
+
+const DEFAULT_WORKER_OPTIONS: WorkerOptions = { concurrency: 8, leaseMs: DEFAULT_LEASE_MS, pollIntervalMs: 1_000 };
+
+/** The workers of this process, by id: a job locked under this pid by any other id is a predecessor's. */
+const LIVE_WORKERS = new Set<string>();
+
+/** Whether a worker of this host, by its pid, is dead: its process is gone, or it is this pid under an id of no live worker. */
+function isPredecessor(pid: number, workerId: string): boolean {
+  if (pid === process.pid) return !LIVE_WORKERS.has(workerId);
+  try {
+    process.kill(pid, 0);
+    return false; // a process runs under that pid (another worker on this host, or an unrelated reuse)
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "ESRCH";
+  }
+}
 
 /**
  * Claims jobs with a lease, runs them with bounded concurrency, keeps their leases alive while
@@ -31,7 +54,8 @@ const DEFAULT_WORKER_OPTIONS: WorkerOptions = { concurrency: 8, leaseMs: 60_000,
  * deadline, and releases those still running so that another worker takes them at once.
  */
 export class Worker {
-  readonly id = `${hostname()}:${process.pid}:${randomBase62(6)}`;
+  readonly host = hostname();
+  readonly id = `${this.host}:${process.pid}:${randomBase62(6)}`;
   readonly #deps: JobStoreDeps & { logger: Logger; redactor: Redactor };
   readonly #handlers: Record<string, JobHandler>;
   readonly #batches: Record<string, BatchJobHandler>;
@@ -59,11 +83,20 @@ export class Worker {
   }
 
   start(): void {
+    LIVE_WORKERS.add(this.id);
     this.#loop ??= this.#run();
   }
 
   async #run(): Promise<void> {
     const batchKinds = Object.keys(this.#batches);
+    // A restarted process takes its dead predecessor's jobs at once, not when their leases run out.
+    try {
+      const reclaimed = await reclaimPredecessors(this.#deps, this.host, isPredecessor);
+      if (reclaimed > 0)
+        this.#deps.logger.warn({ jobs: reclaimed }, "took back the jobs of a dead worker on this host");
+    } catch (error) {
+      this.#deps.logger.error({ err: error }, "could not look for a dead predecessor's jobs");
+    }
     while (!this.#stopping) {
       try {
         for (const kind of batchKinds) await this.#claimBatches(kind);
@@ -110,7 +143,7 @@ export class Worker {
           this.#deps.logger.warn({ err: error, jobs: ids.length, job: key }, "could not extend a job's lease"),
         );
       },
-      Math.max(100, Math.floor(this.#options.leaseMs / 3)),
+      Math.max(100, Math.floor(this.#options.leaseMs / 4)),
     );
     heartbeat.unref();
     const done = run()
@@ -218,6 +251,7 @@ export class Worker {
       }
       this.#deps.logger.warn({ released: this.#released.size }, "released unfinished jobs to other workers");
     }
+    LIVE_WORKERS.delete(this.id);
   }
 }
 

@@ -1,4 +1,4 @@
-import type { Insertable, Selectable, Updateable } from "kysely";
+import { type Selectable, sql, type Updateable } from "kysely";
 import type {
   EventsTable,
   WebhookAttemptsTable,
@@ -15,6 +15,15 @@ import type { WebhookResponse, WebhookTransport } from "./transport.ts";
 import { RETRY_SCHEDULE_MS, retryDelayMs } from "./types.ts";
 
 const DONE: JobOutcome = { status: "succeeded" };
+
+/** An attempt's error until its outcome is recorded: what stays if its worker dies in between. */
+export const UNFINISHED_ATTEMPT =
+  "no answer recorded yet: the attempt is in flight, or its worker stopped after sending it (the receiver may have received it)";
+
+type AttemptOutcome = Pick<
+  Selectable<WebhookAttemptsTable>,
+  "id" | "status_code" | "latency_ms" | "response_excerpt" | "error"
+>;
 
 /** Deliveries claimed and sent together, and batches in flight at once per worker. */
 const BATCH_SIZE = 100;
@@ -180,11 +189,26 @@ async function deliverRound(
   // Per subscription, in the order of the events; the transport's connection pool keeps that
   // order when it queues them.
   ready.sort((a, b) => a.event.created_at.localeCompare(b.event.created_at) || a.event.id.localeCompare(b.event.id));
+
+  // Every attempt is in the log before it is sent, as one that may have reached the receiver: a
+  // worker killed mid-batch leaves each request it may have made on record, with this error.
+  const logged = ready.map((attempt) => ({
+    id: newId("wha"),
+    delivery_id: attempt.delivery.id,
+    attempt: numbers.get(attempt.delivery.id) ?? 1,
+    status_code: null,
+    latency_ms: 0,
+    response_excerpt: null,
+    error: UNFINISHED_ATTEMPT,
+    created_at: now(),
+  }));
+  await deps.db.insertInto("webhook_attempts").values(logged).execute();
+
   const responses = await Promise.all(
     ready.map((attempt) => send(deps, transport, attempt, numbers.get(attempt.delivery.id) ?? 1)),
   );
 
-  const rows: Insertable<WebhookAttemptsTable>[] = [];
+  const results: AttemptOutcome[] = [];
   const succeeded: Delivery[] = [];
   const redactors = new Map<string, Redactor>();
   for (const [k, attempt] of ready.entries()) {
@@ -198,19 +222,16 @@ async function deliverRound(
     }
     const scrub = (text: string | null) => (text === null ? null : (redactor as Redactor).scrub(text));
     const status = response.statusCode;
-    rows.push({
-      id: newId("wha"),
-      delivery_id: attempt.delivery.id,
-      attempt: numbers.get(attempt.delivery.id) ?? 1,
+    results.push({
+      id: (logged[k] as { id: string }).id,
       status_code: status,
       latency_ms: response.latencyMs,
       response_excerpt: scrub(response.excerpt),
       error: scrub(response.error ?? (status !== null && status >= 300 ? `HTTP ${status}` : null)),
-      created_at: now(),
     });
     if (status !== null && status >= 200 && status < 300) succeeded.push(attempt.delivery);
   }
-  await deps.db.insertInto("webhook_attempts").values(rows).execute();
+  await completeAttempts(deps, results);
   if (succeeded.length > 0) {
     await deps.db
       .updateTable("webhook_deliveries")
@@ -227,6 +248,31 @@ async function deliverRound(
     const outcome = await afterFailure(deps, attempt, response, update);
     if (outcome !== null) outcomes[attempt.index] = outcome;
   }
+}
+
+/** Records the outcomes of a batch's attempts, logged before they were sent, in one statement. */
+async function completeAttempts(deps: Deps, outcomes: AttemptOutcome[]): Promise<void> {
+  if (outcomes.length === 0) return;
+  // Typed, so that PostgreSQL does not read every parameter as text.
+  const column = <K extends keyof Omit<AttemptOutcome, "id">>(name: K, type: "integer" | "text") =>
+    sql<AttemptOutcome[K]>`case id ${sql.join(
+      outcomes.map((outcome) => sql`when ${outcome.id} then cast(${outcome[name]} as ${sql.raw(type)})`),
+      sql` `,
+    )} end`;
+  await deps.db
+    .updateTable("webhook_attempts")
+    .set({
+      status_code: column("status_code", "integer"),
+      latency_ms: column("latency_ms", "integer"),
+      response_excerpt: column("response_excerpt", "text"),
+      error: column("error", "text"),
+    })
+    .where(
+      "id",
+      "in",
+      outcomes.map((outcome) => outcome.id),
+    )
+    .execute();
 }
 
 function send(deps: Deps, transport: WebhookTransport, attempt: Attempt, number: number): Promise<WebhookResponse> {
