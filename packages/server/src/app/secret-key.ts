@@ -3,7 +3,8 @@ import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from "no
 import { join } from "node:path";
 import { parseSecretKeys } from "../config/parse.ts";
 
-const KEY_FILE = "secret.key";
+/** The data folder's key file. */
+export const KEY_FILE = "secret.key";
 
 /**
  * The data folder's key, generated on first start (mode 0600). Processes starting at once agree:

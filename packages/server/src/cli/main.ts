@@ -6,6 +6,7 @@ import { ownValue } from "../lib/own-keys.ts";
 import { Redactor } from "../lib/redact.ts";
 import { AGENCY_USAGE, agencyCommand } from "./commands/agency.ts";
 import { ANALYZE_USAGE, analyzeCommand } from "./commands/analyze.ts";
+import { BACKUP_USAGE, backupCommand, RESTORE_USAGE, restoreCommand } from "./commands/backup.ts";
 import { BI_USAGE, biCommand } from "./commands/bi.ts";
 import { BOTS_USAGE, botsCommand } from "./commands/bots.ts";
 import { KEY_USAGE, keyCommand } from "./commands/key.ts";
@@ -41,6 +42,8 @@ ${BI_USAGE.replace("Usage:\n", "")}
 ${AGENCY_USAGE.replace("Usage:\n", "")}
 ${USER_USAGE.replace("Usage:\n", "")}
 ${SETUP_CODE_USAGE.replace("Usage:\n", "")}
+${BACKUP_USAGE.replace("Usage:\n", "")}
+${RESTORE_USAGE.replace("Usage:\n", "")}
 
 Data files (no database):
 ${BOTS_USAGE.replace("Usage:\n", "")}
@@ -67,6 +70,8 @@ const COMMAND_USAGE: Record<string, string> = {
   bots: BOTS_USAGE,
   user: USER_USAGE,
   "setup-code": SETUP_CODE_USAGE,
+  backup: BACKUP_USAGE,
+  restore: RESTORE_USAGE,
   mcp: MCP_USAGE,
 };
 
@@ -113,6 +118,10 @@ export async function main(argv: string[], io: Io): Promise<number> {
     if (command === "bots") return await botsCommand(args, io);
     const config = loadConfig(io.env, io.cwd);
     if (command === "serve" || command === "all" || command === "worker") return await runProcess(config, command);
+    // They open the database themselves: a backup must not migrate what it copies, nor a restore
+    // open what it is about to replace.
+    if (command === "backup") return await backupCommand(config, args, io);
+    if (command === "restore") return await restoreCommand(config, args, io);
     if (
       ![
         "workspace",
