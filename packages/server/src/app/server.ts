@@ -19,6 +19,7 @@ export async function startServer(config: Config, runtime: Runtime, logger: Fast
     requestTimeoutMs: config.http.requestTimeoutMs,
     keepAliveTimeoutMs: config.http.keepAliveTimeoutMs,
     maxConnections: config.http.maxConnections,
+    metricsToken: config.metrics.token,
     logger,
     mounts: [registerMcpRoute],
   });

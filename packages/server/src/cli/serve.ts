@@ -1,8 +1,10 @@
 import { createRuntime } from "../app/runtime.ts";
 import { type RunningServer, startServer } from "../app/server.ts";
+import { startTracing } from "../app/tracing.ts";
 import { type RunningWorker, startWorker } from "../app/worker.ts";
 import type { Config } from "../config/config.ts";
 import { configuredSecrets } from "../config/secrets.ts";
+import { type MetricsServer, startMetricsServer } from "../http/metrics.ts";
 import { createLogger } from "../lib/logger.ts";
 import { Redactor } from "../lib/redact.ts";
 import { needsSetup } from "../services/accounts/signup.ts";
@@ -17,10 +19,14 @@ export type ProcessMode = "all" | "serve" | "worker";
  */
 export async function runProcess(config: Config, mode: ProcessMode): Promise<number> {
   const logger = createLogger(config.logLevel, 1, new Redactor(configuredSecrets(config)));
+  const tracing = startTracing(config.tracing, logger);
   const runtime = await createRuntime(config, logger);
   let server: RunningServer | null = null;
   let worker: RunningWorker | null = null;
+  let metrics: MetricsServer | null = null;
   try {
+    if (config.metrics.port !== null)
+      metrics = await startMetricsServer(runtime.deps, config.metrics.host, config.metrics.port, logger);
     if (mode !== "worker") server = await startServer(config, runtime, logger);
     if (mode !== "serve") {
       worker = await startWorker(runtime, config.database.dialect === "postgres" ? config.database.url : null, logger, {
@@ -33,10 +39,15 @@ export async function runProcess(config: Config, mode: ProcessMode): Promise<num
     }
   } catch (error) {
     await server?.stop();
+    await metrics?.close();
     await runtime.close();
+    await tracing?.shutdown();
     throw error;
   }
-  const where = server === null ? {} : { url: server.url, docs: `${server.url}/docs` };
+  const where = {
+    ...(server === null ? {} : { url: server.url, docs: `${server.url}/docs` }),
+    ...(metrics === null ? {} : { metrics: metrics.url }),
+  };
   logger.info(
     { mode, ...where, database: runtime.database.dialect, worker: worker?.worker.id ?? null },
     server === null ? `Sightline worker ${worker?.worker.id} running` : `Sightline listening on ${server.url}`,
@@ -68,9 +79,14 @@ export async function runProcess(config: Config, mode: ProcessMode): Promise<num
         await server?.stop();
         // Leave a margin for releasing unfinished jobs and closing within the timeout.
         await worker?.stop(Math.max(0, config.shutdownTimeoutMs * 0.8 - (performance.now() - started)));
+        await metrics?.close();
         await runtime.close();
+        await tracing?.shutdown();
         logger.info("stopped");
         resolve(0);
+        // Everything accepted is finished or handed back: a vendor request still open in a released
+        // job must not hold the process until the timeout and turn a clean stop into exit 1.
+        setImmediate(() => process.exit(0)).unref();
       } catch (error) {
         logger.error({ err: error }, "error while shutting down");
         resolve(1);

@@ -60,6 +60,13 @@ export interface Config {
   logLevel: LogLevel;
   shutdownTimeoutMs: number;
   accounts: AccountsConfig;
+  /**
+   * `/metrics`: on the API's port behind a bearer token when `token` is set; on its own port
+   * (`port`, on `host`) for every process kind when that is set; else nowhere.
+   */
+  metrics: { token: string | null; port: number | null; host: string };
+  /** OpenTelemetry traces, sent over OTLP/HTTP to `endpoint`; null: off. */
+  tracing: { endpoint: string; serviceName: string } | null;
 }
 
 /** Dashboard accounts: where users reach the server, who may sign up, and e-mail. */
@@ -284,6 +291,34 @@ export const CONFIG_VARIABLES: ConfigVariable[] = [
     default: "25",
     description: "Seconds SIGTERM waits for in-flight work before exiting anyway.",
   },
+  {
+    name: "SIGHTLINE_METRICS_TOKEN",
+    default: "(none)",
+    description:
+      "Serves `GET /metrics` (Prometheus) on the API's port to `Authorization: Bearer <token>`; at least 16 characters.",
+  },
+  {
+    name: "SIGHTLINE_METRICS_PORT",
+    default: "(none)",
+    description:
+      "Serves `/metrics` on this port of SIGHTLINE_METRICS_HOST, without a token, in every process (API and worker).",
+  },
+  {
+    name: "SIGHTLINE_METRICS_HOST",
+    default: "127.0.0.1",
+    description: "Interface of the metrics port; keep it internal.",
+  },
+  {
+    name: "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT",
+    default: "(none)",
+    description:
+      "Sends OpenTelemetry traces (requests, analyses, vendor calls) over OTLP/HTTP to this URL; `OTEL_EXPORTER_OTLP_ENDPOINT` + `/v1/traces` also works. Off when unset.",
+  },
+  {
+    name: "OTEL_SERVICE_NAME",
+    default: "sightline",
+    description: "The service name on the traces.",
+  },
 ];
 
 export class ConfigError extends Error {
@@ -404,6 +439,22 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     }
   });
 
+  const metricsToken = read<string | null>("SIGHTLINE_METRICS_TOKEN", null, (raw) => {
+    if (raw.trim().length < 16) throw new ConfigValueError("must be at least 16 characters");
+    return raw.trim();
+  });
+  const metricsPort = read<number | null>("SIGHTLINE_METRICS_PORT", null, (raw) => parseInteger(raw, 0, 65_535));
+  const metricsHost = read("SIGHTLINE_METRICS_HOST", "127.0.0.1", (raw) => raw.trim());
+  const tracesEndpoint = read<string | null>("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", null, parseHttpUrl);
+  const otlpEndpoint = read<string | null>("OTEL_EXPORTER_OTLP_ENDPOINT", null, parseHttpUrl);
+  const serviceName = read("OTEL_SERVICE_NAME", "sightline", (raw) => raw.trim());
+  const tracing =
+    tracesEndpoint !== null
+      ? { endpoint: tracesEndpoint, serviceName }
+      : otlpEndpoint !== null
+        ? { endpoint: `${otlpEndpoint.replace(/\/+$/, "")}/v1/traces`, serviceName }
+        : null;
+
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     http: {
@@ -439,5 +490,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
       openSignup,
       smtp: smtpUrl === null ? null : { url: smtpUrl, from: smtpFrom },
     },
+    metrics: { token: metricsToken, port: metricsPort, host: metricsHost },
+    tracing,
   };
 }

@@ -8,6 +8,7 @@ export interface SecretBearingConfig {
   secretKeys?: Buffer[] | null;
   engines?: EngineConfig;
   accounts?: { smtp?: { url: string } | null };
+  metrics?: { token: string | null };
 }
 
 function urlPassword(url: string | null | undefined): string | null {
@@ -32,5 +33,6 @@ export function configuredSecrets(config: SecretBearingConfig): string[] {
     config.database.dialect === "postgres" ? urlPassword(config.database.url) : null,
     urlPassword(config.redisUrl),
     urlPassword(config.accounts?.smtp?.url),
+    config.metrics?.token ?? null,
   ].filter((secret): secret is string => secret !== null);
 }

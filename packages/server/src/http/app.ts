@@ -16,6 +16,7 @@ import { registerDashboardApi } from "./dashboard/register.ts";
 import { renderDocsPage } from "./docs/render.ts";
 import { apiKeyDoor } from "./doors/api-key.ts";
 import { clientErrorHandler, makeErrorHandler, sendError, toApiError } from "./errors.ts";
+import { countRequest, endRequestSpan, registerMetricsRoute, traceRequest } from "./metrics.ts";
 import { buildOpenApiDocument } from "./openapi/build.ts";
 import type { Route } from "./route.ts";
 import { mountRoutes } from "./runner.ts";
@@ -40,6 +41,8 @@ export interface HttpOptions {
   webRoot?: string;
   logger: FastifyBaseLogger;
   routes?: Route[];
+  /** SIGHTLINE_METRICS_TOKEN: `/metrics` on this port for that bearer token; null or absent: not here. */
+  metricsToken?: string | null;
   /** Further entrances the process assembly adds (the MCP server at /mcp), before the app is ready. */
   mounts?: ((app: FastifyInstance, deps: Deps) => void)[];
 }
@@ -117,8 +120,10 @@ export async function buildHttpApp(deps: Deps, options: HttpOptions): Promise<Fa
   }, CUSTOM_HOSTS_RELOAD_MS);
   hostReload.unref();
   app.addHook("onClose", async () => clearInterval(hostReload));
+  app.addHook("onRequest", traceRequest);
   app.addHook("onRequest", (request, reply, done) => {
-    if (deps.origins.allowsHost(request.host) || request.url === "/healthz") return done();
+    if (deps.origins.allowsHost(request.host) || request.url === "/healthz" || request.url === "/metrics")
+      return done();
     sendError(
       request,
       reply,
@@ -155,6 +160,8 @@ export async function buildHttpApp(deps: Deps, options: HttpOptions): Promise<Fa
     done(null, payload);
   });
   app.addHook("onResponse", (request: FastifyRequest, reply: FastifyReply, done) => {
+    countRequest(request, reply);
+    endRequestSpan(request, reply);
     const auth = request.auth;
     if (auth !== null && deps.meter !== null) {
       const period = billingPeriod(auth.key.billingAnchor, deps.clock.now());
@@ -197,6 +204,7 @@ export async function buildHttpApp(deps: Deps, options: HttpOptions): Promise<Fa
   // Fastly's HTTPS logging asks the receiving host to agree to take its logs: any service may
   // push here, since every push still needs its brand's ingest token (docs/traffic.md).
   app.get("/.well-known/fastly/logging/challenge", async (_request, reply) => reply.type("text/plain").send("*\n"));
+  if (options.metricsToken) registerMetricsRoute(app, deps, options.metricsToken);
   app.get("/healthz", async (_request, reply) => {
     try {
       await deps.db.selectFrom("workspaces").select("id").limit(1).execute();

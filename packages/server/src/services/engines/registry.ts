@@ -1,6 +1,8 @@
 import type { Logger } from "../../lib/logger.ts";
+import { engineCalls, engineCost, engineDuration } from "../../lib/metrics.ts";
 import { ownValue } from "../../lib/own-keys.ts";
 import { Redactor } from "../../lib/redact.ts";
+import { inSpan, SpanKind, SpanStatusCode } from "../../lib/tracing.ts";
 import { ChatCompletionsAdapter } from "./adapters/chat-completions.ts";
 import { type BuiltInDescriptor, ENGINE_DESCRIPTORS, ENGINES } from "./catalog.ts";
 import type { BuildOptions, VendorDescriptor } from "./descriptor.ts";
@@ -201,12 +203,38 @@ export class EngineRegistry {
    * Asks through `lane` with the same retry policy whoever's credentials it holds; a missing lane
    * answers why (`reason`, by default the server's). Vendors' texts are scrubbed with `redactor`.
    */
-  async askVia(
+  askVia(
     name: string,
     lane: EngineLane | undefined,
     query: EngineQuery,
     redactor: Redactor,
     reason: string | null = this.reasonOf(name),
+  ): Promise<AskResult> {
+    // One span per question, its retries inside it: the vendor, how it went, what it cost.
+    return inSpan(
+      `engine ${name}`,
+      { "sightline.engine": name, "sightline.engine.adapter": lane?.adapter.constructor.name ?? "none" },
+      async (span) => {
+        const result = await this.#askVia(name, lane, query, redactor, reason);
+        span.setAttributes({
+          "sightline.engine.outcome": result.outcome.ok ? "ok" : "error",
+          "sightline.engine.attempts": result.attempts,
+          "sightline.engine.latency_ms": result.latencyMs,
+          ...(result.costMicros === null ? {} : { "sightline.engine.cost_usd": result.costMicros / 1_000_000 }),
+        });
+        if (!result.outcome.ok) span.setStatus({ code: SpanStatusCode.ERROR, message: result.outcome.error.message });
+        return result;
+      },
+      SpanKind.CLIENT,
+    );
+  }
+
+  async #askVia(
+    name: string,
+    lane: EngineLane | undefined,
+    query: EngineQuery,
+    redactor: Redactor,
+    reason: string | null,
   ): Promise<AskResult> {
     const started = performance.now();
     if (lane === undefined) {
@@ -214,7 +242,10 @@ export class EngineRegistry {
     }
     const { adapter, limit } = lane;
     const refused = reachRefusal(name, adapter.reach, query);
-    if (refused !== null) return { outcome: failure(refused), attempts: 0, latencyMs: 0, costMicros: null };
+    if (refused !== null) {
+      engineCalls.inc({ engine: name, outcome: "refused" });
+      return { outcome: failure(refused), attempts: 0, latencyMs: 0, costMicros: null };
+    }
     let attempts = 0;
     for (;;) {
       attempts++;
@@ -225,12 +256,14 @@ export class EngineRegistry {
         (answered) => !answered.ok && answered.error.status === 429,
       );
       if (outcome.ok || !outcome.error.retryable || attempts > this.#config.maxRetries) {
-        return {
+        const result = {
           outcome,
           attempts,
           latencyMs: Math.round(performance.now() - started),
           costMicros: outcome.ok ? answerCostMicros(this.priceOf(name), outcome.answer.usage) : null,
         };
+        countEngineCall(name, result);
+        return result;
       }
       const waitSeconds = Math.min(
         MAX_RETRY_WAIT_SECONDS,
@@ -243,6 +276,14 @@ export class EngineRegistry {
       await new Promise((resolve) => setTimeout(resolve, waitSeconds * 1000));
     }
   }
+}
+
+/** One question asked of an engine, in `/metrics`: its outcome, its time and what it cost. */
+function countEngineCall(engine: string, result: AskResult): void {
+  const outcome = result.outcome.ok ? "ok" : "error";
+  engineCalls.inc({ engine, outcome });
+  engineDuration.observe({ engine, outcome }, result.latencyMs / 1000);
+  if (result.costMicros !== null && result.costMicros > 0) engineCost.inc({ engine }, result.costMicros / 1_000_000);
 }
 
 /**

@@ -6,6 +6,7 @@ import { afterCommit } from "../../db/transaction.ts";
 import type { Clock } from "../../lib/clock.ts";
 import { newId } from "../../lib/ids.ts";
 import { toJson } from "../../lib/json.ts";
+import { jobQueueAge, jobsQueued } from "../../lib/metrics.ts";
 import { jobColumns } from "./columns.ts";
 import type { JobSignal } from "./signal.ts";
 import { type ClaimedJob, DEFAULT_MAX_ATTEMPTS, type JobSpec } from "./types.ts";
@@ -280,4 +281,31 @@ export async function extendLeases(
     .where("locked_by", "=", workerId)
     .where("status", "=", "running")
     .execute();
+}
+
+/** The queue now, for `/metrics`: jobs by kind and state, and how long the oldest due one has waited. */
+export async function refreshQueueMetrics(deps: Pick<JobStoreDeps, "db" | "clock">): Promise<void> {
+  const now = deps.clock.now();
+  const nowIso = now.toISOString();
+  const counts = await deps.db
+    .selectFrom("jobs")
+    .select((eb) => ["kind", "status", eb.fn.countAll<number | string>().as("count")])
+    .where("status", "in", ["pending", "running"])
+    .groupBy(["kind", "status"])
+    .execute();
+  const oldest = await deps.db
+    .selectFrom("jobs")
+    .select((eb) => ["kind", eb.fn.min("run_at").as("oldest")])
+    .where("status", "=", "pending")
+    .where("run_at", "<=", nowIso)
+    .groupBy("kind")
+    .execute();
+  jobsQueued.reset();
+  jobQueueAge.reset();
+  for (const row of counts) jobsQueued.set({ kind: row.kind, state: row.status }, Number(row.count));
+  for (const row of counts) jobQueueAge.set({ kind: row.kind }, 0);
+  for (const row of oldest) {
+    const waited = (now.getTime() - Date.parse(String(row.oldest))) / 1000;
+    jobQueueAge.set({ kind: row.kind }, Math.max(0, waited));
+  }
 }

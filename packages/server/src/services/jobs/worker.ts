@@ -1,7 +1,9 @@
 import { hostname } from "node:os";
 import { randomBase62 } from "../../lib/ids.ts";
 import type { Logger } from "../../lib/logger.ts";
+import { jobsFinished } from "../../lib/metrics.ts";
 import type { Redactor } from "../../lib/redact.ts";
+import { inSpan, SpanKind } from "../../lib/tracing.ts";
 import {
   claimJobs,
   completeJob,
@@ -30,7 +32,7 @@ export interface WorkerOptions {
  * worker's jobs run again within 10 s. A live worker's event loop would have to stall for the
  * whole lease to lose one.
  */
-export const DEFAULT_LEASE_MS = 6_000;
+const DEFAULT_LEASE_MS = 6_000;
 
 const DEFAULT_WORKER_OPTIONS: WorkerOptions = { concurrency: 8, leaseMs: DEFAULT_LEASE_MS, pollIntervalMs: 1_000 };
 
@@ -146,7 +148,18 @@ export class Worker {
       Math.max(100, Math.floor(this.#options.leaseMs / 4)),
     );
     heartbeat.unref();
-    const done = run()
+    const traced = () =>
+      inSpan(
+        `job ${kind}`,
+        { "sightline.job.kind": kind, "sightline.job.id": key, "sightline.job.count": ids.length },
+        async (span) => {
+          const outcomes = await run();
+          span.setAttribute("sightline.job.outcomes", outcomes.map((outcome) => outcome.status).join(","));
+          return outcomes;
+        },
+        SpanKind.CONSUMER,
+      );
+    const done = traced()
       .finally(() => clearInterval(heartbeat))
       .then((outcomes) => this.#record(jobs, outcomes))
       .catch((error: unknown) => {
@@ -195,6 +208,7 @@ export class Worker {
     for (const [index, job] of jobs.entries()) {
       const outcome = outcomes[index];
       if (outcome === undefined || this.#released.has(job.id)) continue;
+      jobsFinished.inc({ kind: job.kind, outcome: outcome.status });
       if (outcome.status === "succeeded") {
         succeeded.push(job);
       } else if (outcome.status === "retry") {
@@ -225,6 +239,7 @@ export class Worker {
   }
 
   #lost(job: ClaimedJob): void {
+    jobsFinished.inc({ kind: job.kind, outcome: "lost" });
     this.#deps.logger.warn(
       { job: job.id, kind: job.kind },
       "job lease was lost before it finished; another worker took it",

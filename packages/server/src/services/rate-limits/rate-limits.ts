@@ -1,5 +1,6 @@
 import { type Clock, systemClock } from "../../lib/clock.ts";
 import type { Logger } from "../../lib/logger.ts";
+import { rateLimitRefusals } from "../../lib/metrics.ts";
 import type { WindowCounter } from "./counter.ts";
 import { CounterStore } from "./store.ts";
 
@@ -65,6 +66,7 @@ export class RateLimits {
         : [this.#addresses, subject.address, ANONYMOUS_LIMIT];
     const { count, msBeforeReset } = await counter.hit(key);
     const retryAfter = Math.max(1, Math.ceil(msBeforeReset / 1000));
+    if (count > limit) rateLimitRefusals.inc({ subject: "workspaceId" in subject ? "workspace" : "address" });
     return {
       allowed: count <= limit,
       limit,

@@ -1,6 +1,8 @@
 import { sql } from "kysely";
+import { afterCommit } from "../../db/transaction.ts";
 import { ApiError } from "../../errors/api-error.ts";
 import { newId } from "../../lib/ids.ts";
+import { credits as creditsMetric } from "../../lib/metrics.ts";
 import { count } from "../../lib/plural.ts";
 import { inTransaction, type ServiceContext } from "../context.ts";
 import { billingPeriod } from "./period.ts";
@@ -212,6 +214,10 @@ export async function reserveCredits(
             })),
         )
         .execute();
+      afterCommit(tx.db, () => {
+        for (const charge of input.charges)
+          if (charge.credits > 0) creditsMetric.inc({ engine: charge.engine, movement: "reserved" }, charge.credits);
+      });
       return { reference: input.reference, credits: requested, periodStart: period.start };
     });
   } catch (error) {
@@ -257,6 +263,7 @@ export async function releaseCredits(
           created_at: now,
         })
         .execute();
+      afterCommit(tx.db, () => creditsMetric.inc({ engine: charge.engine, movement: "released" }, amount));
       await tx.db
         .updateTable("credit_usage")
         .set((eb) => ({

@@ -6,6 +6,7 @@ import type {
   WebhookEndpointsTable,
 } from "../../db/tables.ts";
 import { newId } from "../../lib/ids.ts";
+import { webhookDeliveries, webhookDuration } from "../../lib/metrics.ts";
 import type { Redactor } from "../../lib/redact.ts";
 import type { Deps } from "../context.ts";
 import { envelopeBody } from "../events/types.ts";
@@ -222,6 +223,7 @@ async function deliverRound(
     }
     const scrub = (text: string | null) => (text === null ? null : (redactor as Redactor).scrub(text));
     const status = response.statusCode;
+    countAttempt(status, response.latencyMs);
     results.push({
       id: (logged[k] as { id: string }).id,
       status_code: status,
@@ -248,6 +250,20 @@ async function deliverRound(
     const outcome = await afterFailure(deps, attempt, response, update);
     if (outcome !== null) outcomes[attempt.index] = outcome;
   }
+}
+
+/** One attempt in `/metrics`: what the receiver answered and how long it took. */
+function countAttempt(status: number | null, latencyMs: number): void {
+  const outcome =
+    status === null
+      ? "network_error"
+      : status >= 200 && status < 300
+        ? "succeeded"
+        : status === 410
+          ? "gone"
+          : "http_error";
+  webhookDeliveries.inc({ outcome });
+  webhookDuration.observe(latencyMs / 1000);
 }
 
 /** Records the outcomes of a batch's attempts, logged before they were sent, in one statement. */
