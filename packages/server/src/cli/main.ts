@@ -157,7 +157,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
       if (command === "analyze") return await analyzeCommand(runtime, args, io, logger);
       if (command === "remeasure") return await remeasureCommand(runtime, args, io, logger);
       if (command === "traffic") return await trafficCommand(runtime.deps, args, io);
-      if (command === "bi") return await biCommand(runtime.deps, config.database, args, io);
+      if (command === "bi") return await biCommand(runtime.deps, config.database, config.directDatabaseUrl, args, io);
       if (command === "agency") return await agencyCommand(runtime.deps, args, io);
       if (command === "user") return await userCommand(runtime.deps, args, io);
       if (command === "setup-code") return await setupCodeCommand(runtime.deps, args, io);

@@ -29,7 +29,7 @@ export async function runProcess(config: Config, mode: ProcessMode): Promise<num
       metrics = await startMetricsServer(runtime.deps, config.metrics.host, config.metrics.port, logger);
     if (mode !== "worker") server = await startServer(config, runtime, logger);
     if (mode !== "serve") {
-      worker = await startWorker(runtime, config.database.dialect === "postgres" ? config.database.url : null, logger, {
+      worker = await startWorker(runtime, config.directDatabaseUrl, logger, {
         concurrency: config.worker.concurrency,
         leaseMs: config.worker.leaseSeconds * 1000,
         pollIntervalMs: config.worker.pollMs,

@@ -40,6 +40,10 @@ export interface Config {
     maxConnections: number;
   };
   database: DatabaseConfig & { poolSize: number };
+  /** DATABASE_REPLICA_URL: a streaming replica for reads; null: none. */
+  replicaDatabaseUrl: string | null;
+  /** PostgreSQL reached directly, for `LISTEN` (DATABASE_DIRECT_URL, else DATABASE_URL); null on SQLite. */
+  directDatabaseUrl: string | null;
   redisUrl: string | null;
   plans: PlanCatalog;
   rateLimits: boolean;
@@ -95,6 +99,18 @@ export const CONFIG_VARIABLES: ConfigVariable[] = [
     description: "`sqlite:/path/file.db` (embedded, created on first start) or `postgres://user@host:5432/db`.",
   },
   { name: "DATABASE_POOL_SIZE", default: "10", description: "PostgreSQL connections per process." },
+  {
+    name: "DATABASE_REPLICA_URL",
+    default: "(none)",
+    description:
+      "A streaming replica of the PostgreSQL database: analytics, lists and reports read from it whenever it has replayed what the primary had committed when the read began, else from the primary.",
+  },
+  {
+    name: "DATABASE_DIRECT_URL",
+    default: "(DATABASE_URL)",
+    description:
+      "PostgreSQL without a pooler in between, for what needs a session of its own (the workers' `LISTEN`), when DATABASE_URL goes through PgBouncer in transaction mode.",
+  },
   {
     name: "SIGHTLINE_DATA_DIR",
     default: "./data",
@@ -356,6 +372,16 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     (raw) => parseDatabaseUrl(raw, cwd),
   );
   const poolSize = read("DATABASE_POOL_SIZE", 10, (raw) => parseInteger(raw, 1, 500));
+  const replicaUrl = read<string | null>("DATABASE_REPLICA_URL", null, (raw) => {
+    const parsed = parseDatabaseUrl(raw, cwd);
+    if (parsed.dialect !== "postgres") throw new ConfigValueError("must be a postgres:// URL");
+    return parsed.url;
+  });
+  const directUrl = read<string | null>("DATABASE_DIRECT_URL", null, (raw) => {
+    const parsed = parseDatabaseUrl(raw, cwd);
+    if (parsed.dialect !== "postgres") throw new ConfigValueError("must be a postgres:// URL");
+    return parsed.url;
+  });
   const publicUrl = read("SIGHTLINE_PUBLIC_URL", `http://localhost:${port === 0 ? 8080 : port}`, parseHttpUrl);
   const allowedHosts = read<string[]>("SIGHTLINE_ALLOWED_HOSTS", [], parseHostList);
   const logLevel = read("LOG_LEVEL", "info" as LogLevel, (raw) => parseChoice(raw, LOG_LEVELS));
@@ -468,6 +494,8 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
       maxConnections,
     },
     database: { ...database, poolSize },
+    directDatabaseUrl: database.dialect === "postgres" ? (directUrl ?? database.url) : null,
+    replicaDatabaseUrl: database.dialect === "postgres" ? replicaUrl : null,
     redisUrl,
     plans,
     rateLimits,

@@ -37,7 +37,7 @@ describe("BI roles for an agency: every client's views, no pitch's and no one el
 
   const endpoint = () => {
     if (h.database.config.dialect !== "postgres") throw new Error("this suite runs on PostgreSQL");
-    return endpointOf(h.database.config.url);
+    return endpointOf(h.database.directUrl);
   };
 
   /** A new client workspace of the agency, with a brand, answers and traffic. */

@@ -60,7 +60,7 @@ describe("BI roles on PostgreSQL: one workspace's views, enforced by row-level s
     a = await seedWorkspace(h, "Acme");
     b = await seedWorkspace(h, "Bravo");
     if (h.database.config.dialect !== "postgres") throw new Error("this suite runs on PostgreSQL");
-    const endpoint = endpointOf(h.database.config.url);
+    const endpoint = endpointOf(h.database.directUrl);
     roleA = await grantBi(h.deps, { workspaceId: a.tenant.workspace.id, endpoint });
     roleB = await grantBi(h.deps, { workspaceId: b.tenant.workspace.id, endpoint });
   });

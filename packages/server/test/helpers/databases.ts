@@ -17,10 +17,18 @@ export const DIALECTS: Dialect[] = ["sqlite", "postgres"];
  */
 export const POSTGRES_ADMIN_URL = inject("postgresAdminUrl");
 
+/** The same server through PgBouncer in transaction mode, when the run started one (helpers/global-setup.ts). */
+const POSTGRES_POOLER_URL = inject("postgresPoolerUrl");
+
 export interface TestDatabase {
   config: DatabaseConfig;
   /** The same database as a DATABASE_URL, for child processes. */
   url: string;
+  /**
+   * The database without the pooler (DATABASE_DIRECT_URL): for `LISTEN` and for BI logins, which
+   * PgBouncer does not know. The same as `url` when the run has no pooler, and on SQLite.
+   */
+  directUrl: string;
   drop(): Promise<void>;
 }
 
@@ -32,6 +40,7 @@ export async function createTestDatabase(dialect: Dialect): Promise<TestDatabase
     return {
       config: { dialect: "sqlite", path },
       url: `sqlite:${path}`,
+      directUrl: `sqlite:${path}`,
       drop: async () => rmSync(dir, { recursive: true, force: true }),
     };
   }
@@ -43,11 +52,14 @@ export async function createTestDatabase(dialect: Dialect): Promise<TestDatabase
   } finally {
     await admin.end();
   }
-  const url = new URL(POSTGRES_ADMIN_URL);
+  const direct = new URL(POSTGRES_ADMIN_URL);
+  direct.pathname = `/${name}`;
+  const url = new URL(POSTGRES_POOLER_URL || POSTGRES_ADMIN_URL);
   url.pathname = `/${name}`;
   return {
     config: { dialect: "postgres", url: url.toString() },
     url: url.toString(),
+    directUrl: direct.toString(),
     drop: async () => {
       const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
       await client.connect();

@@ -11,11 +11,14 @@ import { Redis } from "ioredis";
 import pg from "pg";
 import type { TestProject } from "vitest/node";
 import { type ChromiumChoice, findChromium } from "./chromium.ts";
+import { findPgBouncer, startPgBouncer } from "./pgbouncer.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {
     /** helpers/databases.ts POSTGRES_ADMIN_URL */
     postgresAdminUrl: string;
+    /** helpers/databases.ts: the same server through PgBouncer in transaction mode, or "" to connect directly. */
+    postgresPoolerUrl: string;
     /** helpers/redis.ts TEST_REDIS_URL */
     redisUrl: string;
     chromium: ChromiumChoice;
@@ -42,7 +45,16 @@ const DEFAULT_REDIS_URL = "redis://127.0.0.1:6379";
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const [postgres, redis, chromium] = await Promise.allSettled([usePostgres(), useRedis(), findChromium()]);
-  const started = [postgres, redis].flatMap((result) => (result.status === "fulfilled" ? [result.value] : []));
+  const pooler =
+    postgres.status === "fulfilled"
+      ? await usePgBouncer(postgres.value.url).then(
+          (service) => ({ status: "fulfilled" as const, value: service }),
+          (error: unknown) => ({ status: "rejected" as const, reason: error }),
+        )
+      : ({ status: "fulfilled" as const, value: null } as const);
+  const started = [postgres, redis, pooler].flatMap((result) =>
+    result.status === "fulfilled" && result.value !== null ? [result.value] : [],
+  );
   const killAll = () => {
     for (const service of started) service.kill();
   };
@@ -51,11 +63,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
     process.off("exit", killAll);
     await Promise.all(started.map((service) => service.stop()));
   };
-  if (postgres.status === "rejected" || redis.status === "rejected") {
+  if (postgres.status === "rejected" || redis.status === "rejected" || pooler.status === "rejected") {
     await teardown();
     // One line per missing server and no stack trace: it says what to install, not where the harness noticed. Exiting
     // here rather than throwing, since Vitest answers a failed global setup with a misleading "No test files found".
-    for (const result of [postgres, redis]) {
+    for (const result of [postgres, redis, pooler]) {
       if (result.status === "rejected")
         console.error(result.reason instanceof Error ? result.reason.message : result.reason);
     }
@@ -65,12 +77,14 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const found: ChromiumChoice =
     chromium.status === "fulfilled" ? chromium.value : { missing: `Chromium: ${String(chromium.reason)}` };
   project.provide("postgresAdminUrl", postgres.value.url);
+  project.provide("postgresPoolerUrl", pooler.value?.url ?? "");
   project.provide("redisUrl", redis.value.url);
   project.provide("chromium", found);
   console.log(
     [
       sqliteLine(),
       postgres.value.line,
+      pooler.value?.line ?? "PgBouncer: none; the PostgreSQL suites connect directly",
       redis.value.line,
       "missing" in found
         ? `Chromium: MISSING, the browser test will fail: ${found.missing}`
@@ -316,6 +330,30 @@ async function startRedis(reason: string): Promise<Service> {
   }
   await rm(dir, { recursive: true, force: true });
   throw new Error(failure);
+}
+
+/**
+ * PgBouncer in transaction pooling mode in front of the PostgreSQL server, as managed PostgreSQL
+ * offers it: the PostgreSQL suites then connect through it (and `LISTEN` directly), so that nothing
+ * relies on session state between transactions. Started when the `pgbouncer` binary is found, unless
+ * SIGHTLINE_TEST_PGBOUNCER=0; SIGHTLINE_TEST_PGBOUNCER=1 (CI) fails the run without it.
+ */
+async function usePgBouncer(postgresUrl: string): Promise<Service | null> {
+  const mode = process.env.SIGHTLINE_TEST_PGBOUNCER;
+  if (mode === "0") return null;
+  const binary = findPgBouncer();
+  if (binary === undefined) {
+    if (mode === "1")
+      throw new Error("PgBouncer: not installed (apt-get install pgbouncer), and SIGHTLINE_TEST_PGBOUNCER=1");
+    return null;
+  }
+  const bouncer = await startPgBouncer(binary, postgresUrl, await freePort());
+  return {
+    url: bouncer.url,
+    line: `PgBouncer: ${bouncer.version} in transaction mode at ${new URL(bouncer.url).host}; the PostgreSQL suites connect through it (LISTEN directly)`,
+    stop: bouncer.stop,
+    kill: bouncer.kill,
+  };
 }
 
 /** A port nothing listens on now; the server started on it a moment later could in theory lose a race for it. */

@@ -141,7 +141,7 @@ export function useHarness(dialect: Dialect, options: HarnessOptions = {}): Harn
   });
   const workers: RunningWorker[] = [];
   h.startWorker = async (transport, workerOptions = {}) => {
-    const url = h.database.config.dialect === "postgres" ? h.database.config.url : null;
+    const url = h.database.config.dialect === "postgres" ? h.database.directUrl : null;
     const running = await startWorker(
       h.runtime,
       url,

@@ -45,16 +45,25 @@ function scopeText(scope: { workspace_id: string | null; agency_id: string | nul
     : `agency ${scope.agency_id} (its client workspaces, pitches excluded)`;
 }
 
-export async function biCommand(deps: Deps, database: DatabaseConfig, args: string[], io: Io): Promise<number> {
+export async function biCommand(
+  deps: Deps,
+  database: DatabaseConfig,
+  directUrl: string | null,
+  args: string[],
+  io: Io,
+): Promise<number> {
   const [sub, ...rest] = args;
   const { values } = parseArgs({ args: rest, options, strict: true, allowPositionals: false });
   const mode = outputMode(values);
   switch (sub) {
     case "grant": {
       const scope = scopeOf(values);
-      // On SQLite there is no endpoint; the service refuses with what to do instead.
+      // On SQLite there is no endpoint; the service refuses with what to do instead. BI logins
+      // reach the server itself (DATABASE_DIRECT_URL): a pooler in front of it does not know them.
       const endpoint =
-        database.dialect === "postgres" ? endpointOf(database.url, values.host) : { host: "", port: 0, sslmode: "" };
+        database.dialect === "postgres"
+          ? endpointOf(directUrl ?? database.url, values.host)
+          : { host: "", port: 0, sslmode: "" };
       const created = await grantBi(deps, { ...scope, endpoint });
       if (mode === "json") io.out(JSON.stringify(created, null, 2));
       else if (mode === "quiet") io.out(created.url);

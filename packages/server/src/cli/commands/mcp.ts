@@ -30,7 +30,7 @@ export async function mcpCommand(config: Config, args: string[], io: Io, logger:
     const worker =
       values["no-worker"] === true
         ? null
-        : await startWorker(runtime, config.database.dialect === "postgres" ? config.database.url : null, logger, {
+        : await startWorker(runtime, config.directDatabaseUrl, logger, {
             concurrency: config.worker.concurrency,
             leaseMs: config.worker.leaseSeconds * 1000,
             pollIntervalMs: config.worker.pollMs,
