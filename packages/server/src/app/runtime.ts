@@ -7,6 +7,7 @@ import { authDatabase } from "../db/auth-database.ts";
 import { type Database, openDatabase } from "../db/database.ts";
 import { dialectSql } from "../db/dialect-sql.ts";
 import { migrateToLatest } from "../db/migrate.ts";
+import { ReplicaRouter } from "../db/replica.ts";
 import { systemResolver } from "../lib/addresses.ts";
 import { type Clock, systemClock } from "../lib/clock.ts";
 import type { Logger } from "../lib/logger.ts";
@@ -48,6 +49,8 @@ export interface Runtime {
 /** The parts of Config a runtime reads; everything but the database has a default. */
 export interface RuntimeConfig {
   database: DatabaseConfig & { poolSize?: number };
+  /** DATABASE_REPLICA_URL: a streaming replica the reading routes use when it is caught up. */
+  replicaDatabaseUrl?: string | null;
   redisUrl?: string | null;
   plans?: PlanCatalog;
   rateLimits?: boolean;
@@ -143,6 +146,14 @@ export async function createRuntime(
     plans: config.plans ?? DEFAULT_PLANS,
     keyCache: new ApiKeyCache(clock),
     readCache: new ReadCache(database.changeStamp),
+    replica:
+      config.replicaDatabaseUrl === undefined || config.replicaDatabaseUrl === null
+        ? null
+        : new ReplicaRouter(
+            database.db,
+            openDatabase({ dialect: "postgres", url: config.replicaDatabaseUrl, poolSize: config.database.poolSize }),
+            logger,
+          ),
     lastUsed: new LastUsedRecorder(),
     rateLimits:
       config.rateLimits === false
@@ -201,6 +212,7 @@ export async function createRuntime(
       await flushMeter();
       await deps.rateLimits?.close();
       await counters.close();
+      await deps.replica?.close();
       await database.close();
     },
   };

@@ -119,6 +119,11 @@ export interface RouteSpec<P, Q, B, R extends TSchema> extends BaseSpec<P, Q, B,
    * in the read cache, which checks the resource's version before serving it (never stale).
    */
   cachedAs?: VersionedResource;
+  /**
+   * A read of analytics, a list or a report, and nothing else: served from the streaming replica
+   * (DATABASE_REPLICA_URL) whenever it has caught up with the primary (db/replica.ts).
+   */
+  reads?: "replica";
   /** Error codes this endpoint can return beyond those every authenticated endpoint can. */
   errors?: SpecErrorCode[];
   /**

@@ -2,7 +2,7 @@ import type { Readable } from "node:stream";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { TSchema } from "typebox";
 import { contentDisposition } from "../lib/content-disposition.ts";
-import type { Deps } from "../services/context.ts";
+import type { Deps, ServiceContext } from "../services/context.ts";
 import { type AnyRoute, isApiRoute, RawResponse, type Via, WithStatus } from "./route.ts";
 
 /**
@@ -98,6 +98,20 @@ export function callRoute(route: AnyRoute, call: RouteCall): Promise<unknown> {
 }
 
 /**
+ * The caller with its context reading from the replica, for a route that only reads (`reads`)
+ * when one is configured and caught up; else the caller as the door made it.
+ */
+async function readerCaller(
+  deps: Deps,
+  route: AnyRoute,
+  caller: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
+  const ctx = caller.ctx as ServiceContext | undefined;
+  if (deps.replica === null || !isApiRoute(route) || route.reads !== "replica" || ctx === undefined) return caller;
+  return { ...caller, ctx: { ...ctx, db: await deps.replica.reader() } };
+}
+
+/**
  * Mounts `routes` behind `door`: the one route runner of the server (lint refuses a second). The
  * API key's door, the member's session door and the dashboard's own routes all come through here.
  */
@@ -166,7 +180,7 @@ function mountRoute<R extends AnyRoute>(
             address: request.ip,
             rate: request.rate,
             via: door.via,
-            caller: admitted.caller,
+            caller: await readerCaller(deps, route, admitted.caller),
             get signal() {
               if (gone === null) {
                 gone = new AbortController();

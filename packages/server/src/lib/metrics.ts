@@ -99,6 +99,13 @@ export const credits = new Counter({
   registers: [registry],
 });
 
+export const databaseReads = new Counter({
+  name: "sightline_database_reads_total",
+  help: "Reads of analytics, lists and reports, by where they went (replica, or primary when the replica lagged or is off).",
+  labelNames: ["target"] as const,
+  registers: [registry],
+});
+
 /** The text Prometheus scrapes, after `refresh` has read what lives in the database. */
 export async function metricsText(refresh: () => Promise<void>): Promise<string> {
   await refresh();

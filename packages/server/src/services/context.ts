@@ -1,5 +1,6 @@
 import type { Db } from "../db/database.ts";
 import type { DialectSql } from "../db/dialect-sql.ts";
+import type { ReplicaRouter } from "../db/replica.ts";
 import { withTransaction } from "../db/transaction.ts";
 import type { ErrorDetail } from "../errors/api-error.ts";
 import type { Clock } from "../lib/clock.ts";
@@ -37,6 +38,8 @@ export interface Deps {
   keyCache: ApiKeyCache;
   /** Answers of versioned reads (the projects), never stale in any process. */
   readCache: ReadCache;
+  /** Where the routes that read analytics, lists and reports go (DATABASE_REPLICA_URL); null: the primary. */
+  replica: ReplicaRouter | null;
   lastUsed: LastUsedRecorder;
   /** Null when the operator turned rate limits off. */
   rateLimits: RateLimits | null;

@@ -202,6 +202,7 @@ export const scriptStatsRoute = defineRoute({
   operationId: "getConversationScriptStats",
   method: "GET",
   path: "/projects/:id/conversation-scripts/:script_id/stats",
+  reads: "replica",
   tag,
   summary: "Where the brand enters and drops out of a script's conversations",
   description:
@@ -219,6 +220,7 @@ export const listConversationsRoute = defineRoute({
   operationId: "listConversations",
   method: "GET",
   path: "/projects/:id/conversations",
+  reads: "replica",
   tag,
   summary: "List a brand's conversations",
   description:
@@ -236,6 +238,7 @@ export const getConversationRoute = defineRoute({
   operationId: "getConversation",
   method: "GET",
   path: "/projects/:id/conversations/:conversation_id",
+  reads: "replica",
   tag,
   summary: "Read a conversation, turn by turn",
   description:
@@ -252,6 +255,7 @@ export const breakdownRoute = defineRoute({
   operationId: "getProjectBreakdown",
   method: "GET",
   path: "/projects/:id/breakdown",
+  reads: "replica",
   tag,
   summary: "Compare personas or countries",
   description:

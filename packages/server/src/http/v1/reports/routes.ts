@@ -25,6 +25,7 @@ export const listReportsRoute = defineRoute({
   operationId: "listReports",
   method: "GET",
   path: "/reports",
+  reads: "replica",
   tag,
   summary: "List reports",
   description: "Generated reports, newest first, filtered by brand, type and when they were generated [from, to).",
@@ -38,6 +39,7 @@ export const getReportRoute = defineRoute({
   operationId: "getReport",
   method: "GET",
   path: "/reports/:id",
+  reads: "replica",
   tag,
   summary: "Read a report",
   description:

@@ -15,6 +15,7 @@ export const getTrafficRoute = defineRoute({
   operationId: "getProjectTraffic",
   method: "GET",
   path: "/projects/:id/traffic",
+  reads: "replica",
   tag: "Traffic",
   summary: "A brand's AI crawler hits and AI referrals",
   description:
@@ -32,6 +33,7 @@ export const getTrafficPagesRoute = defineRoute({
   operationId: "getProjectTrafficPages",
   method: "GET",
   path: "/projects/:id/traffic/pages",
+  reads: "replica",
   tag: "Traffic",
   summary: "The brand's pages: crawled, cited and visited",
   description:
