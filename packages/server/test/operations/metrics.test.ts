@@ -246,7 +246,12 @@ describe.each(DIALECTS)("metrics and traces [%s]", (dialect) => {
     // The trace of the analysis: its job's span, and under it a span per vendor call.
     const spansDeadline = Date.now() + 10_000;
     const engineSpans = () => collector.spans.filter((span) => span.name === "engine chatgpt");
-    while (engineSpans().length < 2 && Date.now() < spansDeadline) await new Promise((r) => setTimeout(r, 100));
+    const exported = () =>
+      engineSpans().length >= 2 &&
+      collector.spans.some((span) => span.name === "job analysis.run") &&
+      collector.spans.some((span) => span.name === "POST /v1/analyze");
+    // Spans are sent in batches, every second: wait for the request's, the job's and the vendors'.
+    while (!exported() && Date.now() < spansDeadline) await new Promise((r) => setTimeout(r, 100));
     expect(collector.paths.every((path) => path === "/v1/traces")).toBe(true);
     const job = collector.spans.find((span) => span.name === "job analysis.run");
     expect(job).toBeDefined();
@@ -258,6 +263,7 @@ describe.each(DIALECTS)("metrics and traces [%s]", (dialect) => {
       expect(Number(attribute(span, "sightline.engine.cost_usd"))).toBeGreaterThan(0);
     }
     const request = collector.spans.find((span) => span.name === "POST /v1/analyze");
+    expect(request).toBeDefined();
     expect(attribute(request as OtlpSpan, "http.response.status_code")).toBe(200);
   }, 90_000);
 });
