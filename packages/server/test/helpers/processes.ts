@@ -12,10 +12,10 @@ export interface CliResult {
 }
 
 /** Runs `sightline <args>` as a separate process, the way `npm run sightline --` does. */
-export function runCli(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+export function runCli(args: string[], env: Record<string, string> = {}, root = REPO_ROOT): Promise<CliResult> {
   return new Promise((done, fail) => {
     const child = spawn(process.execPath, ["--import", "tsx", ENTRY, ...args], {
-      cwd: REPO_ROOT,
+      cwd: root,
       env: { ...process.env, LOG_LEVEL: "", ...env },
       stdio: ["ignore", "pipe", "pipe"],
     });
@@ -86,10 +86,15 @@ export function startWorkerProcess(env: Record<string, string>): Promise<ServerP
 }
 
 /** Starts `sightline <mode>` on a free port and resolves once it listens. */
-export function startServerProcess(env: Record<string, string>, mode = "all"): Promise<ServerProcess> {
+export function startServerProcess(
+  env: Record<string, string>,
+  mode = "all",
+  /** Another tree of Sightline's (an earlier release's, test/operations/upgrade.test.ts). */
+  root = REPO_ROOT,
+): Promise<ServerProcess> {
   return new Promise((done, fail) => {
     const child = spawn(process.execPath, ["--import", "tsx", ENTRY, mode], {
-      cwd: REPO_ROOT,
+      cwd: root,
       env: { ...process.env, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", ...env },
       stdio: ["ignore", "pipe", "pipe"],
     });
