@@ -16,7 +16,7 @@ import { registerDashboardApi } from "./dashboard/register.ts";
 import { renderDocsPage } from "./docs/render.ts";
 import { apiKeyDoor } from "./doors/api-key.ts";
 import { clientErrorHandler, makeErrorHandler, sendError, toApiError } from "./errors.ts";
-import { countRequest, endRequestSpan, registerMetricsRoute, traceRequest } from "./metrics.ts";
+import { countRequest, endRequestSpan, registerMetricsRoute, requestTraceIds, traceRequest } from "./metrics.ts";
 import { buildOpenApiDocument } from "./openapi/build.ts";
 import type { Route } from "./route.ts";
 import { mountRoutes } from "./runner.ts";
@@ -179,6 +179,7 @@ export async function buildHttpApp(deps: Deps, options: HttpOptions): Promise<Fa
           status: reply.statusCode,
           ms: Math.round(reply.elapsedTime * 10) / 10,
           workspace: request.auth?.key.workspaceId,
+          ...requestTraceIds(request),
         },
         "request",
       );

@@ -1,6 +1,6 @@
 import { timingSafeEqual } from "node:crypto";
 import { createServer, type Server } from "node:http";
-import { context, type Span, trace } from "@opentelemetry/api";
+import { context, isSpanContextValid, type Span, trace } from "@opentelemetry/api";
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from "fastify";
 import type { Logger } from "../lib/logger.ts";
 import { httpDuration, httpRequests, METRICS_CONTENT_TYPE, metricsText } from "../lib/metrics.ts";
@@ -38,6 +38,14 @@ export function traceRequest(request: FastifyRequest, _reply: FastifyReply, done
   });
   requestSpans.set(request, span);
   context.with(trace.setSpan(context.active(), span), done);
+}
+
+/** The request's trace and span ids for its access-log line, when tracing is on; else nothing. */
+export function requestTraceIds(request: FastifyRequest): { trace_id?: string; span_id?: string } {
+  const context = requestSpans.get(request)?.spanContext();
+  return context !== undefined && isSpanContextValid(context)
+    ? { trace_id: context.traceId, span_id: context.spanId }
+    : {};
 }
 
 export function endRequestSpan(request: FastifyRequest, reply: FastifyReply): void {

@@ -1,3 +1,4 @@
+import { isSpanContextValid, trace } from "@opentelemetry/api";
 import pino from "pino";
 import type { Redactor } from "./redact.ts";
 
@@ -21,6 +22,14 @@ export function createLogger(level: LogLevel, fd: 1 | 2 = 1, redactor?: Redactor
     {
       level,
       base: undefined,
+      // With tracing on, a line written inside a request or a job names its trace, so that the
+      // line and the trace are found from each other.
+      mixin: () => {
+        const context = trace.getActiveSpan()?.spanContext();
+        return context !== undefined && isSpanContextValid(context)
+          ? { trace_id: context.traceId, span_id: context.spanId }
+          : {};
+      },
       ...(redactor === undefined ? {} : { hooks: { streamWrite: (line: string) => redactor.scrub(line) } }),
       // Belt and braces: secrets are never put into log objects, and if one ever is, it is censored.
       redact: {

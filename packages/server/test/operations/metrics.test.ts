@@ -265,5 +265,11 @@ describe.each(DIALECTS)("metrics and traces [%s]", (dialect) => {
     const request = collector.spans.find((span) => span.name === "POST /v1/analyze");
     expect(request).toBeDefined();
     expect(attribute(request as OtlpSpan, "http.response.status_code")).toBe(200);
+    // Its access-log line names the trace, so that each is found from the other.
+    const line = server
+      .output()
+      .split("\n")
+      .find((text) => text.includes('"route":"/v1/analyze"') && text.includes('"msg":"request"'));
+    expect(line).toContain(`"trace_id":"${request?.traceId}"`);
   }, 90_000);
 });
