@@ -106,8 +106,19 @@ describe.each(DIALECTS)("backup and restore [%s]", (dialect) => {
       SIGHTLINE_RATE_LIMITS: "off",
       SIGHTLINE_JOB_POLL_MS: "100",
     };
-    const sourceEnv = { DATABASE_URL: source.url, ...keyEnv(dialect, secretKey, join(dir, "data-a")), ...common };
-    const targetEnv = { DATABASE_URL: target.url, ...keyEnv(dialect, secretKey, join(dir, "data-b")), ...common };
+    // Through the pooler, as the server runs; pg_dump and pg_restore go to the server directly.
+    const sourceEnv = {
+      DATABASE_URL: source.url,
+      ...(dialect === "postgres" ? { DATABASE_DIRECT_URL: source.directUrl } : {}),
+      ...keyEnv(dialect, secretKey, join(dir, "data-a")),
+      ...common,
+    };
+    const targetEnv = {
+      DATABASE_URL: target.url,
+      ...(dialect === "postgres" ? { DATABASE_DIRECT_URL: target.directUrl } : {}),
+      ...keyEnv(dialect, secretKey, join(dir, "data-b")),
+      ...common,
+    };
     if (dialect === "sqlite") targetEnv.DATABASE_URL = `sqlite:${join(dir, "elsewhere", "sightline.db")}`;
     const targetConfig: DatabaseConfig =
       dialect === "sqlite" ? { dialect, path: join(dir, "elsewhere", "sightline.db") } : target.config;
@@ -273,19 +284,21 @@ describe.each(DIALECTS)("backup and restore [%s]", (dialect) => {
       await database.close();
     }
     const backupPath = join(dir, "old.backup");
-    const env = (url: string) => ({
+    const env = (url: string, direct = url) => ({
       DATABASE_URL: url,
+      ...(dialect === "postgres" ? { DATABASE_DIRECT_URL: direct } : {}),
       SIGHTLINE_SECRET_KEY: "",
       SIGHTLINE_DATA_DIR: join(dir, "data"),
     });
-    const backup = await runCliInProcess(["backup", "--to", backupPath], env(old.url));
+    const backup = await runCliInProcess(["backup", "--to", backupPath], env(old.url, old.directUrl));
     expect(backup.code, backup.stderr).toBe(0);
     expect(backup.stdout).toContain(`schema ${MIGRATIONS.at(-3)?.name}`);
     // No key here: the command says so rather than pretending the backup is complete.
     expect(backup.stderr).toContain("No secret key here");
 
     const targetUrl = dialect === "sqlite" ? `sqlite:${join(dir, "new.db")}` : target.url;
-    const restore = await runCliInProcess(["restore", "--from", backupPath, "--json"], env(targetUrl));
+    const targetDirect = dialect === "sqlite" ? targetUrl : target.directUrl;
+    const restore = await runCliInProcess(["restore", "--from", backupPath, "--json"], env(targetUrl, targetDirect));
     expect(restore.code, restore.stderr).toBe(0);
     expect(JSON.parse(restore.stdout).migrated).toEqual(MIGRATIONS.slice(-2).map((m) => m.name));
 
@@ -300,14 +313,17 @@ describe.each(DIALECTS)("backup and restore [%s]", (dialect) => {
       await newer.close();
     }
     const newerPath = join(dir, "newer.backup");
-    expect((await runCliInProcess(["backup", "--to", newerPath], env(old.url))).code).toBe(0);
+    expect((await runCliInProcess(["backup", "--to", newerPath], env(old.url, old.directUrl))).code).toBe(0);
     const refused = await runCliInProcess(["restore", "--from", newerPath, "--force"], env(targetUrl));
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain("made by a newer version of Sightline (migrations 2099-01-01-01-future)");
 
     if (dialect === "postgres") {
       // Without PostgreSQL's client tools, the command says what to install or run instead.
-      const missing = await runCli(["backup", "--to", join(dir, "none.dump")], { ...env(old.url), PATH: dir });
+      const missing = await runCli(["backup", "--to", join(dir, "none.dump")], {
+        ...env(old.url, old.directUrl),
+        PATH: dir,
+      });
       expect(missing.code).toBe(1);
       expect(missing.stderr).toContain("pg_dump is not on PATH");
       expect(missing.stderr).toContain('pg_dump --format=custom --file=PATH "$DATABASE_URL"');

@@ -53,7 +53,7 @@ export async function backupCommand(config: Config, args: string[], io: Io): Pro
   if (keyPath !== null && !force && existsSync(keyPath)) {
     throw new Error(`${keyPath} already exists: choose another path, or add --force`);
   }
-  const summary = await backupDatabase(config.database, to, { force });
+  const summary = await backupDatabase(direct(config), to, { force });
   if (keyPath !== null && key !== null) writeKeyFile(keyPath, key.keys, { force });
 
   if (mode === "json") {
@@ -93,7 +93,7 @@ export async function restoreCommand(config: Config, args: string[], io: Io): Pr
   });
   const mode = outputMode(values);
   const from = resolve(io.cwd, required(values, "from"));
-  const summary = await restoreDatabase(config.database, from, { force: values.force === true });
+  const summary = await restoreDatabase(direct(config), from, { force: values.force === true });
   const key = restoreKey(from, config.secretKeys, config.dataDir);
   if (mode === "json") {
     io.out(JSON.stringify({ ...summary, secret_key: key }, null, 2));
@@ -126,4 +126,15 @@ function keyNotice(key: KeyOutcome, from: string): string | null {
     case "several":
       return `The backup's key file holds several keys, which a data folder's key file cannot: set SIGHTLINE_SECRET_KEY to the content of ${key.path}.`;
   }
+}
+
+/**
+ * The database as pg_dump and pg_restore must reach it: directly (DATABASE_DIRECT_URL), never
+ * through a pooler in transaction mode, where their session settings (an empty search_path) would
+ * stay on a pooled connection and break the server's next queries on it.
+ */
+function direct(config: Config): Config["database"] {
+  const database = config.database;
+  if (database.dialect !== "postgres" || config.directDatabaseUrl === null) return database;
+  return { ...database, url: config.directDatabaseUrl };
 }
