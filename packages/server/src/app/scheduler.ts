@@ -3,6 +3,7 @@ import type { Deps } from "../services/context.ts";
 import { runDueSchedules } from "../services/monitoring/scheduler.ts";
 import { queueDigestEmails } from "../services/notifications/digest-mail.ts";
 import { generateWeeklyDigests } from "../services/reports/generate.ts";
+import { dropResultMonths, ensureResultPartitions, moveResults } from "../services/retention/partitions.ts";
 import { prune, type RetentionConfig } from "../services/retention/prune.ts";
 import { queueAccessChecks } from "../services/traffic/access-recheck.ts";
 import { syncDueGa4 } from "../services/traffic/ga4-due.ts";
@@ -42,11 +43,19 @@ export function startScheduler(
     running = true;
     try {
       await schedulerTick(deps);
+      // A populated `results` moving into monthly partitions: some batches on every tick until done.
+      await moveResults(deps);
       const now = deps.clock.now();
       if (now.getTime() - prunedAt >= PRUNE_EVERY_MS) {
         prunedAt = now.getTime();
         const pruned = await prune(deps, now, retention);
         if (Object.values(pruned).some((n) => n > 0)) deps.logger.info({ pruned }, "retention");
+        const created = await ensureResultPartitions(deps);
+        if (created.length > 0) deps.logger.info({ months: created }, "answer partitions created ahead");
+        if (retention.answerMonths !== undefined && retention.answerMonths !== null) {
+          const dropped = await dropResultMonths(deps, retention.answerMonths);
+          if (dropped.length > 0) deps.logger.info({ months: dropped }, "answers of whole months dropped");
+        }
       }
       if (biExport !== null && now.getTime() - exportedAt >= biExport.everyHours * 3_600_000) {
         exportedAt = now.getTime();

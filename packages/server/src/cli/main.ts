@@ -11,6 +11,7 @@ import { BI_USAGE, biCommand } from "./commands/bi.ts";
 import { BOTS_USAGE, botsCommand } from "./commands/bots.ts";
 import { KEY_USAGE, keyCommand } from "./commands/key.ts";
 import { MCP_USAGE, mcpCommand } from "./commands/mcp.ts";
+import { PARTITIONS_USAGE, partitionsCommand } from "./commands/partitions.ts";
 import { REMEASURE_USAGE, remeasureCommand } from "./commands/remeasure.ts";
 import { SETUP_CODE_USAGE, setupCodeCommand } from "./commands/setup-code.ts";
 import { TRAFFIC_USAGE, trafficCommand } from "./commands/traffic.ts";
@@ -43,6 +44,7 @@ ${AGENCY_USAGE.replace("Usage:\n", "")}
 ${USER_USAGE.replace("Usage:\n", "")}
 ${SETUP_CODE_USAGE.replace("Usage:\n", "")}
 ${BACKUP_USAGE.replace("Usage:\n", "")}
+${PARTITIONS_USAGE.replace("Usage:\n", "").split("\n\n")[0]}
 ${RESTORE_USAGE.replace("Usage:\n", "")}
 
 Data files (no database):
@@ -72,6 +74,7 @@ const COMMAND_USAGE: Record<string, string> = {
   "setup-code": SETUP_CODE_USAGE,
   backup: BACKUP_USAGE,
   restore: RESTORE_USAGE,
+  partitions: PARTITIONS_USAGE,
   mcp: MCP_USAGE,
 };
 
@@ -134,6 +137,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
         "agency",
         "user",
         "setup-code",
+        "partitions",
         "migrate",
         "mcp",
       ].includes(command)
@@ -161,6 +165,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
       if (command === "agency") return await agencyCommand(runtime.deps, args, io);
       if (command === "user") return await userCommand(runtime.deps, args, io);
       if (command === "setup-code") return await setupCodeCommand(runtime.deps, args, io);
+      if (command === "partitions") return await partitionsCommand(runtime.deps, args, io);
       return await keyCommand(runtime.deps, args, io);
     } finally {
       await runtime.close();

@@ -241,6 +241,12 @@ export const CONFIG_VARIABLES: ConfigVariable[] = [
     description:
       "Answers' texts older than this many days are removed; their measures, citations and every figure stay.",
   },
+  {
+    name: "SIGHTLINE_RETENTION_ANSWER_MONTHS",
+    default: "(keep)",
+    description:
+      "PostgreSQL: answers of analyses started more than this many months ago are dropped, a month's partition at a time; the figures (rollups) stay.",
+  },
   ...engineVariables(),
   {
     name: "SIGHTLINE_CUSTOM_ENGINES",
@@ -412,6 +418,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     answerTextDays: read<number | null>("SIGHTLINE_RETENTION_ANSWER_TEXT_DAYS", null, (raw) =>
       parseInteger(raw, 1, 36_500),
     ),
+    answerMonths: read<number | null>("SIGHTLINE_RETENTION_ANSWER_MONTHS", null, (raw) => parseInteger(raw, 1, 1200)),
     trafficDays: read("SIGHTLINE_RETENTION_TRAFFIC_DAYS", DEFAULT_RETENTION.trafficDays ?? 400, (raw) =>
       parseInteger(raw, 1, 36_500),
     ),

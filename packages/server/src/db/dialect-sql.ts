@@ -25,6 +25,11 @@ export interface DialectSql {
   notify(db: Db, channel: string): Promise<void>;
   /** Bounds how long the current transaction waits for a lock and for each statement. */
   boundWaits(db: Db, limits: { lockMs: number; statementMs: number }): Promise<void>;
+  /**
+   * Whether `results` lives in monthly partitions (PostgreSQL, migration 2026-11-28-01), kept by
+   * the workers' maintenance; SQLite keeps one table.
+   */
+  readonly partitionsResults: boolean;
 }
 
 const postgres: DialectSql = {
@@ -38,6 +43,7 @@ const postgres: DialectSql = {
     await sql.raw(`set local lock_timeout = ${Math.round(lockMs)}`).execute(db);
     await sql.raw(`set local statement_timeout = ${Math.round(statementMs)}`).execute(db);
   },
+  partitionsResults: true,
 };
 
 const sqlite: DialectSql = {
@@ -46,6 +52,7 @@ const sqlite: DialectSql = {
   async notify() {},
   // One writer at a time, waiting at most busy_timeout (5 s) for the lock; statements are local.
   async boundWaits() {},
+  partitionsResults: false,
 };
 
 export function dialectSql(dialect: Dialect): DialectSql {

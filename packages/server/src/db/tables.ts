@@ -518,6 +518,11 @@ export interface ResultsTable {
   /** Its turn in its conversation (from 1); 0 for a single answer. */
   turn: Generated<number>;
   response_id: string | null;
+  /**
+   * The month ('YYYY-MM', UTC) the answer's analysis started: the partition key on PostgreSQL
+   * (migration 2026-11-28-01); null on rows written before it, on SQLite.
+   */
+  month: Generated<string | null>;
 }
 
 export interface MonitoringSchedulesTable {

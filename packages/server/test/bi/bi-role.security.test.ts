@@ -280,7 +280,7 @@ describe("BI roles on PostgreSQL: one workspace's views, enforced by row-level s
     expect(brand.statusCode, brand.body).toBe(200);
     const { rows } = await sql<{ relname: string; rls: boolean; forced: boolean }>`
       select relname, relrowsecurity as rls, relforcerowsecurity as forced from pg_class
-      where relname in ('projects', 'results', 'traffic_bot_hits', 'traffic_referrals') and relkind = 'r'
+      where relname in ('projects', 'results', 'traffic_bot_hits', 'traffic_referrals') and relkind in ('r', 'p')
     `.execute(h.deps.db);
     for (const table of ["projects", "results", "traffic_bot_hits", "traffic_referrals"]) {
       expect(

@@ -29,6 +29,7 @@ import * as biViews from "./2026-11-27-02-bi-views.ts";
 import * as agencies from "./2026-11-27-03-agencies.ts";
 import * as biAgencies from "./2026-11-27-04-bi-agencies.ts";
 import * as conversations from "./2026-11-27-05-conversations.ts";
+import * as resultsPartitions from "./2026-11-28-01-results-partitions.ts";
 
 /** A migration: frozen in time, it is typed against no particular schema and imports nothing of the app. */
 export interface Migration {
@@ -69,4 +70,5 @@ export const MIGRATIONS: Migration[] = [
   { name: "2026-11-27-03-agencies", up: agencies.up },
   { name: "2026-11-27-04-bi-agencies", up: biAgencies.up },
   { name: "2026-11-27-05-conversations", up: conversations.up },
+  { name: "2026-11-28-01-results-partitions", up: resultsPartitions.up },
 ];

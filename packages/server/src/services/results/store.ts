@@ -23,7 +23,7 @@ type MeasuredOutcome =
 
 /** One answer of an analysis (or its failure), to store. */
 export interface NewResult {
-  analysis: Pick<Selectable<AnalysesTable>, "id" | "workspace_id" | "project_id" | "score_version">;
+  analysis: Pick<Selectable<AnalysesTable>, "id" | "workspace_id" | "project_id" | "score_version" | "created_at">;
   /** Which answer of the analysis: a prompt (its index) of an engine, the nth time. */
   engine: string;
   prompt: string;
@@ -85,6 +85,8 @@ function resultRow(result: NewResult): Insertable<ResultsTable> {
     attempts: result.attempts,
     latency_ms: result.latencyMs,
     created_at: result.createdAt,
+    // The partition on PostgreSQL: the analysis's month, the same for every attempt at this answer.
+    month: analysis.created_at.slice(0, 7),
     // Counted in the rollups in the transaction that stores it (insertResults).
     rolled_up: true,
     status: outcome.ok ? "succeeded" : "failed",
@@ -120,7 +122,9 @@ export async function insertResults(ctx: { db: Db }, results: readonly NewResult
   const inserted = await ctx.db
     .insertInto("results")
     .values(rows)
-    .onConflict((oc) => oc.columns(["analysis_id", "prompt_index", "engine", "sample"]).doNothing())
+    // The one unique key an answer can meet again is (analysis, prompt, engine, sample): with the
+    // month on PostgreSQL's partitioned table, without it on SQLite. Naming none fits both.
+    .onConflict((oc) => oc.doNothing())
     .returning("id")
     .execute();
   const stored = new Set(inserted.map((row) => row.id));

@@ -7,6 +7,8 @@ export interface RetentionConfig {
   jobsDays: number;
   deliveriesDays: number;
   answerTextDays: number | null;
+  /** PostgreSQL: whole months of answers older than this many months are dropped (partitions.ts); null: kept. */
+  answerMonths?: number | null;
   /** AI traffic counts (traffic/) older than this many days; 400 unless said (a year and its month before). */
   trafficDays?: number;
 }
