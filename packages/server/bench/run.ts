@@ -14,6 +14,7 @@ import { analysisThroughput, fourEngineAnalysis, measurementCost } from "./analy
 import { analyticsBenchmarks } from "./analytics.ts";
 import { type LoadOptions, type Measurement, measure, printTable } from "./measure.ts";
 import { microBenchmarks } from "./micro.ts";
+import { partitionedResultsPages, partitionMove } from "./partitions.ts";
 import { createScratchDatabase } from "./postgres.ts";
 import { type Child, freePort, SIGHTLINE_ENTRY, spawnServer } from "./processes.ts";
 import { type ScaleOutRun, scaleOutRun } from "./scale-out.ts";
@@ -48,6 +49,8 @@ const { values } = parseArgs({
     only: { type: "string" },
     "analytics-sizes": { type: "string", default: "10000,1000000" },
     "webhook-pending": { type: "string", default: "10000" },
+    // The scale section's partitioned results (10,000,000 take minutes to seed).
+    "scale-size": { type: "string", default: "10000000" },
   },
 });
 const load: LoadOptions = {
@@ -275,11 +278,21 @@ async function scaleSection(plansFile: string): Promise<boolean> {
   printTable([result.directRow, result.pooledRow], result.directRow);
   const ratio = result.pooledRow.requestsPerSecond / result.directRow.requestsPerSecond;
   console.log(`ratio, authenticated GET /v1/projects through PgBouncer ÷ direct (PostgreSQL): ${ratio.toFixed(2)}`);
+
+  const size = Number(values["scale-size"]);
+  console.log(`\nAnswers in monthly partitions (PostgreSQL):`);
+  const move = await withPostgres((url) => partitionMove(url, 1_000_000));
+  for (const line of move ?? []) console.log(`  ${line}`);
+  const pages = await withPostgres((url) => partitionedResultsPages(url, size));
+  for (const line of pages?.lines ?? []) console.log(`  ${line}`);
+  const label = size.toLocaleString("en-US");
+  if (pages !== null)
+    console.log(`results page p99 at ${label} results (PostgreSQL, partitioned): ${pages.p99.toFixed(1)} ms`);
   console.log(
-    "results page p99 and analytics p95 at 10,000,000 results (PostgreSQL, partitioned): not measured; results are not partitioned yet (issue 30)",
+    `analytics p95 at ${label} results (PostgreSQL, partitioned): not measured; the analytics read the rollups, never results (measured at 1,000,000 by --only analytics)`,
   );
   const failed = [result.directRow, result.pooledRow].some((row) => row.non2xx + row.errors > 0);
-  return !failed && ratio >= 0.8;
+  return !failed && ratio >= 0.8 && pages !== null && pages.p99 <= 20;
 }
 
 async function analyticsSection(dir: string, plansFile: string): Promise<boolean> {
