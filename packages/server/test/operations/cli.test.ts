@@ -109,6 +109,22 @@ describe.each(DIALECTS)("operator CLI [%s]", (dialect) => {
     expect(missing.stderr).toContain("No project with id 'prj_nope'");
   });
 
+  it("says where the answers live: one table on SQLite, monthly partitions on PostgreSQL", async () => {
+    const status = await run(["partitions", "status", "--json"]);
+    expect(status.code, status.stderr).toBe(0);
+    const layout = JSON.parse(status.stdout) as { state: string; partitions?: string[] };
+    if (dialect === "sqlite") expect(layout).toEqual({ state: "single-table" });
+    else {
+      const month = new Date().toISOString().slice(0, 7).replace("-", "_");
+      expect(layout.state).toBe("partitioned");
+      expect(layout.partitions).toContain(`results_${month}`);
+    }
+    // On a database already partitioned (or SQLite), finishing is a no-op that says so.
+    const finish = await run(["partitions", "finish"]);
+    expect(finish.code, finish.stderr).toBe(0);
+    expect(finish.stdout).toContain(dialect === "sqlite" ? "nothing to move" : "0 rows copied now");
+  });
+
   it("explains errors and exits non-zero", async () => {
     const cases: [string[], number, string][] = [
       [

@@ -22,6 +22,11 @@ export async function partitionsCommand(deps: Deps, args: string[], io: Io): Pro
   const { values } = parseArgs({ args: rest, options, strict: true, allowPositionals: false });
   const mode = outputMode(values);
   if (sub === "finish") {
+    if ((await resultsMove(deps)).state === "single-table") {
+      if (mode === "json") io.out(JSON.stringify({ copied: 0, finished: true, seconds: 0 }, null, 2));
+      else io.out("Answers are in one table (SQLite): nothing to move.");
+      return 0;
+    }
     const started = performance.now();
     const progress = await moveResults(deps, { budgetMs: Number.POSITIVE_INFINITY, finish: true });
     const seconds = (performance.now() - started) / 1000;
