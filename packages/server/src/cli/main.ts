@@ -44,8 +44,8 @@ ${AGENCY_USAGE.replace("Usage:\n", "")}
 ${USER_USAGE.replace("Usage:\n", "")}
 ${SETUP_CODE_USAGE.replace("Usage:\n", "")}
 ${BACKUP_USAGE.replace("Usage:\n", "")}
-${PARTITIONS_USAGE.replace("Usage:\n", "").split("\n\n")[0]}
 ${RESTORE_USAGE.replace("Usage:\n", "")}
+${PARTITIONS_USAGE.replace("Usage:\n", "").split("\n\n")[0]}
 
 Data files (no database):
 ${BOTS_USAGE.replace("Usage:\n", "")}

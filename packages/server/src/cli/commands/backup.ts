@@ -9,14 +9,14 @@ import { type Io, outputMode, required } from "../io.ts";
 
 export const BACKUP_USAGE = `Usage:
   sightline backup --to PATH [--with-secret-key] [--force] [--json]
-Copies DATABASE_URL while Sightline runs: on SQLite one verified database file, on PostgreSQL a
+Copies the database while Sightline runs (through DATABASE_DIRECT_URL when set, never a pooler): on SQLite one verified database file, on PostgreSQL a
 pg_dump archive (--format=custom; pg_dump must be on PATH). Encrypted secrets cannot be read
 without the secret key, which is not in the backup: keep it too. --with-secret-key writes it to
 PATH.key (mode 0600); store the two apart. --force overwrites PATH (docs/backups.md).`;
 
 export const RESTORE_USAGE = `Usage:
   sightline restore --from PATH [--force] [--json]
-Stop every Sightline process first. Restores a backup into DATABASE_URL, which must be empty
+Stop every Sightline process first. Restores a backup into the database (DATABASE_DIRECT_URL when set), which must be empty
 (--force replaces what it holds), then applies the migrations of newer versions. A PATH.key
 beside the backup becomes the data folder's key when no key is configured (docs/backups.md).`;
 
