@@ -150,7 +150,9 @@ function merge<T extends Record<string, unknown>>(rows: T[], key: (row: T) => st
     const target = found as Record<string, unknown>;
     for (const column of sum) target[column] = Number(target[column]) + Number(row[column]);
   }
-  return [...merged.values()];
+  // In key order: concurrent writers (two analyses of one project) then lock the rows they share
+  // in the same order, so PostgreSQL's upserts wait for each other instead of deadlocking.
+  return [...merged.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
 }
 
 const BATCH = 200;
