@@ -65,7 +65,15 @@ interface CommonInput<P, Q, B> {
   signal: AbortSignal;
   /** The request's body as it arrives, unread, on a route that takes a raw body (`rawBody`); else null. */
   stream: Readable | null;
+  /**
+   * Told how far a long wait has got (an analysis's answers done of its total), on a door that can
+   * pass it on while the request runs (MCP's progress notifications); null on the others.
+   */
+  progress: Progress | null;
 }
+
+/** How far long work has got: `done` of `total`, and a sentence for people. */
+export type Progress = (done: number, total: number, message: string) => void;
 
 /**
  * A body that is not JSON (access-log lines): handed to the route as a stream, unparsed and

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { TSchema } from "typebox";
 import { contentDisposition } from "../lib/content-disposition.ts";
 import type { Deps, ServiceContext } from "../services/context.ts";
-import { type AnyRoute, isApiRoute, RawResponse, type Via, WithStatus } from "./route.ts";
+import { type AnyRoute, isApiRoute, type Progress, RawResponse, type Via, WithStatus } from "./route.ts";
 
 /**
  * Who a door admitted: what the route's handler is given besides the request's parts (a service
@@ -69,6 +69,7 @@ export interface RouteCall {
   signal: AbortSignal;
   caller: Record<string, unknown>;
   stream: Readable | null;
+  progress: Progress | null;
 }
 
 type RouteInputRate = Parameters<AnyRoute["handler"]>[0]["rate"];
@@ -90,6 +91,7 @@ export function callRoute(route: AnyRoute, call: RouteCall): Promise<unknown> {
     rate: call.rate,
     via: call.via,
     stream: call.stream,
+    progress: call.progress,
     // Read only by the handlers that wait: made then, not for every request.
     get signal() {
       return call.signal;
@@ -176,6 +178,7 @@ function mountRoute<R extends AnyRoute>(
             query: request.query,
             body: raw ? undefined : request.body,
             stream: raw ? ((request.body as Readable | undefined) ?? null) : null,
+            progress: null,
             headers: request.headers,
             address: request.ip,
             rate: request.rate,

@@ -1,3 +1,4 @@
+import { Readable } from "node:stream";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { ApiError } from "../errors/api-error.ts";
 import { admit } from "../http/authenticate-request.ts";
@@ -35,6 +36,49 @@ function methodNotAllowed(reply: FastifyReply): FastifyReply {
     });
 }
 
+interface Message {
+  id?: unknown;
+  method?: unknown;
+  params?: { requestId?: unknown; _meta?: { progressToken?: unknown } };
+}
+
+const messagesOf = (body: unknown): Message[] =>
+  (Array.isArray(body) ? body : [body]).filter((m): m is Message => typeof m === "object" && m !== null);
+
+/**
+ * The calls this process is answering, by key and JSON-RPC id. A stateless server hears a client's
+ * `notifications/cancelled` in a POST of its own, which no other request's server instance sees:
+ * the registry carries it to the POST that holds the call, whose wait then ends. Per process: a
+ * cancel that reaches another process behind the same balancer is not heard, and the call ends
+ * when its wait does (at most 55 s).
+ */
+class Calls {
+  readonly #open = new Map<string, AbortController>();
+
+  static key(keyId: string, id: unknown): string {
+    return `${keyId}\u0000${JSON.stringify(id)}`;
+  }
+
+  /** Registers the requests of one POST under one controller; the returned function forgets them. */
+  hold(keyId: string, messages: Message[], controller: AbortController): () => void {
+    const keys = messages
+      .filter((m) => m.id !== undefined && typeof m.method === "string")
+      .map((m) => Calls.key(keyId, m.id));
+    for (const key of keys) this.#open.set(key, controller);
+    return () => {
+      for (const key of keys) if (this.#open.get(key) === controller) this.#open.delete(key);
+    };
+  }
+
+  /** Aborts the calls a POST's `notifications/cancelled` name, if this process holds them. */
+  cancel(keyId: string, messages: Message[]): void {
+    for (const message of messages) {
+      if (message.method !== "notifications/cancelled" || message.params?.requestId === undefined) continue;
+      this.#open.get(Calls.key(keyId, message.params.requestId))?.abort();
+    }
+  }
+}
+
 /**
  * The MCP server over Streamable HTTP at /mcp, authenticated like /v1: the same Bearer key
  * lookup, plan check and workspace rate limit (with its headers) in `onRequest`, before the body
@@ -43,6 +87,7 @@ function methodNotAllowed(reply: FastifyReply): FastifyReply {
  */
 export function registerMcpRoute(app: FastifyInstance, deps: Deps): void {
   const draining = new AbortController();
+  const calls = new Calls();
   app.addHook("preClose", async () => draining.abort());
   app.route({
     method: ["POST", "GET", "DELETE"],
@@ -52,39 +97,58 @@ export function registerMcpRoute(app: FastifyInstance, deps: Deps): void {
       if (request.method !== "POST") return methodNotAllowed(reply);
       const auth = request.auth;
       if (auth === null) throw new ApiError("INVALID_API_KEY", "No API key provided.");
+      const messages = messagesOf(request.body);
+      calls.cancel(auth.key.id, messages);
       const gone = new AbortController();
       const abort = () => gone.abort();
       reply.raw.once("close", abort);
+      const forget = calls.hold(auth.key.id, messages, gone);
       // The request was counted in `onRequest`; each further call of a batch counts as one more.
-      let calls = 0;
+      let counted = 0;
       const server = await createMcpServer(deps, {
         admit: async () => {
-          calls += 1;
-          if (calls > 1) await countToolCall(deps, auth);
+          counted += 1;
+          if (counted > 1) await countToolCall(deps, auth);
           return { auth, requestId: request.id };
         },
         signal: AbortSignal.any([gone.signal, draining.signal]),
       });
+      const done = async () => {
+        reply.raw.off("close", abort);
+        forget();
+        await server.close();
+      };
       const { WebStandardStreamableHTTPServerTransport } = await import(
         "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"
       );
+      // Whole JSON answers, unless a call asked for progress: then an event stream carries the
+      // progress notifications as they happen, and the answer last.
+      const streamed = messages.some((m) => m.params?._meta?.progressToken !== undefined);
       const transport = new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: undefined,
-        enableJsonResponse: true,
+        enableJsonResponse: !streamed,
       });
+      let response: Response;
       try {
         await server.connect(transport);
-        const response = await transport.handleRequest(webRequest(request, deps.publicUrl), {
-          parsedBody: request.body,
-        });
-        const body = await response.text();
-        reply.code(response.status);
-        for (const [name, value] of response.headers) reply.header(name, value);
-        return reply.send(body === "" ? undefined : body);
-      } finally {
-        reply.raw.off("close", abort);
-        await server.close();
+        response = await transport.handleRequest(webRequest(request, deps.publicUrl), { parsedBody: request.body });
+      } catch (error) {
+        await done();
+        throw error;
       }
+      reply.code(response.status);
+      for (const [name, value] of response.headers) reply.header(name, value);
+      if (!streamed || response.body === null) {
+        try {
+          const body = await response.text();
+          return reply.send(body === "" ? undefined : body);
+        } finally {
+          await done();
+        }
+      }
+      const stream = Readable.fromWeb(response.body as import("node:stream/web").ReadableStream);
+      stream.once("close", () => void done());
+      return reply.send(stream);
     },
   });
 }

@@ -3,7 +3,7 @@ import type { CallToolResult, Tool as ToolDescription } from "@modelcontextproto
 import { ApiError } from "../errors/api-error.ts";
 import { keyContext } from "../http/doors/api-key.ts";
 import { toApiError } from "../http/errors.ts";
-import { RawResponse, WithStatus } from "../http/route.ts";
+import { type Progress, RawResponse, WithStatus } from "../http/route.ts";
 import { callRoute } from "../http/runner.ts";
 import { newId } from "../lib/ids.ts";
 import { scopeAllows } from "../services/api-keys/scopes.ts";
@@ -99,6 +99,7 @@ async function callTool(
   tool: Tool,
   args: Record<string, unknown> | undefined,
   signal: AbortSignal,
+  progress: Progress | null,
 ): Promise<CallToolResult> {
   let requestId = newId("req");
   let admitted = false;
@@ -118,6 +119,7 @@ async function callTool(
       via: "api",
       signal,
       stream: null,
+      progress,
       caller: { ctx: keyContext(deps, admission.auth, requestId) },
     });
     if (answer instanceof RawResponse)
@@ -158,7 +160,21 @@ export async function createMcpServer(deps: Deps, caller: McpCaller): Promise<Se
         `Unknown tool '${request.params.name}'; the tools are ${MCP_TOOLS.map((t) => t.name).join(", ")}.`,
       );
     }
-    return callTool(deps, caller, tool, request.params.arguments, AbortSignal.any([extra.signal, caller.signal]));
+    // A client that sent a progress token hears how far a long call has got (run_analysis's answers).
+    const token = request.params._meta?.progressToken;
+    const progress: Progress | null =
+      token === undefined
+        ? null
+        : (done, total, message) => {
+            extra
+              .sendNotification({
+                method: "notifications/progress",
+                params: { progressToken: token, progress: done, total, message },
+              })
+              .catch((error: unknown) => deps.logger.debug({ err: error }, "MCP progress not sent"));
+          };
+    const signal = AbortSignal.any([extra.signal, caller.signal]);
+    return callTool(deps, caller, tool, request.params.arguments, signal, progress);
   });
   server.onerror = (error) => deps.logger.debug({ err: error }, "MCP protocol error");
   return server;

@@ -20,6 +20,15 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
+/** Told each time more of the analysis's answers are in: `done` (succeeded or failed) of `total`. */
+export type WaitProgress = (done: number, total: number, message: string) => void;
+
+function progressSentence(analysis: Analysis): string {
+  const { succeeded, failed, total } = analysis.progress;
+  const failures = failed === 0 ? "" : `, ${failed} failed`;
+  return `${succeeded + failed} of ${total} answers in${failures}`;
+}
+
 export type WaitOutcome = { finished: true; analysis: Analysis } | { finished: false; analysis: Analysis };
 
 /**
@@ -32,11 +41,18 @@ export async function waitForAnalysis(
   id: string,
   seconds: number,
   signal: AbortSignal,
+  progress: WaitProgress | null = null,
 ): Promise<WaitOutcome> {
   const deadline = performance.now() + Math.min(seconds, MAX_WAIT_SECONDS) * 1000;
   let pause = FIRST_POLL_MS;
+  let told = -1;
   for (;;) {
     const analysis = await getAnalysis(ctx, id);
+    const done = analysis.progress.succeeded + analysis.progress.failed;
+    if (progress !== null && done > told) {
+      told = done;
+      progress(done, analysis.progress.total, progressSentence(analysis));
+    }
     if (analysis.status === "completed" || analysis.status === "failed") return { finished: true, analysis };
     const left = deadline - performance.now();
     if (left <= 0 || signal.aborted) return { finished: false, analysis };

@@ -46,12 +46,12 @@ export const analyzeRoute = defineRoute({
     ],
   },
   errors: ["NOT_FOUND", "ENGINE_NOT_ALLOWED", "BILLING_LIMIT_EXCEEDED", "BILLING_UNAVAILABLE", "ENGINE_FAILURE"],
-  handler: async ({ ctx, body, headers, via, signal }) => {
+  handler: async ({ ctx, body, headers, via, signal, progress }) => {
     const { wait, ...input } = body;
     const seconds = waitSeconds(wait, headers);
     const queued = await createAnalysis(ctx, input, { trigger: via });
     if (seconds === 0) return queued;
-    const outcome = await waitForAnalysis(ctx, queued.id, seconds, signal);
+    const outcome = await waitForAnalysis(ctx, queued.id, seconds, signal, progress);
     const applied = { "preference-applied": `wait=${seconds}` };
     if (!outcome.finished) return new WithStatus(202, outcome.analysis, applied);
     if (outcome.analysis.status === "failed") throw engineFailure(outcome.analysis);
