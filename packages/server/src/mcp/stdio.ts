@@ -30,11 +30,11 @@ export async function serveMcpOverStdio(deps: Deps, apiKey: string, options: Std
     "MCP server on stdio for this key",
   );
   const server = await createMcpServer(deps, {
-    admit: async (tool) => {
+    admit: async (what) => {
       const auth = await authenticate(deps, authorization);
       // Metered whatever its outcome, like every authenticated request.
       const period = billingPeriod(auth.key.billingAnchor, deps.clock.now());
-      deps.meter?.record(auth.key.workspaceId, period.start, `MCP ${tool.name}`);
+      deps.meter?.record(auth.key.workspaceId, period.start, `MCP ${what}`);
       await countToolCall(deps, auth);
       return { auth, requestId: newId("req") };
     },
