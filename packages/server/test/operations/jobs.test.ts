@@ -139,6 +139,32 @@ describeEachDialect("job queue", (h) => {
     expect(again[0]?.attempt).toBe(2);
   });
 
+  it("looks again when a lease runs out, not at its next poll: a dead worker's job runs at once", async () => {
+    const kind = `test.expiry.${Math.random()}`;
+    const id = await enqueueJob(h.deps, { kind, payload: {} });
+    // A worker of another host claims it for a second and dies without a word.
+    const claimed = await claimJobs(h.deps, "another-host:1:aaaaaa", 100, 1_000, { only: [kind] });
+    expect(claimed.map((job) => job.id)).toEqual([id]);
+    let ranAt = 0;
+    const w = worker(h, {
+      [kind]: async () => {
+        ranAt = Date.now();
+        return { status: "succeeded" };
+      },
+    });
+    const started = Date.now();
+    w.start(); // polls once a minute: only the lease's end can wake it in time
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      h.clock.advance(1_001); // the lease has run out
+      await until(async () => ranAt > 0, 5_000);
+      expect(ranAt - started).toBeLessThan(5_000);
+      expect(await jobRow(h, id)).toMatchObject({ status: "succeeded", attempts: 2 });
+    } finally {
+      await w.stop(1_000);
+    }
+  });
+
   it("takes a dead predecessor's jobs on this host at once, and leaves live workers' and other hosts' alone", async () => {
     const kind = `test.predecessor.${Math.random()}`;
     const host = hostname();

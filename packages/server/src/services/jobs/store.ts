@@ -266,6 +266,22 @@ export async function reclaimPredecessors(
   return Number(result.numUpdatedRows);
 }
 
+/**
+ * When the next lease of a running job runs out, if one does after now (epoch ms), else null: the
+ * moment a dead worker's job becomes claimable, so that a worker looks then rather than at its
+ * next poll. Leases already past are left out: those the claims did not take wait for a free slot.
+ */
+export async function nextLeaseExpiry(deps: JobStoreDeps): Promise<number | null> {
+  const row = await deps.db
+    .selectFrom("jobs")
+    .select((eb) => eb.fn.min("locked_until").as("next"))
+    .where("status", "=", "running")
+    .where("locked_until", ">", deps.clock.now().toISOString())
+    .executeTakeFirst();
+  const next = row?.next as string | Date | null | undefined;
+  return next === null || next === undefined ? null : new Date(next).getTime();
+}
+
 /** Keeps the leases of running jobs (one, or a whole batch) alive. */
 export async function extendLeases(
   deps: JobStoreDeps,

@@ -11,6 +11,7 @@ import {
   deadJob,
   extendLeases,
   type JobStoreDeps,
+  nextLeaseExpiry,
   reclaimPredecessors,
   releaseJob,
   retryJob,
@@ -111,8 +112,22 @@ export class Worker {
         this.#deps.logger.error({ err: error }, "could not claim jobs; retrying");
       }
       // Either every due job is taken or every slot is busy: sleep until an enqueue, a finished
-      // job or the poll interval wakes the loop (a wake during the claim is not lost).
-      await this.#deps.jobSignal.wait(this.#options.pollIntervalMs);
+      // job, a lease running out (a dead worker's job coming due) or the poll interval wakes the
+      // loop (a wake during the claim is not lost).
+      await this.#deps.jobSignal.wait(await this.#pause());
+    }
+  }
+
+  /** Until the next poll, or until just after the next lease runs out when that is sooner and a slot is free. */
+  async #pause(): Promise<number> {
+    const poll = this.#options.pollIntervalMs;
+    if (this.#stopping || this.#singles() >= this.#options.concurrency) return poll;
+    try {
+      const next = await nextLeaseExpiry(this.#deps);
+      if (next === null) return poll;
+      return Math.min(poll, Math.max(10, next - this.#deps.clock.now().getTime() + 20));
+    } catch {
+      return poll; // the claim's own error is logged; the next round tries again
     }
   }
 
