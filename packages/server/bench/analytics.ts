@@ -21,12 +21,12 @@ import { type Child, freePort, SIGHTLINE_ENTRY, spawnServer } from "./processes.
  * one at a time, so that each figure is one request's latency.
  */
 const DAYS = 90;
-const ENGINES = ["sandbox", "chatgpt", "claude", "gemini", "perplexity", "grok", "deepseek"] as const;
-const PROMPTS = Array.from(
+export const ENGINES = ["sandbox", "chatgpt", "claude", "gemini", "perplexity", "grok", "deepseek"] as const;
+export const PROMPTS = Array.from(
   { length: 50 },
   (_, i) => `best crm for ${["agencies", "startups", "freelancers", "nonprofits", "retail"][i % 5]}, question ${i}`,
 );
-const COMPETITORS = ["HubSpot", "Pipedrive", "Zoho CRM"] as const;
+export const COMPETITORS = ["HubSpot", "Pipedrive", "Zoho CRM"] as const;
 const BATCH = 500;
 const WARMUP = 10;
 const SAMPLES = 100;
@@ -46,7 +46,7 @@ function random(seed: number): () => number {
 }
 
 /** 300 cited URLs: 30 on the brand's domain, 20 on each competitor's, the rest elsewhere. */
-const URLS: CitationFound[] = Array.from({ length: 300 }, (_, i) => {
+export const URLS: CitationFound[] = Array.from({ length: 300 }, (_, i) => {
   if (i < 30)
     return { url: `https://acmecrm.com/page-${i}`, domain: "acmecrm.com", title: null, brand: true, competitor: null };
   if (i < 90) {
@@ -261,14 +261,18 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
 }
 
-interface Timing {
+export interface Timing {
   name: string;
   p50: number;
   p95: number;
   bytes: number;
 }
 
-async function timeEndpoints(server: Child, seeded: Seeded, now: Date): Promise<Timing[]> {
+export async function timeEndpoints(
+  server: Child,
+  seeded: Pick<Seeded, "projectId" | "key">,
+  now: Date,
+): Promise<Timing[]> {
   const to = now.toISOString();
   const from = new Date(now.getTime() - DAYS * 86_400_000).toISOString();
   const range = `from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`;
