@@ -115,14 +115,17 @@ describe.each(DIALECTS)("one vocabulary [%s]", (dialect) => {
     expect(s.visibility.count).toBeGreaterThan(0);
     expect(s.citations).toBeGreaterThan(0);
 
-    // The figures as people read them, by their glossary names.
+    // The figures as people read them, by their glossary names. A share with its counts is one
+    // division rounded once, as the report prints it beside its "x of y" (the stored fraction has 4
+    // decimals: 2 of 52 is stored 0.0385, which would print 3.9%, while 2 ÷ 52 is 3.8%).
+    const once = (part: number, whole: number, stored: number | null) => (whole === 0 ? stored : part / whole);
     const expected: Partial<Record<MetricId, string>> = {
-      visibility: f.percent(s.visibility.value),
-      share_of_voice: f.percent(s.share_of_voice),
+      visibility: f.percent(once(s.visibility.count, s.visibility.n, s.visibility.value)),
+      share_of_voice: f.percent(once(s.visibility.count, mentions, s.share_of_voice)),
       average_position: f.position(s.average_position),
       sentiment: f.sentiment(s.sentiment_score),
       citation_rate: f.percent(s.citation_rate),
-      citation_share: f.percent(s.citation_share),
+      citation_share: f.percent(once(s.brand_citations, s.citations, s.citation_share)),
       visibility_score: f.score(s.visibility_score),
     };
     const named = (id: MetricId) => GLOSSARY[id].name;
