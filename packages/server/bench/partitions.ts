@@ -6,7 +6,7 @@ import { migrateToLatest } from "../src/db/migrate.ts";
 import { MIGRATIONS } from "../src/db/migrations/index.ts";
 import { sha256Hex } from "../src/lib/crypto.ts";
 import { createAnalysis } from "../src/services/analyses/create.ts";
-import { promptKey } from "../src/services/analytics/rollups.ts";
+import { COUNT_COLUMNS, promptKey } from "../src/services/analytics/rollups.ts";
 import { createApiKey } from "../src/services/api-keys/api-keys.ts";
 import { failure } from "../src/services/engines/types.ts";
 import { createProject } from "../src/services/projects/projects.ts";
@@ -89,19 +89,7 @@ async function insertAnswers(
     coalesce(sum(s.sentiment), 0) AS sentiment_sum, count(s.sentiment) AS sentiment_count,
     sum(CASE WHEN s.subject = '' THEN 2 ELSE s.cites END) AS citations,
     sum(CASE WHEN s.subject = '' THEN s.cites ELSE 0 END) AS brand_citations, sum(s.score) AS score_sum`;
-  const columns = [
-    "answers",
-    "mentioned",
-    "cited",
-    "with_citations",
-    "position_sum",
-    "position_count",
-    "sentiment_sum",
-    "sentiment_count",
-    "citations",
-    "brand_citations",
-    "score_sum",
-  ];
+  const columns = COUNT_COLUMNS;
   const sums = sql.raw(columns.map((column) => `x.${column}`).join(", "));
   const add = (table: string) =>
     sql.raw(columns.map((column) => `${column} = ${table}.${column} + excluded.${column}`).join(", "));

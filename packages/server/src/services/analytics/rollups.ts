@@ -17,7 +17,8 @@ export interface CountedAnswer {
   measure: AnswerMeasure;
 }
 
-const COUNT_COLUMNS = [
+/** The counts every rollup row of answers carries (result_rollups, engine_rollups). */
+export const COUNT_COLUMNS = [
   "answers",
   "mentioned",
   "cited",
