@@ -159,6 +159,8 @@ describeEachDialect("job queue", (h) => {
       h.clock.advance(1_001); // the lease has run out
       await until(async () => ranAt > 0, 5_000);
       expect(ranAt - started).toBeLessThan(5_000);
+      // The handler has returned; the worker writes its outcome a moment later.
+      await until(async () => (await jobRow(h, id)).status !== "running", 5_000);
       expect(await jobRow(h, id)).toMatchObject({ status: "succeeded", attempts: 2 });
     } finally {
       await w.stop(1_000);
