@@ -42,7 +42,13 @@ describe("results in monthly partitions [postgres]", () => {
     db = await createTestDatabase("postgres");
     // The schema as the previous release left it, with answers in one table.
     const before = openDatabase(db.config);
-    await migrateToLatest(before, MIGRATIONS.slice(0, -1));
+    await migrateToLatest(
+      before,
+      MIGRATIONS.slice(
+        0,
+        MIGRATIONS.findIndex((m) => m.name === "2026-11-28-01-results-partitions"),
+      ),
+    );
     await before.close();
     runtime = await createRuntime({ database: db.config, secretKeys: [TEST_SECRET_KEY] }, pino({ level: "silent" }), {
       migrate: false,
@@ -232,8 +238,13 @@ describe("results in monthly partitions [postgres]", () => {
     const lastMonth = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth() - 1, 1))
       .toISOString()
       .slice(0, 7);
+    // Last month's analysis stored its answers this month: its partition is recorded as holding them.
+    const spilled = async () =>
+      (await sql<{ month: string }>`SELECT month FROM result_spills`.execute(runtime.deps.db)).rows.map((r) => r.month);
+    expect(await spilled()).toContain(lastMonth);
     const dropped = await dropResultMonths(runtime.deps, 0);
     expect(dropped).toContain(lastMonth);
+    expect(await spilled()).not.toContain(lastMonth);
     const left = await runtime.deps.db.selectFrom("results").select("id").where("analysis_id", "=", last).execute();
     expect(left).toEqual([]);
     expect(

@@ -7,7 +7,7 @@ import { surfaceOf } from "../engines/catalog.ts";
 import { microsToUsd } from "../engines/prices.ts";
 import { workspaceEngines } from "../engines/workspace-engines.ts";
 import { citationCategory } from "../measurement/citations.ts";
-import { fetchPage, type Page, type PageParams } from "../pagination.ts";
+import { fetchPageInWindows, type Page, type PageParams } from "../pagination.ts";
 import { checkEnginesInPlan } from "../plans/engines.ts";
 import { liveProjectIds } from "../projects/live.ts";
 import { promptsTagged, tagFilter } from "../projects/prompt-tags.ts";
@@ -15,6 +15,7 @@ import { rowToProject } from "../projects/row.ts";
 import { timeRange } from "../time-range.ts";
 import { resultColumns } from "./columns.ts";
 import type { ResultSchema } from "./schemas.ts";
+import { resultWindows } from "./windows.ts";
 
 /** One answer of one engine to one prompt, with what was measured in it. */
 export type Result = Static<typeof ResultSchema>;
@@ -135,7 +136,7 @@ export async function listResults(ctx: ServiceContext, filters: ResultFilters): 
         ? query.where("country", "is", null)
         : query.where("country", "=", filters.country.toUpperCase());
   if (filters.conversation_id !== undefined) query = query.where("conversation_id", "=", filters.conversation_id);
-  return fetchPage(query, filters, rowToResult);
+  return fetchPageInWindows(query, filters, rowToResult, (upTo) => resultWindows(ctx, ctx.db, { upTo, from, to }));
 }
 
 export async function getResult(ctx: ServiceContext, id: string): Promise<Result> {

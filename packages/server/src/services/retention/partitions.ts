@@ -92,6 +92,8 @@ export async function dropResultMonths(deps: Deps, months: number): Promise<stri
     await sql.raw(`DROP TABLE ${name}`).execute(deps.db);
     dropped.push(month);
   }
+  // Their answers outside their month went with them.
+  if (dropped.length > 0) await sql`DELETE FROM result_spills WHERE month < ${oldest}`.execute(deps.db);
   return dropped;
 }
 
