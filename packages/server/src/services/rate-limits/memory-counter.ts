@@ -17,6 +17,16 @@ export class MemoryWindowCounter implements WindowCounter {
     return { count: result.consumedPoints, msBeforeReset: result.msBeforeNext };
   }
 
+  /**
+   * Takes `count` as `key`'s count for the next `msBeforeReset` ms, unless it already counts more:
+   * the shared count last seen, from which a fallback goes on counting instead of from zero.
+   */
+  async remember(key: string, count: number, msBeforeReset: number): Promise<void> {
+    const state = await this.#limiter.get(key);
+    if (state !== null && state.consumedPoints >= count) return;
+    await this.#limiter.set(key, count, Math.max(msBeforeReset, 1) / 1000);
+  }
+
   async giveBack(key: string): Promise<void> {
     const state = await this.#limiter.get(key);
     if (state !== null && state.consumedPoints > 0) await this.#limiter.reward(key, 1);

@@ -75,8 +75,8 @@ export class RedisLink {
 
 /**
  * Counts in Redis, so that every API process shares one count per key. When Redis cannot be
- * reached the count falls back to this process's memory (each process then allows the full limit
- * on its own). See ADR 0008.
+ * reached the count falls back to this process's memory, from the last count this process saw in
+ * Redis (each process then allows the rest of the limit on its own). See ADR 0008.
  */
 export class RedisWindowCounter implements WindowCounter {
   readonly #link: RedisLink;
@@ -99,6 +99,9 @@ export class RedisWindowCounter implements WindowCounter {
     try {
       const result = await this.#limiter.consume(key, 1);
       this.#link.up();
+      // Should Redis miss the next hit (a command timing out while the event loop stalls), this
+      // process goes on from the shared count, not from zero: a sign-in lockout stays a lockout.
+      await this.#fallback.remember(key, result.consumedPoints, result.msBeforeNext);
       return { count: result.consumedPoints, msBeforeReset: result.msBeforeNext };
     } catch (error) {
       if (error instanceof RateLimiterRes) throw error; // cannot happen with UNLIMITED_POINTS
