@@ -55,8 +55,15 @@ function files(dir: string): string[] {
 
 /** Where paths other than the API's go: a file of the build, or the app's page (SPA routing). */
 export function isWebPath(path: string): boolean {
-  // Any API version (/v1, or a client trying /v2), the dashboard's API, the reference and health.
-  return !(/^\/v\d+(\/|$)/.test(path) || path.startsWith("/app/api/") || path === "/docs" || path === "/healthz");
+  // Any API version (/v1, or a client trying /v2), the dashboard's API, the reference, health, and
+  // the well-known addresses machines read (an MCP client's OAuth discovery must see a 404, not a page).
+  return !(
+    /^\/v\d+(\/|$)/.test(path) ||
+    path.startsWith("/app/api/") ||
+    path.startsWith("/.well-known/") ||
+    path === "/docs" ||
+    path === "/healthz"
+  );
 }
 
 const NOT_BUILT = `<!doctype html><html lang="en"><meta charset="utf-8"><title>Sightline</title>

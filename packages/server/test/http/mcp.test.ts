@@ -303,6 +303,13 @@ describeEachDialect("MCP server", (h: Harness) => {
     expect(anonymous.statusCode).toBe(401);
     expect(anonymous.json().error.code).toBe("INVALID_API_KEY");
     expect(anonymous.headers["x-ratelimit-remaining"]).toBeDefined();
+
+    // A client looking for OAuth metadata learns that there is none, not the dashboard's page.
+    for (const url of ["/.well-known/oauth-protected-resource", "/.well-known/oauth-authorization-server/mcp"]) {
+      const metadata = await h.app.inject({ method: "GET", url });
+      expect(metadata.statusCode, url).toBe(404);
+      expect(metadata.json().error.code, url).toBe("NOT_FOUND");
+    }
   });
 
   it("refuses bad arguments with VALIDATION_ERROR naming each field, and changes nothing", async () => {
