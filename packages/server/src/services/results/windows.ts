@@ -1,5 +1,6 @@
 import { type RawBuilder, type SqlBool, sql } from "kysely";
 import type { Db } from "../../db/database.ts";
+import { monthOf, monthStart } from "../../lib/months.ts";
 import type { Deps } from "../context.ts";
 import type { TimeWindow } from "../pagination.ts";
 
@@ -14,14 +15,6 @@ async function isPartitioned(deps: Deps, db: Db): Promise<boolean> {
   if (rows[0]?.kind !== "p") return false;
   partitionedResults.add(deps.db);
   return true;
-}
-
-function monthStart(time: Date, offset = 0): Date {
-  return new Date(Date.UTC(time.getUTCFullYear(), time.getUTCMonth() + offset, 1));
-}
-
-function monthOf(time: Date): string {
-  return time.toISOString().slice(0, 7);
 }
 
 interface Spill {
@@ -55,8 +48,9 @@ export async function resultWindows(
     oldest: Date.parse(row.oldest_at),
     newest: Date.parse(row.newest_at),
   }));
-  const spilled = (after: Date, before: number) =>
-    spills.filter((s) => s.newest >= after.getTime() && s.oldest < before).map((s) => s.month);
+  // The months whose answers from outside them reach into [after, before).
+  const spilled = (after: number, before: number) =>
+    spills.filter((s) => s.newest >= after && s.oldest < before).map((s) => s.month);
   // The newest time an answer read can have, if there is one.
   const bounds = [
     range.upTo === null ? Number.NaN : Date.parse(range.upTo),
@@ -75,13 +69,13 @@ export async function resultWindows(
       // Up to `upper`, its month; without one, this month and every month ahead.
       narrow:
         upper === null
-          ? sql<SqlBool>`(month >= ${monthOf(thisMonth)} OR ${months(spilled(thisMonth, Number.POSITIVE_INFINITY))})`
-          : months([monthOf(top), ...spilled(thisMonth, upper + 1)]),
+          ? sql<SqlBool>`(month >= ${monthOf(thisMonth)} OR ${months(spilled(thisMonth.getTime(), Number.POSITIVE_INFINITY))})`
+          : months([monthOf(top), ...spilled(thisMonth.getTime(), upper + 1)]),
     },
     {
       from: lastMonth.toISOString(),
       to: thisMonth.toISOString(),
-      narrow: months([monthOf(lastMonth), ...spilled(lastMonth, thisMonth.getTime())]),
+      narrow: months([monthOf(lastMonth), ...spilled(lastMonth.getTime(), thisMonth.getTime())]),
     },
     { from: null, to: lastMonth.toISOString() },
   ];

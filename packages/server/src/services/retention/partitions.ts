@@ -1,15 +1,11 @@
 import { sql } from "kysely";
+import { monthOf } from "../../lib/months.ts";
 import type { Deps } from "../context.ts";
 
 /** Months of partitions kept ready ahead of now, so that no answer ever waits for one. */
 const MONTHS_AHEAD = 3;
 /** Rows copied per statement while `results` moves into its partitioned layout. */
 const MOVE_BATCH = 10_000;
-
-function monthOf(date: Date, offset = 0): string {
-  const shifted = new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + offset, 1));
-  return shifted.toISOString().slice(0, 7);
-}
 
 function partitioned(deps: Deps): boolean {
   return deps.sql.partitionsResults;
