@@ -67,6 +67,9 @@ export interface Tables {
   persona_versions: PersonaVersionsTable;
   conversation_scripts: ConversationScriptsTable;
   conversations: ConversationsTable;
+  oauth_clients: OAuthClientsTable;
+  oauth_connections: OAuthConnectionsTable;
+  oauth_codes: OAuthCodesTable;
 }
 
 /** Who asks (issue 29): a brand's persona, its current version. */
@@ -974,4 +977,48 @@ interface BiGrantsTable {
   workspace_id: string | null;
   agency_id: string | null;
   created_at: string;
+}
+
+/** An application that registered itself to sign in to the MCP server (ADR 0038). */
+export interface OAuthClientsTable {
+  id: string;
+  name: string;
+  client_uri: string | null;
+  /** JSON array of the redirect URIs it registered. */
+  redirect_uris: string;
+  /** How it authenticates at the token endpoint: `none` (PKCE only), `client_secret_post` or `client_secret_basic`. */
+  auth_method: string;
+  secret_hash: string | null;
+  created_at: string;
+}
+
+/** What a member granted an application in one workspace, with its current tokens' hashes. */
+interface OAuthConnectionsTable {
+  id: string;
+  workspace_id: string;
+  user_id: string;
+  client_id: string;
+  /** JSON array of scopes. */
+  scopes: string;
+  access_hash: string;
+  access_expires_at: string;
+  refresh_hash: string;
+  refresh_expires_at: string;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+/** An authorization code, hashed, until it is exchanged (and then, to catch a second use). */
+interface OAuthCodesTable {
+  code_hash: string;
+  client_id: string;
+  workspace_id: string;
+  user_id: string;
+  scopes: string;
+  redirect_uri: string;
+  code_challenge: string;
+  resource: string | null;
+  expires_at: string;
+  connection_id: string | null;
 }

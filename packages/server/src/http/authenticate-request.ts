@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { ApiError } from "../errors/api-error.ts";
-import { type Authenticated, authenticate, authorize } from "../services/auth/authenticate.ts";
+import { type Authenticated, authenticate, authorize, type Credentials } from "../services/auth/authenticate.ts";
 import { unavailableError } from "../services/availability.ts";
 import type { Deps } from "../services/context.ts";
 import type { RateDecision } from "../services/rate-limits/rate-limits.ts";
@@ -39,12 +39,13 @@ export async function admit(
   reply: FastifyReply,
   required: boolean,
   route: Route | undefined,
+  accepted: Credentials = "keys",
 ): Promise<void> {
   let auth: Authenticated | null = null;
   let refusal: ApiError | null = null;
   if (required || request.headers.authorization !== undefined) {
     try {
-      auth = await authenticate(deps, request.headers.authorization);
+      auth = await authenticate(deps, request.headers.authorization, accepted);
     } catch (error) {
       // The key and its workspace's plan are read together: when the database cannot answer,
       // the plan lookup failed.

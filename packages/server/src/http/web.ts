@@ -61,6 +61,7 @@ export function isWebPath(path: string): boolean {
     /^\/v\d+(\/|$)/.test(path) ||
     path.startsWith("/app/api/") ||
     path.startsWith("/.well-known/") ||
+    path.startsWith("/oauth/") ||
     path === "/docs" ||
     path === "/healthz"
   );

@@ -56,7 +56,9 @@ export type IdPrefix =
   | "itk"
   | "per"
   | "cvs"
-  | "cnv";
+  | "cnv"
+  | "cli"
+  | "con";
 
 /** Prefixed ids, 24 random base62 characters (about 143 bits): `prj_3kTq…`. */
 export function newId(prefix: IdPrefix): string {

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { ApiError } from "../errors/api-error.ts";
 import { admit } from "../http/authenticate-request.ts";
 import type { Deps } from "../services/context.ts";
+import { registerOAuthRoutes, resourceMetadataUrl } from "./oauth.ts";
 import { countToolCall } from "./rate-limit.ts";
 import { createMcpServer } from "./server.ts";
 
@@ -86,13 +87,30 @@ class Calls {
  * access log and request metering (as `POST /mcp`).
  */
 export function registerMcpRoute(app: FastifyInstance, deps: Deps): void {
+  registerOAuthRoutes(app, deps);
   const draining = new AbortController();
   const calls = new Calls();
   app.addHook("preClose", async () => draining.abort());
   app.route({
     method: ["POST", "GET", "DELETE"],
     url: MCP_PATH,
-    onRequest: async (request, reply) => admit(deps, request, reply, true, undefined),
+    // An API key or an OAuth access token (ADR 0038). Refused, the answer says where a client
+    // learns to sign in (RFC 9728 §5.1): the MCP authorization spec's discovery starts there.
+    onRequest: async (request, reply) => {
+      try {
+        await admit(deps, request, reply, true, undefined, "keys-and-tokens");
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 401) {
+          const metadata = `resource_metadata="${resourceMetadataUrl(deps, request)}"`;
+          const presented = request.headers.authorization !== undefined;
+          reply.header(
+            "www-authenticate",
+            presented ? `Bearer ${metadata}, error="invalid_token"` : `Bearer ${metadata}`,
+          );
+        }
+        throw error;
+      }
+    },
     handler: async (request, reply) => {
       if (request.method !== "POST") return methodNotAllowed(reply);
       const auth = request.auth;

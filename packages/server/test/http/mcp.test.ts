@@ -304,11 +304,18 @@ describeEachDialect("MCP server", (h: Harness) => {
     expect(anonymous.json().error.code).toBe("INVALID_API_KEY");
     expect(anonymous.headers["x-ratelimit-remaining"]).toBeDefined();
 
-    // A client looking for OAuth metadata learns that there is none, not the dashboard's page.
-    for (const url of ["/.well-known/oauth-protected-resource", "/.well-known/oauth-authorization-server/mcp"]) {
+    // The refusal says where a client learns to sign in (RFC 9728), and the metadata is there.
+    expect(anonymous.headers["www-authenticate"]).toMatch(
+      /^Bearer resource_metadata="http:\/\/localhost(:80)?\/\.well-known\/oauth-protected-resource\/mcp"$/,
+    );
+    const resource = await h.app.inject({ method: "GET", url: "/.well-known/oauth-protected-resource/mcp" });
+    expect(resource.statusCode).toBe(200);
+    expect(resource.json().resource).toMatch(/\/mcp$/);
+    // What is not metadata of this server is a 404, never the dashboard's page.
+    for (const url of ["/.well-known/openid-configuration", "/.well-known/oauth-authorization-server/mcp"]) {
       const metadata = await h.app.inject({ method: "GET", url });
       expect(metadata.statusCode, url).toBe(404);
-      expect(metadata.json().error.code, url).toBe("NOT_FOUND");
+      expect(metadata.headers["content-type"], url).toMatch(/^application\/json/);
     }
   });
 

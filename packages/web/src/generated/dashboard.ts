@@ -140,6 +140,55 @@ export interface CreatedApiKey {
   key: string;
 }
 
+export interface AuthorizationPreview {
+  client: {
+    id: string;
+    /** The name the application registered itself with: not verified. */
+    name: string;
+    uri: string | null;
+    /** Where the member is sent back to: the host, or the app's scheme. */
+    redirect_host: string;
+  };
+  requested_scopes: Array<"read" | "analyze" | "projects" | "results" | "reports" | "monitoring" | "webhooks" | "usage">;
+  workspaces: Array<{
+    id: string;
+    name: string;
+    role: "viewer" | "member" | "admin" | "owner";
+    /** Whether its plan has API access, which connecting needs. */
+    api_access: boolean;
+    /** What the member's role there can grant. */
+    grantable_scopes: Array<"read" | "analyze" | "projects" | "results" | "reports" | "monitoring" | "webhooks" | "usage">;
+  }>;
+}
+
+export interface AuthorizationRedirect {
+  /** Where to send the member's browser: back to the application. */
+  redirect_to: string;
+}
+
+export interface ConnectedApp {
+  id: string;
+  object: "connected_app";
+  client: {
+    id: string;
+    name: string;
+    uri: string | null;
+  };
+  user: {
+    id: string;
+    name: string;
+    email: string;
+  };
+  scopes: Array<"read" | "analyze" | "projects" | "results" | "reports" | "monitoring" | "webhooks" | "usage">;
+  status: "active" | "revoked" | "expired";
+  /** ISO 8601 UTC timestamp. */
+  created_at: string;
+  /** ISO 8601 UTC timestamp. */
+  last_used_at: string | null;
+  /** ISO 8601 UTC timestamp. */
+  revoked_at: string | null;
+}
+
 export interface EngineStatusList {
   data: EngineStatus[];
   /** Whether this server lets workspaces connect engines themselves (SIGHTLINE_WORKSPACE_ENGINE_KEYS). */
@@ -536,6 +585,58 @@ export interface DashboardOperations {
     query: undefined;
     body: undefined;
     response: ApiKey;
+  };
+  previewAuthorization: {
+    params: undefined;
+    query: {
+      response_type?: string;
+      client_id?: string;
+      redirect_uri?: string;
+      code_challenge?: string;
+      code_challenge_method?: string;
+      scope?: string;
+      state?: string;
+      resource?: string;
+    };
+    body: undefined;
+    response: AuthorizationPreview;
+  };
+  decideAuthorization: {
+    params: undefined;
+    query: undefined;
+    body: {
+      response_type?: string;
+      client_id?: string;
+      redirect_uri?: string;
+      code_challenge?: string;
+      code_challenge_method?: string;
+      scope?: string;
+      state?: string;
+      resource?: string;
+      decision: "allow" | "deny";
+      workspace_id?: string;
+      scopes?: string[];
+    };
+    response: AuthorizationRedirect;
+  };
+  listConnectedApps: {
+    params: {
+      workspace: string;
+    };
+    query: undefined;
+    body: undefined;
+    response: {
+      data: ConnectedApp[];
+    };
+  };
+  disconnectApp: {
+    params: {
+      workspace: string;
+      id: string;
+    };
+    query: undefined;
+    body: undefined;
+    response: ConnectedApp;
   };
   listEngineStatuses: {
     params: {
@@ -1155,6 +1256,10 @@ export const DASHBOARD_OPERATIONS = {
   listApiKeys: { method: "GET", path: "/workspaces/{workspace}/api-keys" },
   createApiKey: { method: "POST", path: "/workspaces/{workspace}/api-keys" },
   revokeApiKey: { method: "DELETE", path: "/workspaces/{workspace}/api-keys/{id}" },
+  previewAuthorization: { method: "GET", path: "/oauth/authorization" },
+  decideAuthorization: { method: "POST", path: "/oauth/authorization" },
+  listConnectedApps: { method: "GET", path: "/workspaces/{workspace}/connected-apps" },
+  disconnectApp: { method: "DELETE", path: "/workspaces/{workspace}/connected-apps/{id}" },
   listEngineStatuses: { method: "GET", path: "/workspaces/{workspace}/engines" },
   createEngine: { method: "POST", path: "/workspaces/{workspace}/engines" },
   updateEngine: { method: "PATCH", path: "/workspaces/{workspace}/engines/{engine}" },

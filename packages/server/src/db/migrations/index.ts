@@ -31,6 +31,7 @@ import * as biAgencies from "./2026-11-27-04-bi-agencies.ts";
 import * as conversations from "./2026-11-27-05-conversations.ts";
 import * as resultsPartitions from "./2026-11-28-01-results-partitions.ts";
 import * as resultSpills from "./2026-11-29-01-result-spills.ts";
+import * as oauth from "./2026-11-30-01-oauth.ts";
 
 /** A migration: frozen in time, it is typed against no particular schema and imports nothing of the app. */
 export interface Migration {
@@ -73,4 +74,5 @@ export const MIGRATIONS: Migration[] = [
   { name: "2026-11-27-05-conversations", up: conversations.up },
   { name: "2026-11-28-01-results-partitions", up: resultsPartitions.up },
   { name: "2026-11-29-01-result-spills", up: resultSpills.up },
+  { name: "2026-11-30-01-oauth", up: oauth.up },
 ];

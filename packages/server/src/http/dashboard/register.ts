@@ -16,6 +16,7 @@ import { engineRoutes } from "./routes/engines.ts";
 import { ingestTokenRoutes } from "./routes/ingest-tokens.ts";
 import { invitationRoutes } from "./routes/invitations.ts";
 import { memberRoutes } from "./routes/members.ts";
+import { oauthRoutes } from "./routes/oauth.ts";
 import { pitchRoutes } from "./routes/pitches.ts";
 import { workspaceRoutes } from "./routes/workspaces.ts";
 
@@ -30,6 +31,7 @@ export function dashboardRoutes(deps: Deps): SessionRoute[] {
     ...memberRoutes(),
     ...invitationRoutes(deps),
     ...apiKeyRoutes(),
+    ...oauthRoutes(deps),
     ...engineRoutes(),
     ...brandingRoutes(),
     ...ingestTokenRoutes(),

@@ -2,7 +2,7 @@ import type { Db } from "../../db/database.ts";
 import { withTransaction } from "../../db/transaction.ts";
 
 /**
- * Remembers when each key was last used and writes it in batches, so that authenticating a
+ * Remembers when each key (or OAuth connection, `con_…`, which stands for one at /mcp) was last used and writes it in batches, so that authenticating a
  * request never waits on, or adds, a database write. A crash loses at most one flush interval
  * of last-used times, which are informational only.
  */
@@ -28,7 +28,7 @@ export class LastUsedRecorder {
         for (const [keyId, ms] of batch) {
           const at = new Date(ms).toISOString();
           await tx
-            .updateTable("api_keys")
+            .updateTable(keyId.startsWith("con_") ? "oauth_connections" : "api_keys")
             .set({ last_used_at: at })
             .where("id", "=", keyId)
             .where((eb) => eb.or([eb("last_used_at", "is", null), eb("last_used_at", "<", at)]))

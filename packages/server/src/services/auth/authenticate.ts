@@ -4,6 +4,8 @@ import { apiKeyColumns } from "../api-keys/columns.ts";
 import { hashKey, isWellFormedKey } from "../api-keys/format.ts";
 import { type Scope, scopeAllows } from "../api-keys/scopes.ts";
 import type { Deps } from "../context.ts";
+import { verifyAccessToken } from "../oauth/connections.ts";
+import { isAccessToken } from "../oauth/tokens.ts";
 import { isPlanName, type Plan } from "../plans/catalog.ts";
 
 export interface Authenticated {
@@ -73,9 +75,33 @@ async function verifyKey(deps: Deps, presented: string): Promise<VerifiedKey> {
   return key;
 }
 
+/** What a door takes: API keys only (/v1), or also the access tokens of OAuth sign-in (/mcp, ADR 0038). */
+export type Credentials = "keys" | "keys-and-tokens";
+
+/** An access token standing for its connection's key: expiry and last use as a key's. */
+async function verifyToken(deps: Deps, presented: string, accepted: Credentials): Promise<VerifiedKey> {
+  if (accepted === "keys")
+    throw invalid(
+      "This is an access token of Sightline's MCP sign-in; it opens /mcp only. The API takes an API key (Settings → API keys).",
+    );
+  const key = await verifyAccessToken(deps, presented);
+  const now = deps.clock.now();
+  if (Date.parse(key.expiresAt) <= now.getTime())
+    throw invalid(`The access token expired on ${key.expiresAt}; refresh it with the refresh token.`);
+  deps.lastUsed.touch(key.id, now);
+  return key;
+}
+
 /** Key valid, then plan has API access: the first two steps of the check order. */
-export async function authenticate(deps: Deps, authorization: string | undefined): Promise<Authenticated> {
-  const key = await verifyKey(deps, parseAuthorization(authorization));
+export async function authenticate(
+  deps: Deps,
+  authorization: string | undefined,
+  accepted: Credentials = "keys",
+): Promise<Authenticated> {
+  const presented = parseAuthorization(authorization);
+  const key = isAccessToken(presented)
+    ? await verifyToken(deps, presented, accepted)
+    : await verifyKey(deps, presented);
   const plan = deps.plans[key.plan];
   if (!plan.apiAccess) {
     throw new ApiError(
