@@ -2,7 +2,7 @@ const CENSOR = "[redacted]";
 
 /**
  * Shapes of credentials, whoever they belong to: a bearer or basic token, an OpenAI-style `sk-…`
- * key (Anthropic's `sk-ant-…` too), Sightline's own keys and webhook secrets, Google, xAI and
+ * key (Anthropic's `sk-ant-…` too), Sightline's own keys, OAuth tokens, codes and client secrets, webhook secrets, Google, xAI and
  * Perplexity keys, and credentials in a URL's query or a JSON field. Vendors echo these in error
  * bodies ("Incorrect API key provided: sk-…"), sometimes with the middle masked by asterisks.
  */
@@ -10,7 +10,7 @@ const SHAPES: Array<[RegExp, string]> = [
   [/\b(Bearer)(\s+)[A-Za-z0-9._~+/=*-]{16,}/gi, `$1$2${CENSOR}`],
   [/\b(Basic)(\s+)[A-Za-z0-9+/]{16,}={0,2}/g, `$1$2${CENSOR}`],
   [/\bsk-[A-Za-z0-9_*-]{6,}/g, CENSOR],
-  [/\bsl_(?:live|test)_[A-Za-z0-9]{4,}/g, CENSOR],
+  [/\bsl_(?:live|test|oat|ort|oac|ocs)_[A-Za-z0-9]{4,}/g, CENSOR],
   [/\bwhsec_[A-Za-z0-9+/=_-]{4,}/g, CENSOR],
   [/\bAIza[0-9A-Za-z_-]{20,}/g, CENSOR],
   [/\b(?:xai|pplx)-[A-Za-z0-9_*-]{10,}/g, CENSOR],

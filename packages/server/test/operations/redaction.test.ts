@@ -74,6 +74,7 @@ describe("the redactor", () => {
     const redactor = new Redactor(["local-engine-password-42", "short"]);
     const scrubbed = redactor.scrub(
       "keys: local-engine-password-42, sk-proj-Abc123Def456Ghi, sk-abc****xyz9, sl_live_abcdefghijkl, whsec_AbCd1234, " +
+        "code=sl_oac_codecodecode refresh sl_ort_refreshrefresh, sl_oat_accessaccess, sl_ocs_secretsecret, " +
         "Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.e30.x, https://serpapi.com/search?q=x&api_key=abcdef123456, " +
         '{"api_key":"zzzzzzzz"} AIzaSyA1234567890abcdefghijklmnopq',
     );
@@ -82,6 +83,10 @@ describe("the redactor", () => {
       "sk-proj-Abc123Def456Ghi",
       "sk-abc****xyz9",
       "sl_live_abcdefghijkl",
+      "sl_oac_codecodecode",
+      "sl_ort_refreshrefresh",
+      "sl_oat_accessaccess",
+      "sl_ocs_secretsecret",
       "whsec_AbCd1234",
       "eyJhbGciOiJIUzI1NiJ9",
       "abcdef123456",
