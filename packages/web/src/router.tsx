@@ -9,6 +9,8 @@ import {
 import { isUnauthenticated, safeRedirect } from "./lib/navigation.ts";
 import { type BrandSearch, parseBrandSearch } from "./lib/period.ts";
 import { meQuery, setupQuery } from "./lib/queries.ts";
+import { AUTHORIZATION_PARAMS, parseSearch, stringifySearch } from "./lib/search-params.ts";
+import type { AuthorizationParams } from "./lib/types.ts";
 import { AccountPage } from "./routes/account.tsx";
 import { AgencyHomePage } from "./routes/agency-home.tsx";
 import { AgencyLayout } from "./routes/agency-layout.tsx";
@@ -17,6 +19,7 @@ import { BrandEditPage } from "./routes/brand-edit.tsx";
 import { BrandLayout } from "./routes/brand-layout.tsx";
 import { BrandNewPage } from "./routes/brand-new.tsx";
 import { BrandsPage } from "./routes/brands.tsx";
+import { ConnectPage } from "./routes/connect.tsx";
 import { ForgotPasswordPage } from "./routes/forgot-password.tsx";
 import { HomePage } from "./routes/home.tsx";
 import { InvitePage } from "./routes/invite.tsx";
@@ -97,19 +100,35 @@ const inviteRoute = createRoute({
   component: InvitePage,
 });
 
-// Pages behind a session, inside the app's header.
+// Pages behind a session: without one, sign in first and come back (the whole address, query and all).
+
+async function requireSession({ context, location }: { context: RouterContext; location: { href: string } }) {
+  try {
+    await context.queryClient.ensureQueryData(meQuery);
+  } catch (error) {
+    if (isUnauthenticated(error)) throw redirect({ to: "/sign-in", search: { redirect: location.href } });
+    throw error;
+  }
+}
+
+// An application asks to connect (OAuth, for the MCP server): a card of its own, outside the app's header.
+const connectRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/connect",
+  validateSearch: (search: Record<string, unknown>): AuthorizationParams =>
+    Object.fromEntries(
+      AUTHORIZATION_PARAMS.flatMap((name) => (typeof search[name] === "string" ? [[name, search[name]]] : [])),
+    ),
+  beforeLoad: requireSession,
+  component: ConnectPage,
+});
+
+// The pages inside the app's header.
 
 const appRoute = createRoute({
   getParentRoute: () => rootRoute,
   id: "_app",
-  beforeLoad: async ({ context, location }) => {
-    try {
-      await context.queryClient.ensureQueryData(meQuery);
-    } catch (error) {
-      if (isUnauthenticated(error)) throw redirect({ to: "/sign-in", search: { redirect: location.href } });
-      throw error;
-    }
-  },
+  beforeLoad: requireSession,
   component: AppLayout,
 });
 
@@ -326,6 +345,7 @@ const routeTree = rootRoute.addChildren([
   forgotPasswordRoute,
   resetPasswordRoute,
   inviteRoute,
+  connectRoute,
   appRoute.addChildren([
     homeRoute,
     accountRoute,
@@ -368,6 +388,9 @@ export function createAppRouter(queryClient: QueryClient) {
   return createRouter({
     routeTree,
     context: { queryClient },
+    // An OAuth request's parameters stay the strings that came (lib/search-params.ts).
+    parseSearch,
+    stringifySearch,
     defaultPreload: "intent",
     // Data is cached by TanStack Query; the router need not cache loader results too.
     defaultPreloadStaleTime: 0,

@@ -9,12 +9,15 @@ export function CheckboxField({
   checked,
   onCheckedChange,
   name,
+  disabled = false,
 }: {
   label: string;
-  description?: string;
+  description?: string | undefined;
   checked: boolean;
   onCheckedChange: (checked: boolean) => void;
-  name?: string;
+  name?: string | undefined;
+  /** Shown but not choosable; the description says why. */
+  disabled?: boolean | undefined;
 }) {
   const id = useId();
   return (
@@ -23,12 +26,15 @@ export function CheckboxField({
         id={id}
         name={name}
         checked={checked}
+        disabled={disabled}
         onCheckedChange={(value) => onCheckedChange(value === true)}
         aria-describedby={description ? `${id}-description` : undefined}
         className="mt-0.5"
       />
       <div className="grid gap-0.5">
-        <Label htmlFor={id}>{label}</Label>
+        <Label htmlFor={id} className={disabled ? "text-muted-foreground" : undefined}>
+          {label}
+        </Label>
         {description && (
           <p id={`${id}-description`} className="text-xs text-muted-foreground">
             {description}

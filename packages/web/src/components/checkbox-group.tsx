@@ -18,7 +18,8 @@ export function CheckboxGroup<T extends string>({
 }: {
   legend: ReactNode;
   name?: string;
-  options: readonly { value: T; label: string; description?: string | undefined }[];
+  /** `disabled`: shown but not choosable, its description saying why. */
+  options: readonly { value: T; label: string; description?: string | undefined; disabled?: boolean }[];
   value: ReadonlySet<T>;
   onChange: (value: Set<T>) => void;
   error?: string | undefined;
@@ -37,6 +38,7 @@ export function CheckboxGroup<T extends string>({
       name={name}
       label={option.label}
       description={option.description}
+      disabled={option.disabled}
       checked={value.has(option.value)}
       onCheckedChange={(on) => toggle(option.value, on)}
     />

@@ -9,6 +9,8 @@ export const keys = {
   workspace: (id: string) => ["workspace", id] as const,
   workspacePart: (id: string, part: string, ...rest: string[]) => ["workspace", id, part, ...rest] as const,
   host: ["host"] as const,
+  /** What the consent page shows for one authorization request. */
+  authorization: (params: Record<string, string | undefined>) => ["authorization", params] as const,
   /** Everything of one agency sits under `["agency", id]`; the list of them is `["agency"]`. */
   agencies: ["agency"] as const,
   agency: (id: string) => ["agency", id] as const,

@@ -8,6 +8,8 @@ import type { ApiKey, DashboardOperations as Ops } from "../generated/dashboard.
 export type {
   AcceptedInvitation,
   ApiKey,
+  AuthorizationPreview,
+  ConnectedApp,
   CreatedApiKey,
   CreatedInvitation,
   EngineStatus,
@@ -24,3 +26,6 @@ export type {
 export type SignupInput = Ops["signUp"]["body"];
 export type SignupResult = Ops["signUp"]["response"];
 export type Scope = ApiKey["scopes"][number];
+/** An OAuth authorization request's parameters, as the application sent them (`/connect?…`). */
+export type AuthorizationParams = Ops["previewAuthorization"]["query"];
+export type AuthorizationDecision = Ops["decideAuthorization"]["body"];

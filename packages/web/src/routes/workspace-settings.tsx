@@ -3,6 +3,7 @@ import { Link } from "@tanstack/react-router";
 import { hasAgencySection, WorkspaceAgencyCard } from "../features/agencies/workspace-agency-card.tsx";
 import { ApiKeysCard } from "../features/api-keys/api-keys-card.tsx";
 import { BrandingCard } from "../features/branding/branding-card.tsx";
+import { ConnectedAppsCard } from "../features/connected-apps/connected-apps-card.tsx";
 import { EnginesCard } from "../features/engines/engines-card.tsx";
 import { MembersCard } from "../features/members/members-card.tsx";
 import { UsageCard } from "../features/usage/usage-card.tsx";
@@ -15,6 +16,7 @@ import { useTitle } from "../lib/use-title.ts";
 const SECTIONS = [
   { hash: "engines", label: "Engines" },
   { hash: "api-keys", label: "API keys" },
+  { hash: "connected-apps", label: "Connected apps" },
   { hash: "webhooks", label: "Webhooks" },
   { hash: "usage", label: "Usage and plan" },
   { hash: "members", label: "Members" },
@@ -57,6 +59,7 @@ export function WorkspaceSettingsPage() {
       </nav>
       <EnginesCard />
       <ApiKeysCard />
+      <ConnectedAppsCard />
       <WebhooksCard />
       <UsageCard />
       <MembersCard />

@@ -122,6 +122,8 @@ export async function deleteWorkspace(ctx: ServiceContext, confirmName: string):
       "usage_requests",
       "webhook_endpoints",
       "api_keys",
+      "oauth_codes",
+      "oauth_connections",
       "invitations",
       "members",
       "pitches",

@@ -155,7 +155,7 @@ export async function previewAuthorization(
       name: checked.client.name,
       uri: checked.client.clientUri,
       redirect_host:
-        redirect.protocol === "http:" || redirect.protocol === "https:" ? redirect.host : redirect.protocol,
+        redirect.protocol === "http:" || redirect.protocol === "https:" ? redirect.host : `${redirect.protocol}//`,
     },
     requested_scopes: checked.requested,
     workspaces: (await workspacesOf(deps, user.id)).map((workspace) => ({
@@ -200,6 +200,13 @@ export async function decide(
       details: [{ field: "workspace_id", issue: "is not one of your workspaces" }],
     });
   const scopes = checkGrantable(role, decision.scopes ?? []);
+  const unasked = scopes.find((scope) => !checked.requested.includes(scope));
+  if (unasked !== undefined)
+    throw new ApiError("VALIDATION_ERROR", `The application did not ask for '${unasked}'.`, {
+      details: [
+        { field: "scopes", issue: `may name only what the application asked for: ${checked.requested.join(", ")}` },
+      ],
+    });
   await requireApiAccess(deps, workspaceId);
   const code = newSecret("code");
   const now = deps.clock.now();
