@@ -368,6 +368,34 @@ describeEachDialect("MCP over OAuth sign-in", (h: Harness) => {
     const foreign = await consent(viewer, opened, { workspace_id: otherWorkspaceId, scopes: ["read"] });
     expect(foreign.status).toBe(404);
     await connected.close();
+
+    // A member who leaves takes their connections' access with them: refused at /mcp, shown as such.
+    const tokens = provider.saved as OAuthTokens;
+    const removed = await dashboard(h, "DELETE", `/app/api/workspaces/${owner.workspaceId}/members/${viewer.user.id}`, {
+      cookie: owner.cookie,
+    });
+    expect(removed.statusCode, removed.body).toBe(200);
+    h.clock.advance(h.deps.keyCache.ttlMs);
+    const gone = await mcpWith(base, tokens.access_token);
+    expect(gone.status).toBe(401);
+    expect(((await gone.json()) as { error: { message: string } }).error.message).toContain("no longer has access");
+    const listed = await dashboard(h, "GET", `/app/api/workspaces/${owner.workspaceId}/connected-apps`, {
+      cookie: owner.cookie,
+    });
+    expect(listed.json().data.find((c: { user: { id: string } }) => c.user.id === viewer.user.id)).toMatchObject({
+      status: "no_access",
+      scopes: [],
+    });
+    const refreshed = await fetch(`${base}/oauth/token`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({
+        grant_type: "refresh_token",
+        refresh_token: tokens.refresh_token as string,
+        client_id: provider.client?.client_id ?? "",
+      }),
+    });
+    expect(await refreshed.json()).toMatchObject({ error: "invalid_grant" });
   });
 
   it("refuses what OAuth 2.1 forbids, in OAuth's own terms", async () => {

@@ -180,7 +180,8 @@ export interface ConnectedApp {
     email: string;
   };
   scopes: Array<"read" | "analyze" | "projects" | "results" | "reports" | "monitoring" | "webhooks" | "usage">;
-  status: "active" | "revoked" | "expired";
+  /** `no_access`: the member who connected it is no longer in the workspace. */
+  status: "active" | "revoked" | "expired" | "no_access";
   /** ISO 8601 UTC timestamp. */
   created_at: string;
   /** ISO 8601 UTC timestamp. */

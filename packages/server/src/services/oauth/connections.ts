@@ -64,8 +64,10 @@ export interface ConnectionView {
   object: "connected_app";
   client: { id: string; name: string; uri: string | null };
   user: { id: string; name: string; email: string };
+  /** What it may do now: what was granted, as far as the member's role still allows. */
   scopes: Scope[];
-  status: "active" | "revoked" | "expired";
+  /** `no_access`: the member who connected it left the workspace (or kept no granted scope). */
+  status: "active" | "revoked" | "expired" | "no_access";
   created_at: string;
   last_used_at: string | null;
   revoked_at: string | null;
@@ -98,14 +100,33 @@ function connectionRows(ctx: ServiceContext) {
 
 type ConnectionRow = Awaited<ReturnType<ReturnType<typeof connectionRows>["executeTakeFirstOrThrow"]>>;
 
-function toView(row: ConnectionRow, now: number): ConnectionView {
+/** What each member who connected an application may grant now, by user id (none: not a member). */
+async function allowedNow(ctx: ServiceContext, rows: ConnectionRow[]): Promise<Map<string, Scope[]>> {
+  const allowed = new Map<string, Scope[]>();
+  for (const userId of new Set(rows.map((row) => row.user_id))) {
+    const role = await membership(ctx, ctx.workspace.id, userId);
+    allowed.set(userId, role === null ? [] : scopesOf(role));
+  }
+  return allowed;
+}
+
+function toView(row: ConnectionRow, now: number, allowed: Map<string, Scope[]>): ConnectionView {
+  const mayGrant = allowed.get(row.user_id) ?? [];
+  const scopes = (JSON.parse(row.scopes) as string[]).filter(isScope).filter((scope) => mayGrant.includes(scope));
   return {
     id: row.id,
     object: "connected_app",
     client: { id: row.client_id, name: row.client_name, uri: row.client_uri },
     user: { id: row.user_id, name: row.user_name, email: row.user_email },
-    scopes: (JSON.parse(row.scopes) as string[]).filter(isScope),
-    status: row.revoked_at !== null ? "revoked" : Date.parse(row.refresh_expires_at) <= now ? "expired" : "active",
+    scopes,
+    status:
+      row.revoked_at !== null
+        ? "revoked"
+        : Date.parse(row.refresh_expires_at) <= now
+          ? "expired"
+          : scopes.length === 0
+            ? "no_access"
+            : "active",
     created_at: row.created_at,
     last_used_at: row.last_used_at,
     revoked_at: row.revoked_at,
@@ -116,7 +137,8 @@ function toView(row: ConnectionRow, now: number): ConnectionView {
 export async function listConnections(ctx: ServiceContext): Promise<ConnectionView[]> {
   const rows = await connectionRows(ctx).limit(200).execute();
   const now = ctx.clock.now().getTime();
-  return rows.map((row) => toView(row, now));
+  const allowed = await allowedNow(ctx, rows);
+  return rows.map((row) => toView(row, now, allowed));
 }
 
 /** Disconnects an application: a member their own, an admin or owner anyone's. */
@@ -134,5 +156,6 @@ export async function revokeConnection(ctx: ServiceContext, member: Membership, 
       `Only the member who connected it, or an admin, can disconnect this application; your role is ${member.role}.`,
     );
   await revokeConnectionRow(ctx, row.id);
-  return toView(await connectionRows(ctx).where("c.id", "=", id).executeTakeFirstOrThrow(), ctx.clock.now().getTime());
+  const revoked = await connectionRows(ctx).where("c.id", "=", id).executeTakeFirstOrThrow();
+  return toView(revoked, ctx.clock.now().getTime(), await allowedNow(ctx, [revoked]));
 }

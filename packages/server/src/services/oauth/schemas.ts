@@ -90,7 +90,9 @@ export const ConnectedAppSchema = component(
         { additionalProperties: false },
       ),
       scopes: Scopes,
-      status: StringEnum(["active", "revoked", "expired"] as const),
+      status: StringEnum(["active", "revoked", "expired", "no_access"] as const, {
+        description: "`no_access`: the member who connected it is no longer in the workspace.",
+      }),
       created_at: Timestamp,
       last_used_at: Nullable(Timestamp),
       revoked_at: Nullable(Timestamp),

@@ -14,6 +14,7 @@ const STATUS = {
   active: { label: "Active", variant: "success" },
   revoked: { label: "Revoked", variant: "muted" },
   expired: { label: "Expired", variant: "warning" },
+  no_access: { label: "No access", variant: "warning" },
 } as const;
 
 const LABEL = new Map(SCOPES.map(({ scope, label }) => [scope, label]));

@@ -57,7 +57,8 @@ export function ConnectedAppsCard() {
           workspaceId={workspace.id}
           apps={list}
           canDisconnect={(app) =>
-            app.status === "active" && (atLeast(workspace.role, "admin") || app.user.id === me.data?.user.id)
+            (app.status === "active" || app.status === "no_access") &&
+            (atLeast(workspace.role, "admin") || app.user.id === me.data?.user.id)
           }
         />
       )}
