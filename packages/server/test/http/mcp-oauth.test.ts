@@ -8,10 +8,12 @@ import type {
   OAuthTokens,
 } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { beforeAll, expect, it } from "vitest";
+import { prune } from "../../src/services/retention/prune.ts";
 import { dashboard, invite, type Session, signUp, uniqueEmail } from "../helpers/dashboard.ts";
 import { describeEachDialect, type Harness } from "../helpers/harness.ts";
 
 const CALLBACK = "http://127.0.0.1:6276/oauth/callback";
+const RETENTION = { jobsDays: 7, deliveriesDays: 30, answerTextDays: null };
 
 /**
  * An MCP client's side of OAuth, in memory, as the SDK's own auth drives it: what a desktop
@@ -516,5 +518,13 @@ describeEachDialect("MCP over OAuth sign-in", (h: Harness) => {
     });
     expect(unknownClient.status).toBe(401);
     expect(await unknownClient.json()).toMatchObject({ error: "invalid_client" });
+
+    // A day after their ten minutes, codes are deleted by retention; until then a reuse is caught.
+    const codes = await rows("oauth_codes");
+    expect(codes).toBeGreaterThan(0);
+    expect((await prune(h.deps, h.clock.now(), RETENTION)).oauthCodes).toBe(0);
+    h.clock.advance(86_400_000 + 660_000);
+    expect((await prune(h.deps, h.clock.now(), RETENTION)).oauthCodes).toBe(codes);
+    expect(await rows("oauth_codes")).toBe(0);
   });
 });

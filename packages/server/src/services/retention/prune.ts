@@ -34,6 +34,8 @@ export interface PruneCounts {
   traffic: number;
   /** Deleted brands purged with all their data, past their 30 days of being restorable. */
   projects: number;
+  /** MCP sign-in codes a day past their ten minutes: used or not, they can open nothing more. */
+  oauthCodes: number;
 }
 
 /** Runs `step` (which handles at most BATCH rows and says how many) until a short batch or the cap. */
@@ -129,5 +131,8 @@ export async function prune(deps: Deps, now: Date, retention: RetentionConfig): 
     (await db.deleteFrom("traffic_imports").where("created_at", "<", trafficCutoff).executeTakeFirst()).numDeletedRows,
   );
   const projects = await purgeDeletedProjects(deps, now);
-  return { jobs, deliveries, notifications, answerTexts, traffic, projects };
+  const oauthCodes = Number(
+    (await db.deleteFrom("oauth_codes").where("expires_at", "<", before(now, 1)).executeTakeFirst()).numDeletedRows,
+  );
+  return { jobs, deliveries, notifications, answerTexts, traffic, projects, oauthCodes };
 }
