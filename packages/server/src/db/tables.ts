@@ -1004,6 +1004,8 @@ interface OAuthConnectionsTable {
   access_expires_at: string;
   refresh_hash: string;
   refresh_expires_at: string;
+  /** The refresh token this one replaced: presented again, it revokes the connection. */
+  spent_refresh_hash: string | null;
   created_at: string;
   last_used_at: string | null;
   revoked_at: string | null;
@@ -1016,7 +1018,8 @@ interface OAuthCodesTable {
   workspace_id: string;
   user_id: string;
   scopes: string;
-  redirect_uri: string;
+  /** As the authorization request named it; null when it named none (the client's only one). */
+  redirect_uri: string | null;
   code_challenge: string;
   resource: string | null;
   expires_at: string;

@@ -58,6 +58,8 @@ interface CommonInput<P, Q, B> {
   headers: Readonly<Record<string, string | string[] | undefined>>;
   /** The client's address, as the server sees it (`TRUST_PROXY` decides whether a proxy's word counts). */
   address: string;
+  /** The host the request was sent to, as the server sees it (`TRUST_PROXY`: a proxy's `X-Forwarded-Host`). */
+  host: string;
   /** The rate-limit decision this request was counted under, when rate limits are on. */
   rate: RateDecision | null;
   via: Via;

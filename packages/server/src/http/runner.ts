@@ -64,6 +64,7 @@ export interface RouteCall {
   body: unknown;
   headers: Readonly<Record<string, string | string[] | undefined>>;
   address: string;
+  host: string;
   rate: RouteInputRate;
   via: Via;
   signal: AbortSignal;
@@ -88,6 +89,7 @@ export function callRoute(route: AnyRoute, call: RouteCall): Promise<unknown> {
     body: call.body,
     headers: call.headers,
     address: call.address,
+    host: call.host,
     rate: call.rate,
     via: call.via,
     stream: call.stream,
@@ -181,6 +183,7 @@ function mountRoute<R extends AnyRoute>(
             progress: null,
             headers: request.headers,
             address: request.ip,
+            host: request.host,
             rate: request.rate,
             via: door.via,
             caller: await readerCaller(deps, route, admitted.caller),

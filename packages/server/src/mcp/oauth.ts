@@ -7,9 +7,7 @@ import { OAuthFailure } from "../services/oauth/failure.ts";
 import {
   type AuthorizationParams,
   serverBase as baseFor,
-  checkAuthorization,
   exchangeCode,
-  redirectWith,
   refresh,
   revokeToken,
 } from "../services/oauth/grants.ts";
@@ -101,11 +99,26 @@ function formOf(body: unknown): Record<string, string> {
  * revocation (RFC 7009). The consent itself is a dashboard route (http/dashboard/routes/oauth.ts).
  */
 export function registerOAuthRoutes(app: FastifyInstance, deps: Deps): void {
-  // Registration and token requests are counted per address: open registration must not fill the
-  // database, and a code or refresh token must not be guessed at (they are 238 random bits).
-  const limit = new AddressLimit(deps.counters, "oauth", 60, 60);
+  // Registrations are counted per address: open registration must not fill the database. Token
+  // and revocation requests per client, since a remote connector's vendor sends every member's
+  // from the same few addresses; codes and tokens are 238 random bits, nothing to guess at.
+  const registrations = new AddressLimit(deps.counters, "oauth-register", 20, 60);
+  const tokenRequests = deps.counters.counter("oauth-token", 60);
+  const TOKEN_REQUESTS_PER_CLIENT = 120;
+  const waitFor = async (request: FastifyRequest): Promise<number> => {
+    if (request.url.startsWith("/oauth/register")) return registrations.wait(request);
+    const form = formOf(request.body);
+    let client = form.client_id;
+    try {
+      client = clientCredentials(request.headers.authorization, form).clientId;
+    } catch {
+      // Malformed credentials: counted by address, and refused below.
+    }
+    const count = await tokenRequests.hit(client === undefined || client === "" ? `address ${request.ip}` : client);
+    return count.count <= TOKEN_REQUESTS_PER_CLIENT ? 0 : Math.max(1, Math.ceil(count.msBeforeReset / 1000));
+  };
   const limited = async (request: FastifyRequest, reply: FastifyReply): Promise<boolean> => {
-    const wait = await limit.wait(request);
+    const wait = await waitFor(request);
     if (wait === 0) return false;
     reply.header("retry-after", String(wait));
     oauthError(reply, new OAuthFailure("temporarily_unavailable", `Too many requests; retry in ${wait} s.`, 429));
@@ -127,7 +140,7 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: Deps): void {
           // A client inserts the path of what it looks up after the well-known prefix (RFC 8414 §3.1).
           if (rest !== undefined && `/${rest.replace(/\/$/, "")}` !== suffix(base))
             return cors(reply).code(404).send({ error: "not_found", error_description: "No metadata here." });
-          return cors(reply).header("cache-control", "public, max-age=300").send(build(base));
+          return cors(reply).header("cache-control", "public, max-age=300").header("vary", "Host").send(build(base));
         });
         scope.options(url, async (_request, reply) => cors(reply).code(204).send());
       }
@@ -136,32 +149,20 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: Deps): void {
     metadata("/.well-known/oauth-protected-resource", protectedResource, (base) => `${pathOf(base)}/mcp`);
     metadata("/.well-known/oauth-authorization-server", authorizationServer, pathOf);
 
-    // The member's browser arrives here from the client. What is wrong with the client or its
-    // redirect URI is shown on the consent page, never sent back; what is wrong with the rest of
-    // the request goes back to the client; a good request goes on to the consent page.
+    // The member's browser arrives here from the client, and goes on to the consent page, behind
+    // sign-in, which checks the request and shows what is wrong with it. Nothing is redirected back
+    // from here: an error answered to the redirect URI at once would make this address an open
+    // redirect to whatever URI anyone registered (RFC 9700 §4.11.2).
     scope.get("/oauth/authorize", async (request, reply) => {
       const query = request.query as Record<string, unknown>;
-      const params: Record<string, string> = {};
+      const params = new URLSearchParams();
       for (const name of AUTHORIZATION_PARAMS) {
         const value = query[name];
-        if (typeof value === "string") params[name] = value;
-      }
-      try {
-        await checkAuthorization(deps, params);
-      } catch (error) {
-        if (!(error instanceof OAuthFailure)) throw error;
-        if (error.back !== null)
-          return reply.redirect(
-            redirectWith(error.back.redirectUri, serverBase(deps, request), {
-              error: error.error,
-              error_description: error.description,
-              state: error.back.state,
-            }),
-          );
+        if (typeof value === "string") params.set(name, value);
       }
       return reply
         .header("cache-control", "no-store")
-        .redirect(`${serverBase(deps, request)}${CONSENT_PAGE}?${new URLSearchParams(params).toString()}`);
+        .redirect(`${serverBase(deps, request)}${CONSENT_PAGE}?${params}`);
     });
 
     const post = (url: string, handle: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>) => {

@@ -46,6 +46,7 @@ export async function runRoute(
     body: input.body,
     headers: {},
     address: "",
+    host: "",
     rate: null,
     via: "api",
     signal,

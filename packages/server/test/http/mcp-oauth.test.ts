@@ -244,18 +244,8 @@ describeEachDialect("MCP over OAuth sign-in", (h: Harness) => {
     expect(second.access_token).not.toBe(first.access_token);
     expect(second.refresh_token).not.toBe(first.refresh_token);
 
-    // The refresh token rotated: the old one is spent, and the old access token is gone with it.
-    const replay = await fetch(`${base}/oauth/token`, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({
-        grant_type: "refresh_token",
-        refresh_token: first.refresh_token as string,
-        client_id: provider.client?.client_id ?? "",
-      }),
-    });
-    expect(replay.status).toBe(400);
-    expect(await replay.json()).toMatchObject({ error: "invalid_grant" });
+    // The old access token stopped working when it was replaced.
+    expect((await mcpWith(base, first.access_token)).status).toBe(401);
 
     // Last use is recorded for Settings.
     await h.deps.lastUsed.flush(h.deps.db);
@@ -377,15 +367,14 @@ describeEachDialect("MCP over OAuth sign-in", (h: Harness) => {
       cookie: owner.cookie,
     });
     expect(removed.statusCode, removed.body).toBe(200);
-    h.clock.advance(h.deps.keyCache.ttlMs);
     const gone = await mcpWith(base, tokens.access_token);
     expect(gone.status).toBe(401);
-    expect(((await gone.json()) as { error: { message: string } }).error.message).toContain("no longer has access");
+    expect(((await gone.json()) as { error: { message: string } }).error.message).toContain("revoked");
     const listed = await dashboard(h, "GET", `/app/api/workspaces/${owner.workspaceId}/connected-apps`, {
       cookie: owner.cookie,
     });
     expect(listed.json().data.find((c: { user: { id: string } }) => c.user.id === viewer.user.id)).toMatchObject({
-      status: "no_access",
+      status: "revoked",
       scopes: [],
     });
     const refreshed = await fetch(`${base}/oauth/token`, {
@@ -398,6 +387,60 @@ describeEachDialect("MCP over OAuth sign-in", (h: Harness) => {
       }),
     });
     expect(await refreshed.json()).toMatchObject({ error: "invalid_grant" });
+  });
+
+  it("holds a connection to the member's role as it is now: made a viewer, it reads only", async () => {
+    const email = uniqueEmail("member");
+    const member = await signUp(h, { name: "Mo Member", email, invitation: await invite(h, owner, email, "member") });
+    const provider = new MemoryProvider();
+    const client = await signInAndConnect(provider, member, {
+      workspace_id: owner.workspaceId,
+      scopes: ["read", "analyze"],
+    });
+    const demoted = await dashboard(h, "PATCH", `/app/api/workspaces/${owner.workspaceId}/members/${member.user.id}`, {
+      cookie: owner.cookie,
+      body: { role: "viewer" },
+    });
+    expect(demoted.statusCode, demoted.body).toBe(200);
+    h.clock.advance(h.deps.keyCache.ttlMs);
+    const run = (await client.callTool({
+      name: "run_analysis",
+      arguments: { project_id: projectId, engines: ["chatgpt"], samples: 1 },
+    })) as Content;
+    expect(errorOf(run).code).toBe("INSUFFICIENT_SCOPE");
+    const read = (await client.callTool({ name: "get_brand", arguments: { project_id: projectId } })) as Content;
+    expect(read.isError ?? false).toBe(false);
+    const listed = await dashboard(h, "GET", `/app/api/workspaces/${owner.workspaceId}/connected-apps`, {
+      cookie: owner.cookie,
+    });
+    expect(listed.json().data.find((c: { user: { id: string } }) => c.user.id === member.user.id)).toMatchObject({
+      status: "active",
+      scopes: ["read"],
+    });
+    await client.close();
+  });
+
+  it("revokes a connection whose spent refresh token comes back (someone else holds it)", async () => {
+    const provider = new MemoryProvider();
+    const client = await signInAndConnect(provider, owner, { workspace_id: owner.workspaceId, scopes: ["read"] });
+    await client.close();
+    const clientId = provider.client?.client_id ?? "";
+    const refreshWith = (token: string) =>
+      fetch(`${base}/oauth/token`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ grant_type: "refresh_token", refresh_token: token, client_id: clientId }),
+      });
+    const stolen = (provider.saved as OAuthTokens).refresh_token as string;
+    const rotated = await refreshWith(stolen);
+    expect(rotated.status).toBe(200);
+    const fresh = (await rotated.json()) as { access_token: string; refresh_token: string };
+    const replayed = await refreshWith(stolen);
+    expect(replayed.status).toBe(400);
+    expect(await replayed.json()).toMatchObject({ error: "invalid_grant" });
+    // Both holders are out: the fresh tokens are refused too.
+    expect((await mcpWith(base, fresh.access_token)).status).toBe(401);
+    expect((await refreshWith(fresh.refresh_token)).status).toBe(400);
   });
 
   it("refuses what OAuth 2.1 forbids, in OAuth's own terms", async () => {
@@ -443,12 +486,18 @@ describeEachDialect("MCP over OAuth sign-in", (h: Harness) => {
       code_challenge_method: "S256",
       state: "s",
     };
-    // No PKCE: back to the client with an error, never to the consent page.
+    // No PKCE: the consent page says so; nothing goes back to a redirect URI from the authorize
+    // address itself, or anyone's registered URI would be one redirect away (an open redirect).
     const noPkce = await authorize({ ...good, code_challenge: "" });
-    const noPkceBack = new URL(noPkce.headers.get("location") ?? "");
-    expect(noPkceBack.origin).toBe("http://127.0.0.1:6276");
-    expect(noPkceBack.searchParams.get("error")).toBe("invalid_request");
-    expect(noPkceBack.searchParams.get("state")).toBe("s");
+    expect(new URL(noPkce.headers.get("location") ?? "", base).pathname).toBe("/connect");
+    const noPkceShown = await fetch(
+      `${base}/app/api/oauth/authorization?${new URLSearchParams({ ...good, code_challenge: "" })}`,
+      { headers: { cookie: owner.cookie } },
+    );
+    expect(noPkceShown.status).toBe(400);
+    expect(((await noPkceShown.json()) as { error: { message: string } }).error.message).toContain("PKCE");
+    const implicit = await authorize({ ...good, response_type: "token", redirect_uri: "https://attacker.example/cb" });
+    expect(new URL(implicit.headers.get("location") ?? "", base).origin).toBe(base);
     // Another port of the same loopback redirect is the same native app (RFC 8252 §7.3).
     const otherPort = await authorize({ ...good, redirect_uri: "http://127.0.0.1:7000/oauth/callback" });
     expect(new URL(otherPort.headers.get("location") ?? "", base).pathname).toBe("/connect");
@@ -479,6 +528,8 @@ describeEachDialect("MCP over OAuth sign-in", (h: Harness) => {
           ...extra,
         }),
       });
+    const noRedirect = await exchange({ code_verifier: verifier, redirect_uri: "" });
+    expect(await noRedirect.json()).toMatchObject({ error: "invalid_grant" });
     const wrongVerifier = await exchange({ code_verifier: randomBytes(32).toString("base64url") });
     expect(wrongVerifier.status).toBe(400);
     expect(await wrongVerifier.json()).toMatchObject({ error: "invalid_grant" });
@@ -518,6 +569,24 @@ describeEachDialect("MCP over OAuth sign-in", (h: Harness) => {
     });
     expect(unknownClient.status).toBe(401);
     expect(await unknownClient.json()).toMatchObject({ error: "invalid_client" });
+    // Credentials that do not decode are a client that cannot be told, not a server error.
+    const garbled = await fetch(`${base}/oauth/token`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/x-www-form-urlencoded",
+        authorization: `Basic ${Buffer.from("%zz:x").toString("base64")}`,
+      },
+      body: new URLSearchParams({ grant_type: "refresh_token", refresh_token: "x" }),
+    });
+    expect(garbled.status).toBe(401);
+    expect(await garbled.json()).toMatchObject({ error: "invalid_client" });
+    const noToken = await fetch(`${base}/oauth/revoke`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ client_id: client.client_id }),
+    });
+    expect(noToken.status).toBe(400);
+    expect(await noToken.json()).toMatchObject({ error: "invalid_request" });
 
     // A day after their ten minutes, codes are deleted by retention; until then a reuse is caught.
     const codes = await rows("oauth_codes");

@@ -6,9 +6,12 @@ import type { Kysely } from "kysely";
 //   only) or with a secret, kept hashed. `redirect_uris` is a JSON array.
 // - oauth_codes: authorization codes, hashed, good for ten minutes and once; `connection_id` is
 //   set when a code is exchanged, so that a code presented twice revokes what it gave.
+//   `redirect_uri` is the one the authorization request named (null when it named none), which
+//   the exchange must name again.
 // - oauth_connections: what a member granted an application in one workspace (its scopes), with
-//   the hashes of its current access token (an hour) and refresh token (rotated on every use).
-//   Revoking it ends both at once.
+//   the hashes of its current access token (an hour) and refresh token (rotated on every use), and
+//   of the refresh token it replaced last: presented again, someone else has it, and the
+//   connection is revoked. Revoking it ends both tokens at once.
 
 // biome-ignore lint/suspicious/noExplicitAny: migrations run against whatever schema exists.
 type AnyDb = Kysely<any>;
@@ -35,6 +38,7 @@ export async function up(db: AnyDb): Promise<void> {
     .addColumn("access_expires_at", "text", (c) => c.notNull())
     .addColumn("refresh_hash", "text", (c) => c.notNull().unique())
     .addColumn("refresh_expires_at", "text", (c) => c.notNull())
+    .addColumn("spent_refresh_hash", "text")
     .addColumn("created_at", "text", (c) => c.notNull())
     .addColumn("last_used_at", "text")
     .addColumn("revoked_at", "text")
@@ -44,6 +48,7 @@ export async function up(db: AnyDb): Promise<void> {
     .on("oauth_connections")
     .columns(["workspace_id", "created_at"])
     .execute();
+  await db.schema.createIndex("oauth_connections_spent").on("oauth_connections").column("spent_refresh_hash").execute();
   await db.schema
     .createTable("oauth_codes")
     .addColumn("code_hash", "text", (c) => c.primaryKey())
@@ -51,7 +56,7 @@ export async function up(db: AnyDb): Promise<void> {
     .addColumn("workspace_id", "text", (c) => c.notNull().references("workspaces.id").onDelete("cascade"))
     .addColumn("user_id", "text", (c) => c.notNull().references("users.id").onDelete("cascade"))
     .addColumn("scopes", "text", (c) => c.notNull())
-    .addColumn("redirect_uri", "text", (c) => c.notNull())
+    .addColumn("redirect_uri", "text")
     .addColumn("code_challenge", "text", (c) => c.notNull())
     .addColumn("resource", "text")
     .addColumn("expires_at", "text", (c) => c.notNull())

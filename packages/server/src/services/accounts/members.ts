@@ -208,5 +208,15 @@ export async function removeMember(ctx: ServiceContext, actor: Membership, userI
       .where("workspace_id", "=", tx.workspace.id)
       .where("user_id", "=", userId)
       .execute();
+    // The applications they connected to the workspace (ADR 0038) go with them, for good: joining
+    // again does not bring them back.
+    await tx.db
+      .updateTable("oauth_connections")
+      .set({ revoked_at: tx.clock.now().toISOString() })
+      .where("workspace_id", "=", tx.workspace.id)
+      .where("user_id", "=", userId)
+      .where("revoked_at", "is", null)
+      .execute();
   });
+  ctx.keyCache.invalidate((key) => key.workspaceId === ctx.workspace.id && key.id.startsWith("con_"));
 }

@@ -130,7 +130,7 @@ export async function registerClient(deps: Deps, body: unknown): Promise<Registe
     }
   }
   const redirectUris = uris as string[];
-  const name = text(metadata.client_name, 100) ?? new URL(redirectUris[0] as string).host ?? "An application";
+  const name = text(metadata.client_name, 100) ?? (new URL(redirectUris[0] as string).host || "An application");
   const secret = method === "none" ? null : newSecret("secret");
   const now = deps.clock.now();
   const row: OAuthClientsTable = {
@@ -182,9 +182,13 @@ export function clientCredentials(authorization: string | undefined, form: Recor
     const decoded = Buffer.from(match[1], "base64").toString("utf8");
     const colon = decoded.indexOf(":");
     if (colon > 0) {
-      const id = decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, " "));
-      const secret = decodeURIComponent(decoded.slice(colon + 1).replace(/\+/g, " "));
-      return { clientId: id, secret, basic: true };
+      try {
+        const id = decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, " "));
+        const secret = decodeURIComponent(decoded.slice(colon + 1).replace(/\+/g, " "));
+        return { clientId: id, secret, basic: true };
+      } catch {
+        // Bad percent-encoding: the same answer as any credentials that are not a client's.
+      }
     }
     throw new OAuthFailure("invalid_client", "The Basic credentials are not client_id:client_secret.", 401);
   }

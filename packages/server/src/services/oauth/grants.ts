@@ -32,9 +32,11 @@ export interface AuthorizationParams {
   resource?: string;
 }
 
-export interface CheckedAuthorization {
+interface CheckedAuthorization {
   client: OAuthClient;
   redirectUri: string;
+  /** Whether the request named its redirect URI (then the code's exchange must name it again). */
+  redirectNamed: boolean;
   state: string | null;
   resource: string | null;
   codeChallenge: string;
@@ -70,11 +72,12 @@ function isMcpResource(deps: Deps, resource: string): boolean {
 }
 
 /**
- * Checks an authorization request. The client and its redirect URI first: an error about either
- * is shown to the member, never sent to a URI nobody vouched for; any later error goes back to the
- * client (`redirectable`). PKCE with S256 is required (OAuth 2.1).
+ * Checks an authorization request: the client and its redirect URI, then the rest. PKCE with S256
+ * is required (OAuth 2.1). Every error is shown to the member on the consent page and none is sent
+ * to the redirect URI: registration is open, so a redirect of an error would make this server's
+ * address an open redirect to wherever anyone registered (RFC 9700 §4.11.2).
  */
-export async function checkAuthorization(deps: Deps, params: AuthorizationParams): Promise<CheckedAuthorization> {
+async function checkAuthorization(deps: Deps, params: AuthorizationParams): Promise<CheckedAuthorization> {
   const clientId = params.client_id ?? "";
   const client = clientId === "" ? null : await findClient(deps, clientId);
   if (client === null)
@@ -96,8 +99,7 @@ export async function checkAuthorization(deps: Deps, params: AuthorizationParams
       "invalid_request",
       "The redirect_uri is not one the application registered: this request may not come from it.",
     );
-  const back = { redirectUri, state: params.state ?? null };
-  const fail = (error: string, description: string) => new OAuthFailure(error, description, 400, back);
+  const fail = (error: string, description: string) => new OAuthFailure(error, description);
   if (params.response_type !== "code")
     throw fail("unsupported_response_type", "response_type must be code (the authorization code flow).");
   if (params.code_challenge === undefined || !/^[A-Za-z0-9_-]{43}$/.test(params.code_challenge))
@@ -109,6 +111,7 @@ export async function checkAuthorization(deps: Deps, params: AuthorizationParams
   return {
     client,
     redirectUri,
+    redirectNamed: params.redirect_uri !== undefined && params.redirect_uri !== "",
     state: params.state ?? null,
     resource: params.resource === undefined || params.resource === "" ? null : params.resource,
     codeChallenge: params.code_challenge,
@@ -128,7 +131,7 @@ export function serverBase(deps: Deps, host: string | undefined): string {
 }
 
 /** The redirect that ends an authorization request, with its answer's parameters (and RFC 9207's `iss`). */
-export function redirectWith(redirectUri: string, issuer: string, fields: Record<string, string | null>): string {
+function redirectWith(redirectUri: string, issuer: string, fields: Record<string, string | null>): string {
   const url = new URL(redirectUri);
   for (const [name, value] of Object.entries(fields)) if (value !== null) url.searchParams.set(name, value);
   url.searchParams.set("iss", issuer);
@@ -218,7 +221,7 @@ export async function decide(
       workspace_id: workspaceId,
       user_id: user.id,
       scopes: toJson(scopes),
-      redirect_uri: checked.redirectUri,
+      redirect_uri: checked.redirectNamed ? checked.redirectUri : null,
       code_challenge: checked.codeChallenge,
       resource: checked.resource,
       expires_at: new Date(now.getTime() + CODE_SECONDS * 1000).toISOString(),
@@ -330,8 +333,8 @@ export async function exchangeCode(
   }
   const now = deps.clock.now();
   if (Date.parse(row.expires_at) <= now.getTime()) throw badGrant("The authorization code expired; sign in again.");
-  if (form.redirect_uri !== undefined && form.redirect_uri !== row.redirect_uri)
-    throw badGrant("redirect_uri differs from the authorization request's.");
+  if (row.redirect_uri !== null && form.redirect_uri !== row.redirect_uri)
+    throw badGrant("redirect_uri must be the authorization request's, exactly (RFC 6749 §4.1.3).");
   if (form.code_verifier === undefined || !verifierMatches(form.code_verifier, row.code_challenge))
     throw badGrant("code_verifier does not match the code_challenge (PKCE).");
   if (form.resource !== undefined && form.resource !== "" && !isMcpResource(deps, form.resource))
@@ -357,6 +360,7 @@ export async function exchangeCode(
         client_id: client.id,
         scopes: toJson(scopes),
         ...tokens.row,
+        spent_refresh_hash: null,
         created_at: now.toISOString(),
         last_used_at: null,
         revoked_at: null,
@@ -385,8 +389,21 @@ export async function refresh(
     .selectAll()
     .where("refresh_hash", "=", hash)
     .executeTakeFirst();
-  if (row === undefined || row.client_id !== client.id)
-    throw badGrant("The refresh token is not one this server issued to this client, or it was used already.");
+  if (row === undefined) {
+    // A spent refresh token, presented again: the client and someone else both hold it (RFC 9700
+    // §4.14.2). Which one is the thief cannot be told, so the connection ends for both.
+    const spent = await deps.db
+      .selectFrom("oauth_connections")
+      .select(["id", "client_id"])
+      .where("spent_refresh_hash", "=", hash)
+      .executeTakeFirst();
+    if (spent !== undefined && spent.client_id === client.id) {
+      await revokeConnectionRow(deps, spent.id);
+      throw badGrant("The refresh token was used already; the connection is revoked. Sign in again.");
+    }
+    throw badGrant("The refresh token is not one this server issued to this client.");
+  }
+  if (row.client_id !== client.id) throw badGrant("The refresh token is not one this server issued to this client.");
   if (row.revoked_at !== null) throw badGrant("The connection was revoked; sign in again.");
   const now = deps.clock.now();
   if (Date.parse(row.refresh_expires_at) <= now.getTime())
@@ -407,7 +424,7 @@ export async function refresh(
   const tokens = issue(now, scopes);
   const rotated = await deps.db
     .updateTable("oauth_connections")
-    .set({ ...tokens.row, scopes: toJson(scopes) })
+    .set({ ...tokens.row, spent_refresh_hash: hash, scopes: toJson(scopes) })
     .where("id", "=", row.id)
     .where("refresh_hash", "=", hash)
     .where("revoked_at", "is", null)
@@ -433,7 +450,8 @@ export async function revokeConnectionRow(deps: Deps, id: string): Promise<void>
  * the connection. An unknown token changes nothing and is not an error.
  */
 export async function revokeToken(deps: Deps, client: OAuthClient, token: string | undefined): Promise<void> {
-  const value = token ?? "";
+  if (token === undefined || token === "") throw new OAuthFailure("invalid_request", "token is required.");
+  const value = token;
   const column = isSecretOf("access", value) ? "access_hash" : isSecretOf("refresh", value) ? "refresh_hash" : null;
   if (column === null) return;
   const row = await deps.db

@@ -24,9 +24,6 @@ async function shown<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-const hostOf = (headers: Readonly<Record<string, string | string[] | undefined>>) =>
-  typeof headers.host === "string" ? headers.host : undefined;
-
 /**
  * The member's half of OAuth sign-in for the MCP server (ADR 0038): the consent page's request and
  * decision, and the Settings card of the applications connected to a workspace.
@@ -49,7 +46,7 @@ export function oauthRoutes(deps: Deps): SessionRoute[] {
       access: { kind: "user" },
       body: AuthorizationDecisionSchema,
       success: { status: 200, schema: AuthorizationRedirectSchema },
-      handler: async ({ user, body, headers }) => {
+      handler: async ({ user, body, host }) => {
         const { decision, workspace_id, scopes, ...params } = body;
         const redirect = await shown(() =>
           decide(
@@ -57,7 +54,7 @@ export function oauthRoutes(deps: Deps): SessionRoute[] {
             user,
             params,
             { allow: decision === "allow", workspaceId: workspace_id, scopes },
-            serverBase(deps, hostOf(headers)),
+            serverBase(deps, host),
           ),
         );
         return { redirect_to: redirect };
