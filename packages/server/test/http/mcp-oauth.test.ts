@@ -1,4 +1,10 @@
 import { createHash, randomBytes } from "node:crypto";
+import {
+  Client as ClientV2,
+  type OAuthClientProvider as ProviderV2,
+  StreamableHTTPClientTransport as TransportV2,
+  UnauthorizedError as UnauthorizedV2,
+} from "@modelcontextprotocol/client";
 import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -387,6 +393,33 @@ describeEachDialect("MCP over OAuth sign-in", (h: Harness) => {
       }),
     });
     expect(await refreshed.json()).toMatchObject({ error: "invalid_grant" });
+  });
+
+  it("signs in with the SDK's next client (the Inspector's), which checks the issuer and RFC 9207's iss", async () => {
+    const provider = new MemoryProvider();
+    const url = new URL("/mcp", base);
+    const first = new TransportV2(url, { authProvider: provider as unknown as ProviderV2 });
+    await expect(new ClientV2({ name: "sightline-oauth-v2", version: "1.0.0" }).connect(first)).rejects.toBeInstanceOf(
+      UnauthorizedV2,
+    );
+    const consented = await consent(owner, provider.opened as URL, {
+      workspace_id: owner.workspaceId,
+      scopes: ["read"],
+    });
+    expect(consented.status).toBe(200);
+    // The whole callback, so that the client checks its `iss` against the metadata's issuer: another
+    // issuer's answer is refused before the code is spent; this server's is taken.
+    const callback = consented.back?.searchParams as URLSearchParams;
+    const forged = new URLSearchParams(callback);
+    forged.set("iss", "https://mix-up.example");
+    await expect(first.finishAuth(forged)).rejects.toThrow();
+    await first.finishAuth(callback);
+    const client = new ClientV2({ name: "sightline-oauth-v2", version: "1.0.0" });
+    await client.connect(new TransportV2(url, { authProvider: provider as unknown as ProviderV2 }));
+    const brand = (await client.callTool({ name: "get_brand", arguments: { project_id: projectId } })) as Content;
+    expect(brand.isError ?? false).toBe(false);
+    expect(brand.structuredContent).toMatchObject({ id: projectId });
+    await client.close();
   });
 
   it("holds a connection to the member's role as it is now: made a viewer, it reads only", async () => {
