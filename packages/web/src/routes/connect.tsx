@@ -13,8 +13,9 @@ const route = getRouteApi("/connect");
 
 /**
  * The consent page an application (Claude, ChatGPT, an IDE's agent) sends a member to when it asks
- * to connect to Sightline's MCP server: `/oauth/authorize` checks the request and hands it here with
- * its parameters (ADR 0038). A focused card, as the sign-in pages, with nothing else to click.
+ * to connect to Sightline's MCP server: `/oauth/authorize` hands the request here with its
+ * parameters, and the preview checks it (ADR 0038). A focused card, as the sign-in pages, with
+ * nothing else to click.
  */
 export function ConnectPage() {
   const params = route.useSearch();
@@ -50,8 +51,8 @@ export function ConnectPage() {
     );
   }
   if (preview.isError) {
-    // What is wrong with the request itself (an unknown application, a redirect it did not register) is said
-    // here and never sent back to it: the member can only start again from the application.
+    // What is wrong with the request itself (an unknown application, a redirect it did not register,
+    // no PKCE) is said here and never sent back to it: the member can only start again from the application.
     if (preview.error instanceof ApiError && preview.error.status === 400) {
       return (
         <AuthLayout title="This connection request cannot be used" footer={footer}>

@@ -99,14 +99,14 @@ async function checkAuthorization(deps: Deps, params: AuthorizationParams): Prom
       "invalid_request",
       "The redirect_uri is not one the application registered: this request may not come from it.",
     );
-  const fail = (error: string, description: string) => new OAuthFailure(error, description);
   if (params.response_type !== "code")
-    throw fail("unsupported_response_type", "response_type must be code (the authorization code flow).");
+    throw new OAuthFailure("unsupported_response_type", "response_type must be code (the authorization code flow).");
   if (params.code_challenge === undefined || !/^[A-Za-z0-9_-]{43}$/.test(params.code_challenge))
-    throw fail("invalid_request", "code_challenge is required: PKCE with S256 (RFC 7636).");
-  if (params.code_challenge_method !== "S256") throw fail("invalid_request", "code_challenge_method must be S256.");
+    throw new OAuthFailure("invalid_request", "code_challenge is required: PKCE with S256 (RFC 7636).");
+  if (params.code_challenge_method !== "S256")
+    throw new OAuthFailure("invalid_request", "code_challenge_method must be S256.");
   if (params.resource !== undefined && params.resource !== "" && !isMcpResource(deps, params.resource))
-    throw fail("invalid_target", "resource must be this server's MCP endpoint (…/mcp).");
+    throw new OAuthFailure("invalid_target", "resource must be this server's MCP endpoint (…/mcp).");
   const requested = parseScopes(params.scope);
   return {
     client,
