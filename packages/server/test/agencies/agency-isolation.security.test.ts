@@ -499,6 +499,45 @@ async function freshEngine(h: Harness, w: World, client: Client): Promise<string
   return name;
 }
 
+/** An application the agency's admin connected to the client's workspace (ADR 0038), as the flow leaves it. */
+async function freshConnection(h: Harness, w: World, client: Client): Promise<string> {
+  const now = h.clock.now().toISOString();
+  const later = new Date(h.clock.now().getTime() + 86_400_000).toISOString();
+  const app = `cli_${Math.random().toString(36).slice(2, 12).padEnd(24, "0")}`;
+  await h.deps.db
+    .insertInto("oauth_clients")
+    .values({
+      id: app,
+      name: "Probe assistant",
+      client_uri: null,
+      redirect_uris: JSON.stringify(["http://127.0.0.1:9/cb"]),
+      auth_method: "none",
+      secret_hash: null,
+      created_at: now,
+    })
+    .execute();
+  const id = `con_${Math.random().toString(36).slice(2, 12).padEnd(24, "0")}`;
+  await h.deps.db
+    .insertInto("oauth_connections")
+    .values({
+      id,
+      workspace_id: client.tenant.workspace.id,
+      user_id: w.admin.user.id,
+      client_id: app,
+      scopes: JSON.stringify(["read"]),
+      access_hash: `probe-access-${id}`,
+      access_expires_at: later,
+      refresh_hash: `probe-refresh-${id}`,
+      refresh_expires_at: later,
+      spent_refresh_hash: null,
+      created_at: now,
+      last_used_at: null,
+      revoked_at: null,
+    })
+    .execute();
+  return id;
+}
+
 /** Routes under `/workspaces/:workspace`: a request each, made valid for `client`. */
 const WORKSPACE_PROBES: Record<string, WorkspaceProbe> = {
   getWorkspace: { input: async () => ({}) },
@@ -545,6 +584,11 @@ const WORKSPACE_PROBES: Record<string, WorkspaceProbe> = {
         ).id,
       },
     }),
+    owned: true,
+  },
+  listConnectedApps: { input: async () => ({}) },
+  disconnectApp: {
+    input: async (h, w, client) => ({ params: { id: await freshConnection(h, w, client) } }),
     owned: true,
   },
   listEngineStatuses: { input: async () => ({}) },
@@ -650,6 +694,10 @@ const ACCOUNT_ROUTES: Record<string, string> = {
   createAgency: "probed below: naming another's workspace is NOT_FOUND",
   previewInvitation: "opened by an invitation's secret token, which is the authority",
   acceptInvitation: "opened by an invitation's secret token, for the invited address only",
+  previewAuthorization:
+    "the caller's own workspaces only; probed in mcp-oauth.test.ts (a viewer is offered read, nothing else)",
+  decideAuthorization:
+    "names a workspace in its body; probed in mcp-oauth.test.ts (one the caller is not a member of is NOT_FOUND)",
 };
 
 it("every v1 route has a fixture, and every dashboard route a probe", () => {
