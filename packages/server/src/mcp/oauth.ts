@@ -4,25 +4,11 @@ import { SCOPES } from "../services/api-keys/scopes.ts";
 import type { Deps } from "../services/context.ts";
 import { authenticateClient, clientCredentials, registerClient } from "../services/oauth/clients.ts";
 import { OAuthFailure } from "../services/oauth/failure.ts";
-import {
-  type AuthorizationParams,
-  serverBase as baseFor,
-  exchangeCode,
-  refresh,
-  revokeToken,
-} from "../services/oauth/grants.ts";
+import { serverBase as baseFor, exchangeCode, refresh, revokeToken } from "../services/oauth/grants.ts";
+import { AuthorizationQuery } from "../services/oauth/schemas.ts";
 
 /** The authorization request's parameters Sightline reads; the consent page receives these only. */
-const AUTHORIZATION_PARAMS = [
-  "response_type",
-  "client_id",
-  "redirect_uri",
-  "code_challenge",
-  "code_challenge_method",
-  "scope",
-  "state",
-  "resource",
-] as const satisfies readonly (keyof AuthorizationParams)[];
+const AUTHORIZATION_PARAMS = Object.keys(AuthorizationQuery.properties);
 
 /** Where the dashboard asks the member to consent (packages/web, routes/connect.tsx). */
 const CONSENT_PAGE = "/connect";

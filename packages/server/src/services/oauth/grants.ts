@@ -1,3 +1,4 @@
+import type { Static } from "typebox";
 import { ApiError } from "../../errors/api-error.ts";
 import { newId } from "../../lib/ids.ts";
 import { toJson } from "../../lib/json.ts";
@@ -10,6 +11,7 @@ import { inTransaction } from "../context.ts";
 import { isPlanName } from "../plans/catalog.ts";
 import { findClient, type OAuthClient, registeredRedirect } from "./clients.ts";
 import { OAuthFailure } from "./failure.ts";
+import type { AuthorizationQuery } from "./schemas.ts";
 import {
   ACCESS_TOKEN_SECONDS,
   CODE_SECONDS,
@@ -21,16 +23,7 @@ import {
 } from "./tokens.ts";
 
 /** The query of an authorization request (RFC 6749 §4.1.1, RFC 7636, RFC 8707), as it came. */
-export interface AuthorizationParams {
-  response_type?: string;
-  client_id?: string;
-  redirect_uri?: string;
-  code_challenge?: string;
-  code_challenge_method?: string;
-  scope?: string;
-  state?: string;
-  resource?: string;
-}
+export type AuthorizationParams = Static<typeof AuthorizationQuery>;
 
 interface CheckedAuthorization {
   client: OAuthClient;

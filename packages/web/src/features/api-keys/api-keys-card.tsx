@@ -1,8 +1,8 @@
 import { useQuery } from "@tanstack/react-query";
-import { KeyRoundIcon, LockIcon } from "lucide-react";
+import { KeyRoundIcon } from "lucide-react";
+import { NoApiAccessNote } from "../../components/no-api-access-note.tsx";
 import { EmptyState, QueryState, RoleNote } from "../../components/page-states.tsx";
 import { SectionCard } from "../../components/section-card.tsx";
-import { planName } from "../../lib/format.ts";
 import { atLeast } from "../../lib/roles.ts";
 import { useWorkspace } from "../workspace/workspace-context.tsx";
 import { apiKeysQuery } from "./api-keys-api.ts";
@@ -25,16 +25,7 @@ export function ApiKeysCard() {
       contentClassName="grid gap-4"
     >
       {!workspace.api_access && (
-        <div className="flex gap-3 rounded-lg border bg-muted/50 p-4 text-sm">
-          <LockIcon className="mt-0.5 size-4 shrink-0 text-muted-foreground" aria-hidden="true" />
-          <div>
-            <p className="font-medium">API keys need the Growth plan or above.</p>
-            <p className="mt-1 text-muted-foreground">
-              This workspace is on the {planName(workspace.plan)} plan, which has no API access. Plans are set by
-              whoever runs this Sightline server: ask them to move the workspace to Growth or Agency.
-            </p>
-          </div>
-        </div>
+        <NoApiAccessNote title="API keys need the Growth plan or above." plan={workspace.plan} />
       )}
       {workspace.api_access && !atLeast(workspace.role, "admin") && (
         <RoleNote>Only admins and owners can create or revoke keys. You can see which keys exist.</RoleNote>

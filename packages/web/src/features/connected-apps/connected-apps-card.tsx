@@ -1,9 +1,9 @@
 import { useQuery } from "@tanstack/react-query";
-import { LockIcon, PlugIcon } from "lucide-react";
+import { PlugIcon } from "lucide-react";
 import { CopyField } from "../../components/copy-field.tsx";
+import { NoApiAccessNote } from "../../components/no-api-access-note.tsx";
 import { EmptyState, QueryState } from "../../components/page-states.tsx";
 import { SectionCard } from "../../components/section-card.tsx";
-import { planName } from "../../lib/format.ts";
 import { meQuery } from "../../lib/queries.ts";
 import { atLeast } from "../../lib/roles.ts";
 import { useWorkspace } from "../workspace/workspace-context.tsx";
@@ -33,16 +33,7 @@ export function ConnectedAppsCard() {
       {workspace.api_access ? (
         <CopyField label="MCP server address" value={mcpUrl} />
       ) : (
-        <div className="flex gap-3 rounded-lg border bg-muted/50 p-4 text-sm">
-          <LockIcon className="mt-0.5 size-4 shrink-0 text-muted-foreground" aria-hidden="true" />
-          <div>
-            <p className="font-medium">Connecting apps needs the Growth plan or above.</p>
-            <p className="mt-1 text-muted-foreground">
-              This workspace is on the {planName(workspace.plan)} plan, which has no API access. Plans are set by
-              whoever runs this Sightline server: ask them to move the workspace to Growth or Agency.
-            </p>
-          </div>
-        </div>
+        <NoApiAccessNote title="Connecting apps needs the Growth plan or above." plan={workspace.plan} />
       )}
       <QueryState query={apps} loading="Loading connected apps…" error="The connected apps could not be loaded" />
       {apps.isSuccess && list.length === 0 && (
