@@ -47,6 +47,11 @@ interface AxeViolation {
 
 /** axe-core on the page as it is now: no serious or critical violation (WCAG 2.x A/AA and best practice). */
 export async function expectAccessible(page: Page, screen: string): Promise<void> {
+  // Colours still moving (a button's 150 ms transition after dark mode is switched on) would be
+  // measured halfway: wait for the transitions, not for endless animations such as spinners.
+  await page.evaluate(
+    "Promise.all(document.getAnimations().filter((a) => a instanceof CSSTransition).map((a) => a.finished.catch(() => null)))",
+  );
   await page.evaluate(AXE_SOURCE);
   const violations = await page.evaluate("axe.run(document).then((result) => result.violations)");
   const bad = (violations as AxeViolation[]).filter((v) => v.impact === "serious" || v.impact === "critical");
